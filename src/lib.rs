@@ -1,0 +1,14 @@
+//! # lians-score
+//!
+//! The deterministic Lians memory scorer and receipt verifier, exact to the
+//! Python reference (CPython 3.12), as a pure Rust library. The WebAssembly
+//! binding lives in `wasm.rs` and is the only place that knows about
+//! JavaScript.
+
+pub mod api;
+pub mod error;
+pub mod json;
+pub mod py;
+pub mod receipt;
+
+pub use error::{Error, ErrorCode, Result};

@@ -1,0 +1,381 @@
+//! Python float semantics the reference depends on.
+//!
+//! * [`repr`]: `str(float)` / `repr(float)` text (shortest round-trip digits,
+//!   Python's switch between fixed and exponent notation).
+//! * [`round6`]: `round(x, 6)`, correctly rounded from the exact binary value.
+//! * [`sum_py312`]: CPython 3.12's `sum()` of floats (Neumaier compensated
+//!   summation), which decides the sixth decimal of some final scores.
+//! * [`parse_py_float`]: `float(str)` with Python's leniency (Py-space
+//!   stripping, `_` digit grouping, non-ASCII decimal digits, nan/inf
+//!   spellings).
+//! * [`clamp01`] / [`clamp_value`]: the scorer's `clamp` with Python's
+//!   `max`/`min` tie semantics (never returns `-0.0`).
+
+use crate::json::Value;
+use crate::py::unicode;
+
+/// Python `repr(x)` for a float: `0.0`, `-0.0`, `1e-07`, `1e+16`,
+/// `9999999999999998.0`, `1.2345678901234568e+17`, `nan`, `inf`, `-inf`.
+pub fn repr(x: f64) -> String {
+    let mut out = String::new();
+    write_repr(x, &mut out);
+    out
+}
+
+/// Append Python `repr(x)` to `out`.
+pub fn write_repr(x: f64, out: &mut String) {
+    if x.is_nan() {
+        out.push_str("nan");
+        return;
+    }
+    if x.is_infinite() {
+        out.push_str(if x > 0.0 { "inf" } else { "-inf" });
+        return;
+    }
+    if x == 0.0 {
+        out.push_str(if x.is_sign_negative() { "-0.0" } else { "0.0" });
+        return;
+    }
+    // `{:e}` prints the shortest round-trip digits: "d[.ddd]e<exp>".
+    let sci = format!("{:e}", x.abs());
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+    let n = digits.len() as i32;
+    let decpt = exp + 1;
+    if x < 0.0 {
+        out.push('-');
+    }
+    if -4 < decpt && decpt <= 16 {
+        if decpt <= 0 {
+            out.push_str("0.");
+            for _ in 0..(-decpt) {
+                out.push('0');
+            }
+            out.push_str(&digits);
+        } else if decpt < n {
+            out.push_str(&digits[..decpt as usize]);
+            out.push('.');
+            out.push_str(&digits[decpt as usize..]);
+        } else {
+            out.push_str(&digits);
+            for _ in 0..(decpt - n) {
+                out.push('0');
+            }
+            out.push_str(".0");
+        }
+    } else {
+        out.push_str(&digits[..1]);
+        if n > 1 {
+            out.push('.');
+            out.push_str(&digits[1..]);
+        }
+        out.push('e');
+        out.push(if exp < 0 { '-' } else { '+' });
+        let e = exp.unsigned_abs();
+        if e < 10 {
+            out.push('0');
+        }
+        out.push_str(&e.to_string());
+    }
+}
+
+/// Python `round(x, 6)`: the decimal with 6 places nearest to the exact
+/// binary value of `x` (ties to even only on exact ties), as the nearest
+/// double. Rust's `{:.6}` formatting is exact, so formatting and parsing back
+/// gives the same result (verified against CPython on 702k values, spec §3.2).
+pub fn round6(x: f64) -> f64 {
+    if !x.is_finite() {
+        return x;
+    }
+    let r: f64 = format!("{:.6}", x).parse().unwrap_or(x);
+    // Python keeps the sign of zero: round(-1e-9, 6) == -0.0.
+    if r == 0.0 {
+        return if x.is_sign_negative() { -0.0 } else { 0.0 };
+    }
+    r
+}
+
+/// CPython 3.12 `sum(values)` for floats (start value int 0): Neumaier
+/// compensated summation (spec §6.3). For an empty input returns `0.0`
+/// (Python would return the int 0; callers never sum nothing).
+pub fn sum_py312(values: &[f64]) -> f64 {
+    let mut iter = values.iter().copied();
+    let mut f = match iter.next() {
+        Some(first) => first,
+        None => return 0.0,
+    };
+    let mut c = 0.0f64;
+    for p in iter {
+        let t = f + p;
+        if f.abs() >= p.abs() {
+            c += (f - t) + p;
+        } else {
+            c += (p - t) + f;
+        }
+        f = t;
+    }
+    if c != 0.0 && c.is_finite() {
+        f += c;
+    }
+    f
+}
+
+/// The outcome of Python `float(v)` for a JSON value.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum PyFloat {
+    Ok(f64),
+    /// `float()` raises TypeError or ValueError (the scorer maps this to 0.0).
+    Invalid,
+    /// `float(int)` raises OverflowError: the integer is too large for a double.
+    Overflow,
+}
+
+/// Python `float(v)` for a JSON value.
+pub fn py_float(v: &Value) -> PyFloat {
+    match v {
+        Value::Bool(b) => PyFloat::Ok(if *b { 1.0 } else { 0.0 }),
+        Value::Float(f) => PyFloat::Ok(*f),
+        Value::Int(digits) => int_to_f64(digits),
+        Value::Str(s) => match parse_py_float(&s.to_str_lossy()) {
+            Some(f) => PyFloat::Ok(f),
+            None => PyFloat::Invalid,
+        },
+        Value::Null | Value::Array(_) | Value::Object(_) => PyFloat::Invalid,
+    }
+}
+
+/// Python `float(int)`: correctly rounded (round-half-even), OverflowError
+/// when the result would be infinite.
+pub fn int_to_f64(digits: &str) -> PyFloat {
+    match digits.parse::<f64>() {
+        Ok(f) if f.is_finite() => PyFloat::Ok(f),
+        Ok(_) => PyFloat::Overflow,
+        Err(_) => PyFloat::Invalid,
+    }
+}
+
+/// Python `float(s)` for a string; `None` where Python raises ValueError.
+///
+/// Python first maps every Unicode decimal digit to its ASCII digit and
+/// every Py-space to U+0020, strips surrounding spaces, then accepts
+/// `[sign](nan|inf|infinity)` in any case, or a decimal literal in which a
+/// single `_` may stand between two digits.
+pub fn parse_py_float(s: &str) -> Option<f64> {
+    let mut ascii = String::with_capacity(s.len());
+    for c in s.chars() {
+        if c.is_ascii() {
+            ascii.push(c);
+        } else if let Some(d) = unicode::decimal_value(c) {
+            ascii.push((b'0' + d) as char);
+        } else if unicode::is_py_space(c) {
+            ascii.push(' ');
+        } else {
+            return None;
+        }
+    }
+    let t = ascii.trim_matches(|c: char| c == ' ' || ('\t'..='\r').contains(&c) || ('\x1c'..='\x1f').contains(&c));
+    if t.is_empty() {
+        return None;
+    }
+    let (neg, body) = match t.as_bytes()[0] {
+        b'-' => (true, &t[1..]),
+        b'+' => (false, &t[1..]),
+        _ => (false, t),
+    };
+    let lower = body.to_ascii_lowercase();
+    let value = match lower.as_str() {
+        "nan" => f64::NAN,
+        "inf" | "infinity" => f64::INFINITY,
+        _ => parse_decimal_literal(body)?,
+    };
+    Some(if neg { -value } else { value })
+}
+
+/// `digits [. digits] [e [sign] digits]` (either side of `.` may be empty,
+/// not both), `_` only between two digits. Returns the correctly rounded double.
+fn parse_decimal_literal(s: &str) -> Option<f64> {
+    let b = s.as_bytes();
+    let mut clean = String::with_capacity(b.len());
+    let mut i = 0;
+    let mut mantissa_digits = 0;
+    // integer part
+    while i < b.len() && (b[i].is_ascii_digit() || b[i] == b'_') {
+        if b[i] == b'_' {
+            if !(i > 0 && b[i - 1].is_ascii_digit() && i + 1 < b.len() && b[i + 1].is_ascii_digit()) {
+                return None;
+            }
+        } else {
+            clean.push(b[i] as char);
+            mantissa_digits += 1;
+        }
+        i += 1;
+    }
+    if i < b.len() && b[i] == b'.' {
+        clean.push('.');
+        i += 1;
+        let start = i;
+        while i < b.len() && (b[i].is_ascii_digit() || b[i] == b'_') {
+            if b[i] == b'_' {
+                if !(i > start && b[i - 1].is_ascii_digit() && i + 1 < b.len() && b[i + 1].is_ascii_digit()) {
+                    return None;
+                }
+            } else {
+                clean.push(b[i] as char);
+                mantissa_digits += 1;
+            }
+            i += 1;
+        }
+    }
+    if mantissa_digits == 0 {
+        return None;
+    }
+    if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
+        clean.push('e');
+        i += 1;
+        if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
+            clean.push(b[i] as char);
+            i += 1;
+        }
+        let start = i;
+        let mut exp_digits = 0;
+        while i < b.len() && (b[i].is_ascii_digit() || b[i] == b'_') {
+            if b[i] == b'_' {
+                if !(i > start && b[i - 1].is_ascii_digit() && i + 1 < b.len() && b[i + 1].is_ascii_digit()) {
+                    return None;
+                }
+            } else {
+                clean.push(b[i] as char);
+                exp_digits += 1;
+            }
+            i += 1;
+        }
+        if exp_digits == 0 {
+            return None;
+        }
+    }
+    if i != b.len() {
+        return None;
+    }
+    clean.parse::<f64>().ok()
+}
+
+/// The scorer's `clamp` on a double: NaN and ±infinity give 0.0; otherwise
+/// `min(1.0, max(0.0, x))` with Python's tie rules, so `-0.0` gives `+0.0`.
+pub fn clamp01(x: f64) -> f64 {
+    if !x.is_finite() {
+        return 0.0;
+    }
+    let y = if x > 0.0 { x } else { 0.0 };
+    if y < 1.0 {
+        y
+    } else {
+        1.0
+    }
+}
+
+/// The scorer's `clamp(v)` on any JSON value: `float(v)` (a failed
+/// conversion gives 0.0), then [`clamp01`]. Integers too large for a double
+/// raise OverflowError in the reference; they are outside every validated
+/// API input, and give 0.0 here (the same as +inf would).
+pub fn clamp_value(v: &Value) -> f64 {
+    match py_float(v) {
+        PyFloat::Ok(f) => clamp01(f),
+        PyFloat::Invalid | PyFloat::Overflow => 0.0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repr_matches_python() {
+        let cases: &[(f64, &str)] = &[
+            (0.0, "0.0"),
+            (-0.0, "-0.0"),
+            (1.0, "1.0"),
+            (0.1, "0.1"),
+            (1.5, "1.5"),
+            (0.0001, "0.0001"),
+            (1.5e-5, "1.5e-05"),
+            (1e-7, "1e-07"),
+            (-1e-7, "-1e-07"),
+            (1e16, "1e+16"),
+            (9999999999999998.0, "9999999999999998.0"),
+            (1.2345678901234568e17, "1.2345678901234568e+17"),
+            (123456789.0, "123456789.0"),
+            (1e22, "1e+22"),
+            (1e300, "1e+300"),
+            (5e-324, "5e-324"),
+            (100000.0, "100000.0"),
+            (0.30000000000000004, "0.30000000000000004"),
+            (f64::NAN, "nan"),
+            (f64::INFINITY, "inf"),
+            (f64::NEG_INFINITY, "-inf"),
+        ];
+        for (x, want) in cases {
+            assert_eq!(repr(*x), *want, "repr({x:e})");
+        }
+    }
+
+    #[test]
+    fn round6_is_python_round() {
+        assert_eq!(round6(1.0 / 128.0), 0.007812);
+        assert_eq!(round6(127.0 / 128.0), 0.992188);
+        assert_eq!(round6(5e-7), 0.0);
+        assert_eq!(round6(0.9999995), 1.0);
+        assert_eq!(round6(0.6154), 0.6154);
+        assert_eq!(round6(2.0 / 3.0), 0.666667);
+        assert!(round6(-1e-9).is_sign_negative());
+    }
+
+    #[test]
+    fn sum_is_cpython_312_neumaier() {
+        // Spec §6.3: compensated summation can differ from left-to-right.
+        let xs = [0.1, 0.2, 0.3];
+        let naive: f64 = xs.iter().sum();
+        assert_eq!(naive, 0.6000000000000001);
+        assert_eq!(sum_py312(&xs), 0.6);
+        assert_eq!(sum_py312(&[1e100, 1.0, -1e100]), 1.0);
+        assert_eq!(sum_py312(&[0.5]), 0.5);
+    }
+
+    #[test]
+    fn float_parsing_is_lenient_like_python() {
+        assert_eq!(parse_py_float("1e-1"), Some(0.1));
+        assert_eq!(parse_py_float(" 0.9 "), Some(0.9));
+        assert_eq!(parse_py_float("1_0"), Some(10.0));
+        assert_eq!(parse_py_float("1__0"), None);
+        assert_eq!(parse_py_float("_1"), None);
+        assert_eq!(parse_py_float("1_"), None);
+        assert_eq!(parse_py_float("1_.5"), None);
+        assert_eq!(parse_py_float("\u{FF10}.\u{FF15}"), Some(0.5));
+        assert_eq!(parse_py_float("\u{0661}.\u{0665}"), Some(1.5));
+        assert_eq!(parse_py_float(".5"), Some(0.5));
+        assert_eq!(parse_py_float("5."), Some(5.0));
+        assert_eq!(parse_py_float("."), None);
+        assert_eq!(parse_py_float("abc"), None);
+        assert_eq!(parse_py_float(""), None);
+        assert!(parse_py_float("-NaN").unwrap().is_nan());
+        assert_eq!(parse_py_float("+Infinity"), Some(f64::INFINITY));
+        assert_eq!(parse_py_float("-inf"), Some(f64::NEG_INFINITY));
+        assert_eq!(parse_py_float("infinit"), None);
+        assert_eq!(parse_py_float("\x1c1\x1f"), Some(1.0));
+        assert_eq!(parse_py_float("1e5_0"), Some(1e50));
+        assert_eq!(parse_py_float("0x10"), None);
+    }
+
+    #[test]
+    fn clamp_has_python_tie_semantics() {
+        assert!(clamp01(-0.0).is_sign_positive());
+        assert_eq!(clamp01(f64::INFINITY), 0.0);
+        assert_eq!(clamp01(f64::NAN), 0.0);
+        assert_eq!(clamp01(1.5), 1.0);
+        assert_eq!(clamp01(0.25), 0.25);
+        assert_eq!(clamp_value(&Value::Null), 0.0);
+        assert_eq!(clamp_value(&Value::Bool(true)), 1.0);
+        assert_eq!(clamp_value(&Value::str("0.9")), 0.9);
+        assert_eq!(clamp_value(&Value::str("nan")), 0.0);
+    }
+}

@@ -1,0 +1,1 @@
+//! Datetimes as the reference sees them (filled in next).

@@ -1,0 +1,1 @@
+//! Receipt and Evidence Pack verification (to be implemented).
