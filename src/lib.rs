@@ -14,6 +14,7 @@ pub mod py;
 pub mod rank;
 pub mod text;
 pub mod receipt;
+pub mod replay;
 pub mod score;
 
 pub use error::{Error, ErrorCode, Result};
