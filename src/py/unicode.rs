@@ -554,8 +554,3 @@ mod tests {
         }
     }
 }
-
-/// Tokenizer unsegmented-script ranges (spec §3.4).
-pub fn is_unsegmented(c: char) -> bool {
-    matches!(c as u32, 0x0E00..=0x0EFF | 0x1000..=0x109F | 0x1780..=0x17FF | 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xAC00..=0xD7AF | 0xF900..=0xFAFF)
-}
