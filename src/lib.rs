@@ -10,5 +10,7 @@ pub mod error;
 pub mod json;
 pub mod py;
 pub mod receipt;
+#[cfg(target_arch = "wasm32")]
+mod wasm;
 
 pub use error::{Error, ErrorCode, Result};
