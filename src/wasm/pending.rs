@@ -1,42 +1,34 @@
-//! TEMPORARY stand-ins for core APIs that other branches are still writing
-//! (canonical JSON printer, receipt verifiers, sha256 helper, compact writer).
-//! Same signatures as announced; each is replaced by a `use` of the real
-//! function when its branch is merged. No logic here is meant to survive.
+//! Bridges from the binding to the core APIs the `receipts` branch
+//! provides (canonical JSON printer, receipt verifiers, sha256, compact
+//! writer). This file started as the wasm branch's stand-ins; on the `bench`
+//! branch (where `receipts` is merged) each function simply forwards to the
+//! real implementation, so the benchmarks exercise real code. The wasm branch
+//! is expected to replace this module with direct `use`s.
 
-use crate::json::Value;
-use crate::{Error, ErrorCode, Result};
+use crate::json::{self, Value};
+use crate::receipt;
+use crate::Result;
 
-fn pending(name: &str) -> Error {
-    Error::new(ErrorCode::InvalidValue, "", format!("{name} is not implemented yet"))
-}
-
-pub fn canonical(_v: &Value) -> Result<String> {
-    Err(pending("canonical JSON"))
+pub fn canonical(v: &Value) -> Result<String> {
+    Ok(json::canonical(v))
 }
 
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    use sha2::{Digest, Sha256};
-    let digest = Sha256::digest(bytes);
-    let mut out = String::with_capacity(64);
-    for b in digest.iter() {
-        out.push(char::from(b"0123456789abcdef"[(b >> 4) as usize]));
-        out.push(char::from(b"0123456789abcdef"[(b & 15) as usize]));
-    }
-    out
+    receipt::sha256_hex(bytes)
 }
 
-pub fn verify_recall_receipt(_wire: &str, _given: &Value) -> Result<Value> {
-    Err(pending("verify_recall_receipt"))
+pub fn verify_recall_receipt(wire: &str, given: &Value) -> Result<Value> {
+    Ok(receipt::verify_recall_receipt(wire, given).to_json())
 }
 
-pub fn verify_context_receipt(_wire: &str, _given: &Value) -> Result<Value> {
-    Err(pending("verify_context_receipt"))
+pub fn verify_context_receipt(wire: &str, given: &Value) -> Result<Value> {
+    Ok(receipt::verify_context_receipt(wire, given).to_json())
 }
 
-pub fn verify_evidence_pack(_wire: &str, _options: &Value) -> Result<Value> {
-    Err(pending("verify_evidence_pack"))
+pub fn verify_evidence_pack(wire: &str, options: &Value) -> Result<Value> {
+    Ok(receipt::verify_evidence_pack(wire, options).to_json())
 }
 
-pub fn write_compact(_v: &Value) -> String {
-    String::from("null")
+pub fn write_compact(v: &Value) -> String {
+    json::to_json_string(v)
 }
