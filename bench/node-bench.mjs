@@ -152,17 +152,21 @@ function report(side, kase, s, extra = {}) {
 function startup() {
   const runs = QUICK ? 5 : 15;
   const input = lines("recall_batch.jsonl")[0];
+  // The package entries when timing this checkout's build; the bare glue for --dist.
+  const defaultDist = DIST === path.join(ROOT, "dist/node");
+  const cjsEntry = defaultDist ? path.join(ROOT, "js/node.cjs") : path.join(DIST, "lians_score.js");
+  const esmEntry = defaultDist ? path.join(ROOT, "js/node.mjs") : path.join(DIST, "lians_score.js");
   const scripts = {
     startup_cjs_require_first_call: `
       const t0 = performance.now();
-      const m = require(${JSON.stringify(path.join(ROOT, "js/node.cjs"))});
+      const m = require(${JSON.stringify(cjsEntry)});
       const t1 = performance.now();
       m.scoreMemory(${JSON.stringify(input)});
       const t2 = performance.now();
       console.log(JSON.stringify({ load: t1 - t0, first: t2 - t1, total: t2 - t0 }));`,
     startup_esm_import_first_call: `
       const t0 = performance.now();
-      import(${JSON.stringify(path.join(ROOT, "js/node.mjs"))}).then((m) => {
+      import(${JSON.stringify(esmEntry)}).then((m) => {
         const t1 = performance.now();
         m.scoreMemory(${JSON.stringify(input)});
         const t2 = performance.now();
@@ -171,7 +175,6 @@ function startup() {
   };
   for (const [kase, code] of Object.entries(scripts)) {
     if (!want(kase)) continue;
-    if (kase.includes("cjs") && !existsSync(path.join(ROOT, "js/node.cjs"))) continue;
     const res = [];
     for (let i = 0; i < runs; i++) {
       const out = execFileSync(process.execPath, ["-e", code], { encoding: "utf8" });
@@ -193,7 +196,9 @@ function startup() {
 
 async function main() {
   const glue = require(path.join(DIST, "lians_score.js"));
-  const api = require(path.join(ROOT, "js/node.cjs"));
+  // The package entry (js/node.cjs) re-exports exactly these glue functions;
+  // calling the glue directly lets --dist point at another build (before/after).
+  const api = glue;
   console.error(`node ${process.version}, wasm ${path.join(DIST, "lians_score_bg.wasm")}, data ${DATA}`);
 
   if (want("recall_batch_1600")) {

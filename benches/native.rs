@@ -112,14 +112,25 @@ fn main() {
     // `cargo bench` passes `--bench`; ignore all arguments.
     let filter = std::env::var("BENCH_FILTER").unwrap_or_default();
     let want = |case: &str| filter.is_empty() || case.contains(&filter);
-    // Does any selected case start with `prefix`?
-    let needs = |prefix: &str| filter.is_empty() || prefix.contains(&filter) || filter.starts_with(prefix);
+    // Is any case of a group selected?
+    let needs = |cases: &[&str]| cases.iter().any(|c| want(c));
 
     // Generate only what the selected cases need (the review queue and the
     // receipts take a while to build).
-    let recall = if needs("recall_batch_1600") { workload::recall_batch() } else { Vec::new() };
-    let review = if needs("review_queue_500") { workload::review_queue() } else { Vec::new() };
-    let receipts = if needs("verify_recall_receipt") || needs("canonicalize_hash") {
+    let recall = if needs(&[
+        "recall_batch_1600",
+        "recall_batch_1600_core",
+        "recall_phase_parse",
+        "recall_phase_from_json",
+        "recall_phase_output",
+    ]) { workload::recall_batch() } else { Vec::new() };
+    let review = if needs(&["review_queue_500"]) { workload::review_queue() } else { Vec::new() };
+    let receipts = if needs(&[
+        "verify_recall_receipt_10",
+        "verify_recall_receipt_200",
+        "canonicalize_hash_10",
+        "canonicalize_hash_200",
+    ]) {
         let r = workload::recall_receipts();
         workload::self_check(&r);
         r
@@ -137,7 +148,7 @@ fn main() {
 
     // Recall batch through the JSON façade, exactly what the wasm `callJson`
     // does per candidate: parse the input text, score, print compact JSON.
-    if want("recall_batch_1600") && !filter.ends_with("_core") {
+    if want("recall_batch_1600") && !filter.ends_with("_core") && !recall.is_empty() {
         let s = measure(|| {
             for text in &recall {
                 let input = json::parse(text).expect("input");
@@ -157,6 +168,37 @@ fn main() {
             }
         });
         report("recall_batch_1600_core", None, Some(inputs.len()), &s);
+    }
+    // Where the façade's time goes: parsing the inputs, reading them into
+    // `ScoreInput` (copies), and building + printing the output objects.
+    if want("recall_phase_parse") && !recall.is_empty() {
+        let s = measure(|| {
+            for text in &recall {
+                black_box(json::parse(text).expect("input"));
+            }
+        });
+        report("recall_phase_parse", None, Some(recall.len()), &s);
+    }
+    if want("recall_phase_from_json") && !recall.is_empty() {
+        let values: Vec<json::Value> = recall.iter().map(|t| json::parse(t).expect("input")).collect();
+        let s = measure(|| {
+            for v in &values {
+                black_box(ScoreInput::from_json(v).expect("valid"));
+            }
+        });
+        report("recall_phase_from_json", None, Some(values.len()), &s);
+    }
+    if want("recall_phase_output") && !recall.is_empty() {
+        let outs: Vec<score::Breakdown> = recall
+            .iter()
+            .map(|t| score::score_memory(&ScoreInput::from_json(&json::parse(t).expect("input")).expect("valid")))
+            .collect();
+        let s = measure(|| {
+            for b in &outs {
+                black_box(json::to_json_string(&b.to_json()));
+            }
+        });
+        report("recall_phase_output", None, Some(outs.len()), &s);
     }
     if want("review_queue_500") {
         let s = measure(|| {

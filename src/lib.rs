@@ -10,6 +10,8 @@ pub mod api;
 pub mod error;
 pub mod json;
 pub mod metadata;
+#[cfg(test)]
+mod perf_reference;
 pub mod py;
 pub mod rank;
 pub mod text;
