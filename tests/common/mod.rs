@@ -124,8 +124,7 @@ pub fn mutate_scalar(v: Value) -> Value {
         Value::Null => Value::int(0),
         Value::Bool(b) => Value::Bool(!b),
         Value::Int(d) => Value::Int(format!("{d}1").into()),
-        Value::Float(f) if f == 0.0 => Value::Float(1.0),
-        Value::Float(f) => Value::Float(f * 1.5),
+        Value::Float(f) => Value::Float(if f == 0.0 { 1.0 } else { f * 1.5 }),
         Value::Str(s) => {
             let mut b = s.as_bytes().to_vec();
             b.push(b'x');
@@ -152,7 +151,7 @@ fn respell_str(s: &PyStr, out: &mut String) {
             0x5C => out.push_str("\\\\"),
             0x2F => out.push_str("\\/"),
             0x20..=0x7E => out.push(cp as u8 as char),
-            c if c >= 0x10000 => {
+            c @ 0x10000.. => {
                 let v = c - 0x10000;
                 out.push_str(&format!("\\u{:04X}\\u{:04X}", 0xD800 + (v >> 10), 0xDC00 + (v & 0x3FF)));
             }
