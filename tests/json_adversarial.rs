@@ -228,13 +228,13 @@ fn given_metadata_and_recall_wire_may_be_hostile_text() {
         let mut g = given_from_body(&body);
         g = with(g, "recall_wire", Value::str(text));
         let r = receipt::verify_context_receipt(&context, &g);
-        assert!(r.failures().contains(&"invalid_given"), "{:?}", r.failures());
+        assert_eq!(r.failures(), ["retrieval_receipt_mismatch"]);
         let mut meta = Object::new();
         let mut pos = Object::new();
         pos.insert("after", Value::str(text));
         meta.insert("875f3ed0-2c04-4dc4-873b-46378b89ec7c", Value::Object(pos));
         let g = with(given_from_body(&body), "neighbor_metadata", Value::Object(meta));
         let r = receipt::verify_context_receipt(&context, &g);
-        assert!(r.failures().contains(&"invalid_given"), "{:?}", r.failures());
+        assert_eq!(r.failures(), ["neighbor_hash_mismatch"]);
     }
 }
