@@ -3,28 +3,11 @@
 //! A missing folder fails the test unless `LIANS_ALLOW_NO_SHARED=1`.
 
 use std::collections::BTreeSet;
-use std::path::PathBuf;
+
+mod common;
 
 use lians_score::json::{self, Value};
 use lians_score::receipt::replay::replay_case;
-
-fn shared_dir() -> Option<PathBuf> {
-    let dir = match std::env::var_os("LIANS_SHARED") {
-        Some(d) => PathBuf::from(d),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"),
-    };
-    if dir.join("conformance/receipts/cases.jsonl").is_file() {
-        return Some(dir);
-    }
-    if std::env::var("LIANS_ALLOW_NO_SHARED").as_deref() == Ok("1") {
-        eprintln!("skipping: {} has no conformance/receipts/cases.jsonl (LIANS_ALLOW_NO_SHARED=1)", dir.display());
-        return None;
-    }
-    panic!(
-        "{} has no conformance/receipts/cases.jsonl: set LIANS_SHARED, or LIANS_ALLOW_NO_SHARED=1 to skip",
-        dir.display()
-    );
-}
 
 fn str_set(v: Option<&Value>) -> BTreeSet<String> {
     v.and_then(Value::as_array)
@@ -36,7 +19,7 @@ fn str_set(v: Option<&Value>) -> BTreeSet<String> {
 
 #[test]
 fn every_public_receipt_case_matches() {
-    let Some(dir) = shared_dir() else { return };
+    let Some(dir) = common::shared_dir("conformance/receipts/cases.jsonl") else { return };
     let path = dir.join("conformance/receipts/cases.jsonl");
     let text = std::fs::read_to_string(&path).expect("read cases.jsonl");
     let mut mismatches = Vec::new();
