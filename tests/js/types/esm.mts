@@ -73,6 +73,16 @@ verifyRecallReceipt({ schema: "lians.recall-receipt.v2" });
 // @ts-expect-error unknown given field
 verifyRecallReceipt("{}", { qurey: "q" });
 const ok: boolean = report.valid;
+const check = report.checks[0];
+if (check) {
+  const sev: "error" | "info" = check.severity;
+  const where: string = check.pointer;
+}
+const bound: boolean | undefined = report.bound_receipts[0]?.matches;
+verifyRecallReceipt("{}", { include_canonical: true });
+evaluateAdmission({ content: "x", source: "s", blocked_sources: "evil, spam.example" });
+const drifted: boolean | undefined = rescored.drift?.drifted;
+const trustedTags: string[] = rescored.trusted_review_risk_tags;
 const firstFailure: "receipt_hash_mismatch" | string | undefined = report.failures[0];
 const sha: string | null = report.receipt_sha256;
 
