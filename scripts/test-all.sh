@@ -103,6 +103,9 @@ else
   step "workerd" node --test --test-reporter=spec tests/edge/workerd.test.mjs
   step "deno" deno_tests
   step "npm package (pack, install, ESM/CJS/TS/Deno/bin)" bash tests/package/run.sh
+  if compgen -G "tests/e2e/*.test.mjs" >/dev/null; then
+    step "dashboard e2e (tests/e2e)" node --test --test-reporter=spec tests/e2e/*.test.mjs
+  fi
 fi
 
 printf '\n===== summary\n'
