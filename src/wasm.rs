@@ -13,6 +13,7 @@
 //! Hand-checked TypeScript declarations live in `js/index.d.ts`; the
 //! generated ones are not shipped.
 
+mod cli;
 mod interop;
 
 use wasm_bindgen::prelude::*;
@@ -170,27 +171,6 @@ pub fn replay_receipts_line(line: &str) -> Result<Option<String>, JsValue> {
     let row = receipt::replay::replay_case(&case)
         .map_err(|message| js_error(&interop::error(crate::ErrorCode::InvalidValue, "", message)))?;
     Ok(Some(json::to_json_string(&row)))
-}
-
-/// CLI helper: call one façade function on JSON text and return the result
-/// as compact JSON text (Python number forms kept: `1.0` stays `1.0`).
-/// `name` is the Python function name (`score_memory`, `evaluate`, ...).
-#[wasm_bindgen(js_name = callJson, skip_typescript)]
-pub fn call_json(name: &str, input: &str) -> Result<String, JsValue> {
-    let run = || -> Result<String, Error> {
-        let input = json::parse(input)?;
-        let result = match name {
-            "score_memory" => api::score_memory(&input),
-            "tokenize_for_scoring" => api::tokenize_for_scoring(&input),
-            "detect_risk_tags" => api::detect_risk_tags(&input),
-            "evaluate" => api::evaluate_admission(&input),
-            "rescore_review_item" => api::rescore_review_item(&input),
-            "sort_candidates" => api::sort_candidates(&input),
-            _ => Err(interop::error(crate::ErrorCode::InvalidValue, "", format!("unknown function {name:?}"))),
-        }?;
-        Ok(json::to_json_string(&result))
-    };
-    run().map_err(|e| js_error(&e))
 }
 
 /// The crate version (equals the npm package version).
