@@ -42,5 +42,7 @@ pub mod receipt;
 pub mod replay;
 pub mod score;
 pub mod text;
+#[cfg(target_arch = "wasm32")]
+mod wasm;
 
 pub use error::{Error, ErrorCode, Result};
