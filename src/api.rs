@@ -1,53 +1,216 @@
 //! The JSON-shaped façade over the core: every function takes and returns
 //! [`Value`]s with the Lians API's snake_case field names. The CLI and the
-//! wasm binding call only these, so both speak exactly the same language.
-//! (Scoring functions: stubs until the scorer lands.)
+//! wasm binding call only these, so both speak exactly the same language,
+//! and a second binding (PyO3, a C ABI) would need nothing else.
 
-use crate::json::Value;
+use crate::admission::{self, WriteRequest};
+use crate::json::{Object, Value};
+use crate::py::float::round6;
+use crate::py::time::PyDateTime;
+use crate::rank;
+use crate::score::{self, ScoreInput, COMPONENTS, SCORING_POLICY_VERSION};
+use crate::text;
 use crate::{Error, ErrorCode, Result};
-
-fn todo(name: &str) -> Error {
-    Error::new(ErrorCode::InvalidValue, "", format!("{name} is not implemented yet"))
-}
 
 /// `score_memory(**input)`: input is an object with the reference's keyword
 /// arguments (`content`, `reference_time`, optional `metadata`, `importance`,
 /// `source`, `event_time`, `valid_from`, `valid_to`, `superseded`, `query`,
 /// `base_relevance`, `safety_status`, `risk_tags`, `verified_trust_level`,
 /// `query_tokens`, `purpose`). Returns the breakdown object (spec §5).
-pub fn score_memory(_input: &Value) -> Result<Value> {
-    Err(todo("score_memory"))
+pub fn score_memory(input: &Value) -> Result<Value> {
+    let input = ScoreInput::from_json(input)?;
+    Ok(score::score_memory(&input).to_json())
 }
 
 /// `tokenize_for_scoring(value)`: returns an array of strings.
-pub fn tokenize_for_scoring(_value: &Value) -> Result<Value> {
-    Err(todo("tokenize_for_scoring"))
+pub fn tokenize_for_scoring(value: &Value) -> Result<Value> {
+    Ok(strings(text::tokenize_value(value)))
 }
 
 /// `detect_risk_tags(content)`: returns an array of tag strings.
-pub fn detect_risk_tags(_content: &Value) -> Result<Value> {
-    Err(todo("detect_risk_tags"))
+pub fn detect_risk_tags(content: &Value) -> Result<Value> {
+    let content = required_str(Some(content), "")?;
+    Ok(strings(admission::detect_risk_tags(&content)))
 }
 
 /// `evaluate(content, source, mode, blocked_sources)`: input object
-/// `{content, source, mode?, blocked_sources?}`; returns `{action, risk_tags, reasons}`.
-pub fn evaluate_admission(_input: &Value) -> Result<Value> {
-    Err(todo("evaluate_admission"))
+/// `{content, source?, mode? = "monitor", blocked_sources? = []}`; returns
+/// `{action, risk_tags, reasons}`. `blocked_sources` is an array used as
+/// given, or a string normalized like the server's comma-separated setting.
+pub fn evaluate_admission(input: &Value) -> Result<Value> {
+    let obj = input.as_object().ok_or_else(|| Error::wrong_type("", "an object", input.type_name()))?;
+    let content = required_str(obj.get("content"), "/content")?;
+    let source = optional_str(obj.get("source"), "/source")?;
+    let mode = optional_str(obj.get("mode"), "/mode")?.unwrap_or_else(|| "monitor".to_string());
+    let blocked = match obj.get("blocked_sources") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Str(s)) => admission::normalize_blocked_sources(&s.to_str_lossy()),
+        Some(Value::Array(items)) => items
+            .iter()
+            .enumerate()
+            .map(|(i, v)| required_str(Some(v), &format!("/blocked_sources/{i}")))
+            .collect::<Result<Vec<_>>>()?,
+        Some(other) => return Err(Error::wrong_type("/blocked_sources", "an array of strings or a string", other.type_name())),
+    };
+    Ok(admission::evaluate(&content, source.as_deref(), &mode, &blocked).to_json())
 }
 
-/// Re-score a review-queue item (`PendingAdmissionOut`, optionally with
-/// `importance` and `metadata`): returns `{held, approved, trusted_review, ...}`.
-pub fn rescore_review_item(_item: &Value) -> Result<Value> {
-    Err(todo("rescore_review_item"))
+/// Re-score a review-queue item (`PendingAdmissionOut`, optionally with the
+/// write's `importance` and `metadata`, which the list route does not return).
+///
+/// Returns `{held, approved, trusted_review, trusted_review_risk_tags, inputs,
+/// drift}`: the admission breakdown as held (safety `review_needed`), as the
+/// reviewer's approval would store it (safety `approved`, the item's tags),
+/// and on the trusted-review path (safety `approved`, tags re-detected from
+/// the content, so injection-like text stays ineligible); `drift` compares
+/// the held re-score with the stored `score_breakdown` and names known causes.
+pub fn rescore_review_item(item: &Value) -> Result<Value> {
+    let obj = item.as_object().ok_or_else(|| Error::wrong_type("", "an object", item.type_name()))?;
+    let content = required_str(obj.get("content"), "/content")?;
+    let event_text = required_str(obj.get("event_time"), "/event_time")?;
+    let event_time = PyDateTime::parse(&event_text).map_err(|e| e.under("/event_time"))?;
+    let source = optional_str(obj.get("source"), "/source")?;
+    let risk_tags: Vec<String> = match obj.get("risk_tags") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(items)) => items
+            .iter()
+            .enumerate()
+            .map(|(i, v)| required_str(Some(v), &format!("/risk_tags/{i}")))
+            .collect::<Result<_>>()?,
+        Some(other) => return Err(Error::wrong_type("/risk_tags", "an array of strings", other.type_name())),
+    };
+    let importance_supplied = obj.get("importance").is_some();
+    let metadata = match obj.get("metadata") {
+        None | Some(Value::Null) => None,
+        Some(Value::Object(o)) => Some(o.clone()),
+        Some(other) => return Err(Error::wrong_type("/metadata", "an object or null", other.type_name())),
+    };
+    let metadata_supplied = metadata.is_some();
+    let request = WriteRequest {
+        content: content.clone(),
+        event_time,
+        source,
+        metadata: metadata.unwrap_or_default(),
+        importance: obj.get("importance").cloned().unwrap_or(Value::Float(0.5)),
+    };
+    let (_, held) = admission::attach(&request, "review", &risk_tags, None, None);
+    let (_, approved) = admission::attach(&request, "admit", &risk_tags, Some("approved"), Some("approved"));
+    let fresh: Vec<String> = admission::detect_risk_tags(&content).into_iter().map(String::from).collect();
+    let (_, trusted) = admission::attach(&request, "admit", &fresh, Some("approved"), Some("approved"));
+    let held_json = held.to_json();
+
+    let mut inputs = Object::new();
+    inputs.push_unique("importance_supplied", Value::Bool(importance_supplied));
+    inputs.push_unique("metadata_supplied", Value::Bool(metadata_supplied));
+
+    let drift = match obj.get("score_breakdown") {
+        Some(Value::Object(stored)) => drift(stored, &held_json, importance_supplied, metadata_supplied),
+        _ => Value::Null,
+    };
+
+    let mut out = Object::new();
+    out.push_unique("held", held_json);
+    out.push_unique("approved", approved.to_json());
+    out.push_unique("trusted_review", trusted.to_json());
+    out.push_unique("trusted_review_risk_tags", strings(fresh));
+    out.push_unique("inputs", Value::Object(inputs));
+    out.push_unique("drift", drift);
+    Ok(Value::Object(out))
+}
+
+/// Compare a stored breakdown with a re-score, by key (JSONB reorders keys),
+/// numbers after rounding to 6 places.
+fn drift(stored: &Object, rescored: &Value, importance_supplied: bool, metadata_supplied: bool) -> Value {
+    let mut fields = Vec::new();
+    let keys = COMPONENTS.iter().copied().chain([
+        "final_score",
+        "eligible",
+        "safety_eligible",
+        "temporal_eligible",
+        "purpose",
+        "scoring_policy_version",
+        "reference_time",
+        "reasons",
+    ]);
+    for key in keys {
+        let ours = rescored.get(key);
+        let theirs = stored.get(key);
+        let same = match (ours, theirs) {
+            (Some(a), Some(b)) => same_value(a, b),
+            (None, None) => true,
+            _ => false,
+        };
+        if !same {
+            fields.push(key.to_string());
+        }
+    }
+    let mut causes = Vec::new();
+    let has = |k: &str| fields.iter().any(|f| f == k);
+    let scores_differ = COMPONENTS.iter().any(|c| has(c)) || has("final_score");
+    if scores_differ && !importance_supplied {
+        causes.push("importance is not returned by the list route; the re-score assumed the default 0.5".to_string());
+    }
+    if scores_differ && !metadata_supplied {
+        causes.push("caller metadata is not returned by the list route; the re-score assumed {}".to_string());
+    }
+    if has("reference_time") {
+        causes.push("reference-time text differs: the list route returns event_time in UTC, while the stored breakdown keeps the writer's offset".to_string());
+    }
+    if has("scoring_policy_version") {
+        let stored_version = stored.get("scoring_policy_version").and_then(Value::as_str).unwrap_or("(none)");
+        causes.push(format!("scoring policy changed: stored {stored_version}, client {SCORING_POLICY_VERSION}"));
+    }
+    let mut o = Object::new();
+    o.push_unique("drifted", Value::Bool(!fields.is_empty()));
+    o.push_unique("fields", strings(fields));
+    o.push_unique("causes", strings(causes));
+    Value::Object(o)
+}
+
+fn same_value(a: &Value, b: &Value) -> bool {
+    let num = |v: &Value| match v {
+        Value::Float(f) => Some(*f),
+        Value::Int(d) => d.parse::<f64>().ok(),
+        _ => None,
+    };
+    match (num(a), num(b)) {
+        (Some(x), Some(y)) => round6(x) == round6(y),
+        _ => match (a, b) {
+            (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_value(p, q)),
+            _ => a == b,
+        },
+    }
 }
 
 /// `rank_position_score(position, total, input_score)` (rank-calibration-v1).
-pub fn rank_position_score(_position: &Value, _total: &Value, _input: &Value) -> Result<Value> {
-    Err(todo("rank_position_score"))
+pub fn rank_position_score(position: &Value, total: &Value, input: &Value) -> Result<Value> {
+    rank::rank_position_score(position, total, input).map(Value::Float)
 }
 
 /// Sort candidates `[{id, event_time, created_at, final_score?}]` by the
 /// stable key (final desc, event desc, created desc, id asc); returns the sorted array.
-pub fn sort_candidates(_candidates: &Value) -> Result<Value> {
-    Err(todo("sort_candidates"))
+pub fn sort_candidates(candidates: &Value) -> Result<Value> {
+    let items = candidates
+        .as_array()
+        .ok_or_else(|| Error::wrong_type("", "an array of candidates", candidates.type_name()))?;
+    rank::sort_candidates(items).map(Value::Array)
+}
+
+fn strings<S: AsRef<str>>(items: impl IntoIterator<Item = S>) -> Value {
+    Value::Array(items.into_iter().map(|s| Value::str(s.as_ref())).collect())
+}
+
+fn required_str(v: Option<&Value>, path: &str) -> Result<String> {
+    match v {
+        Some(Value::Str(s)) => Ok(s.to_str_lossy().into_owned()),
+        Some(other) => Err(Error::wrong_type(path, "a string", other.type_name())),
+        None => Err(Error::new(ErrorCode::MissingField, path, format!("`{}` is required", path.trim_start_matches('/')))),
+    }
+}
+
+fn optional_str(v: Option<&Value>, path: &str) -> Result<Option<String>> {
+    match v {
+        None | Some(Value::Null) => Ok(None),
+        other => required_str(other, path).map(Some),
+    }
 }

@@ -5,10 +5,16 @@
 //! binding lives in `wasm.rs` and is the only place that knows about
 //! JavaScript.
 
+pub mod admission;
 pub mod api;
 pub mod error;
 pub mod json;
+pub mod metadata;
 pub mod py;
+pub mod rank;
+pub mod text;
 pub mod receipt;
+pub mod replay;
+pub mod score;
 
 pub use error::{Error, ErrorCode, Result};

@@ -1,18 +1,39 @@
 //! JSON as CPython's `json` module reads and writes it.
 //!
-//! One parser ([`parse`]) and one printer ([`write`]) serve the whole crate:
-//! the scorer reads vector files and API inputs with it (object order and
-//! int/float distinction matter for metadata), and the receipt verifier
-//! hashes its canonical form ([`canonical`]).
+//! One parser ([`parse`], [`parse_bytes`]) and one printer ([`write`]) serve
+//! the whole crate: the scorer reads vector files and API inputs with it
+//! (object order and int/float distinction matter for metadata), and the
+//! receipt verifier hashes its canonical form ([`canonical`]).
+//!
+//! Values produced by [`parse`] nest at most [`MAX_DEPTH`] deep, so dropping
+//! and inspecting them recursively is safe; the printer is iterative anyway.
 
+mod parse;
 mod value;
+pub mod write;
 
+pub use parse::{parse, parse_bytes, MAX_INT_DIGITS};
 pub use value::{CodePoints, Object, PyStr, Value};
+pub use write::Options as WriteOptions;
+
+pub use crate::receipt::hash::sha256_hex;
 
 /// Deepest array/object nesting accepted by [`parse`] (`[]` has depth 1).
 pub const MAX_DEPTH: usize = 512;
 
-/// PLACEHOLDER signature: parse JSON text as CPython's `json.loads` does.
-pub fn parse(_text: &str) -> crate::Result<Value> {
-    Err(crate::Error::new(crate::ErrorCode::MalformedJson, "", "parser not yet implemented"))
+/// The canonical text the Lians server hashes: Python
+/// `json.dumps(v, sort_keys=True, separators=(",", ":"))` (ensure_ascii).
+pub fn canonical(value: &Value) -> String {
+    write::write(value, WriteOptions::CANONICAL)
+}
+
+/// Compact JSON in insertion order with raw UTF-8 (Python
+/// `json.dumps(v, ensure_ascii=False, separators=(",", ":"))`), for output lines.
+pub fn to_json_string(value: &Value) -> String {
+    write::write(value, WriteOptions::COMPACT)
+}
+
+/// SHA-256 hex of [`canonical`]`(value)`.
+pub fn canonical_sha256(value: &Value) -> String {
+    sha256_hex(canonical(value).as_bytes())
 }

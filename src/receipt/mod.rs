@@ -1,1 +1,3 @@
-//! Receipt and Evidence Pack verification (to be implemented).
+//! Receipt and Evidence Pack verification.
+
+pub mod hash;

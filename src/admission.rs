@@ -1,0 +1,485 @@
+//! Admission: the risk detectors, the admission decision per mode, the
+//! reserved-metadata normalization that attaches `_admission` and `_score`,
+//! and the two ways a held item is re-scored (reviewer approval and the
+//! trusted-review path). Spec `scoring-admission.md` §8.2 and §9.
+//!
+//! The detectors are Python `re` patterns in the reference; they are
+//! restated here as scanners over code points with Python's word, digit,
+//! space and case-insensitivity rules (see [`crate::text::ieq`]).
+
+use crate::json::{Object, Value};
+use crate::py::time::PyDateTime;
+use crate::py::unicode::{self, decimal_value, is_decimal, is_py_space, is_py_word};
+use crate::score::{self, Breakdown, ScoreInput};
+use crate::text::ieq_str;
+
+/// Tag names in detector order.
+pub const TAG_SSN: &str = "pii:ssn";
+pub const TAG_EMAIL: &str = "pii:email";
+pub const TAG_MRN: &str = "phi:mrn";
+pub const TAG_NPI: &str = "phi:npi";
+pub const TAG_CARD: &str = "pii:credit_card";
+pub const TAG_MNPI: &str = "mnpi";
+pub const TAG_INJECTION: &str = "injection";
+pub const TAG_VAGUE: &str = "vague";
+pub const TAG_BLOCKED: &str = "source:blocked";
+
+/// Python `\b` at `i`: exactly one of `chars[i-1]`, `chars[i]` is a word char.
+fn boundary(chars: &[char], i: usize) -> bool {
+    let before = i > 0 && chars.get(i - 1).is_some_and(|&c| is_py_word(c));
+    let after = chars.get(i).is_some_and(|&c| is_py_word(c));
+    before != after
+}
+
+fn digits_at(chars: &[char], i: usize, n: usize) -> bool {
+    chars.get(i..i + n).is_some_and(|s| s.iter().all(|&c| is_decimal(c)))
+}
+
+/// `\b\d{3}-\d{2}-\d{4}\b`
+fn has_ssn(chars: &[char]) -> bool {
+    (0..chars.len()).any(|i| {
+        boundary(chars, i)
+            && digits_at(chars, i, 3)
+            && chars.get(i + 3) == Some(&'-')
+            && digits_at(chars, i + 4, 2)
+            && chars.get(i + 6) == Some(&'-')
+            && digits_at(chars, i + 7, 4)
+            && boundary(chars, i + 11)
+    })
+}
+
+/// The e-mail rule of spec §8.2, evaluated at each `@`.
+fn has_email(chars: &[char]) -> bool {
+    let local = |c: char| is_py_word(c) || matches!(c, '.' | '+' | '-');
+    let label = |c: char| is_py_word(c) || c == '-';
+    let domain = |c: char| is_py_word(c) || matches!(c, '.' | '-');
+    chars.iter().enumerate().any(|(at, &c)| {
+        if c != '@' {
+            return false;
+        }
+        // (1) the run of local-part chars before `@` holds a word char.
+        let before_ok = chars[..at].iter().rev().take_while(|&&c| local(c)).any(|&c| is_py_word(c));
+        if !before_ok {
+            return false;
+        }
+        // (2) a non-empty run of label chars, then `.`.
+        let label_len = chars[at + 1..].iter().take_while(|&&c| label(c)).count();
+        let dot = at + 1 + label_len;
+        if label_len == 0 || chars.get(dot) != Some(&'.') {
+            return false;
+        }
+        // (3) after that `.`, a run of domain chars holding a word char.
+        chars[dot + 1..].iter().take_while(|&&c| domain(c)).any(|&c| is_py_word(c))
+    })
+}
+
+/// `\b<word>[-:\s]?\d{n,}\b` with `exact` = a maximal digit run of exactly `n`.
+fn has_labelled_number(chars: &[char], word: &str, min_digits: usize, exact: bool) -> bool {
+    let wl = word.len();
+    (0..chars.len()).any(|i| {
+        if !(boundary(chars, i) && chars.get(i..i + wl).is_some_and(|s| ieq_str(word, s))) {
+            return false;
+        }
+        let mut j = i + wl;
+        if chars.get(j).is_some_and(|&c| matches!(c, '-' | ':') || is_py_space(c)) {
+            j += 1;
+        }
+        let run = chars[j.min(chars.len())..].iter().take_while(|&&c| is_decimal(c)).count();
+        let long_enough = if exact { run == min_digits } else { run >= min_digits };
+        long_enough && !chars.get(j + run).is_some_and(|&c| is_py_word(c))
+    })
+}
+
+/// Luhn over 13–16 digit values.
+fn luhn(digits: &[u8]) -> bool {
+    if !(13..=16).contains(&digits.len()) {
+        return false;
+    }
+    let parity = digits.len() % 2;
+    let sum: u32 = digits
+        .iter()
+        .enumerate()
+        .map(|(i, &d)| {
+            let mut d = d as u32;
+            if i % 2 == parity {
+                d *= 2;
+                if d > 9 {
+                    d -= 9;
+                }
+            }
+            d
+        })
+        .sum();
+    sum % 10 == 0
+}
+
+/// The credit-card scan (spec §8.2): `finditer` over `\b(?:\d[ -]?){13,16}\b`
+/// with a Luhn check on each match.
+fn has_credit_card(chars: &[char]) -> bool {
+    let n = chars.len();
+    let mut pos = 0;
+    let mut s = 0;
+    while s < n {
+        if s < pos || !(is_decimal(chars[s]) && boundary(chars, s)) {
+            s += 1;
+            continue;
+        }
+        // Read up to 16 digits, each optionally followed by one separator.
+        let mut digit_end = [0usize; 17];
+        let mut sep_end = [None::<usize>; 17];
+        let mut count = 0;
+        let mut j = s;
+        while j < n && is_decimal(chars[j]) {
+            count += 1;
+            digit_end[count] = j + 1;
+            j += 1;
+            if j < n && matches!(chars[j], ' ' | '-') {
+                sep_end[count] = Some(j + 1);
+                if count == 16 || !(j + 1 < n && is_decimal(chars[j + 1])) {
+                    break;
+                }
+                j += 1;
+            } else if count == 16 {
+                break;
+            }
+        }
+        let mut accepted = None;
+        for k in (13..=count.min(16)).rev() {
+            if let Some(e) = sep_end[k] {
+                if boundary(chars, e) {
+                    accepted = Some((k, e));
+                    break;
+                }
+            }
+            if boundary(chars, digit_end[k]) {
+                accepted = Some((k, digit_end[k]));
+                break;
+            }
+        }
+        match accepted {
+            None => s += 1,
+            Some((_, e)) => {
+                let digits: Vec<u8> = chars[s..e].iter().filter_map(|&c| decimal_value(c)).collect();
+                if luhn(&digits) {
+                    return true;
+                }
+                pos = e;
+                s = e;
+            }
+        }
+    }
+    false
+}
+
+const MNPI_PHRASES: [&str; 12] = [
+    "material non-public",
+    "material non public",
+    "material nonpublic",
+    "insider information",
+    "mnpi",
+    "embargoed earnings",
+    "unannounced merger",
+    "unannounced acquisition",
+    "unannounced deal",
+    "pre-announcement",
+    "pre announcement",
+    "preannouncement",
+];
+
+fn has_phrase_with_boundaries(chars: &[char], phrases: &[&str]) -> bool {
+    (0..chars.len()).any(|i| {
+        boundary(chars, i)
+            && phrases.iter().any(|p| {
+                let end = i + p.len();
+                chars.get(i..end).is_some_and(|s| ieq_str(p, s)) && boundary(chars, end)
+            })
+    })
+}
+
+const INJECTION_PHRASES: [&str; 20] = [
+    "ignore previous instructions",
+    "ignore all previous instructions",
+    "ignore prior instructions",
+    "ignore all prior instructions",
+    "ignore above instructions",
+    "ignore all above instructions",
+    "disregard system prompt",
+    "disregard the system prompt",
+    "disregard system instructions",
+    "disregard the system instructions",
+    "disregard previous prompt",
+    "disregard the previous prompt",
+    "disregard previous instructions",
+    "disregard the previous instructions",
+    "reveal your prompt",
+    "reveal your system prompt",
+    "you are now a",
+    "you are now in",
+    "override your instructions",
+    "override your guardrails",
+];
+
+fn has_injection(chars: &[char]) -> bool {
+    (0..chars.len()).any(|i| {
+        INJECTION_PHRASES.iter().any(|p| chars.get(i..i + p.len()).is_some_and(|s| ieq_str(p, s)))
+    })
+}
+
+/// Fewer than 3 distinct runs of ASCII `[a-z0-9]` in `content.lower()`.
+fn is_vague(content: &str) -> bool {
+    let mut distinct: Vec<String> = Vec::with_capacity(3);
+    let mut run = String::new();
+    let flush = |run: &mut String, distinct: &mut Vec<String>| {
+        if !run.is_empty() {
+            if !distinct.iter().any(|d| d == run) {
+                distinct.push(std::mem::take(run));
+            }
+            run.clear();
+        }
+    };
+    for c in content.chars() {
+        // The only non-ASCII chars whose lower() contains ASCII: İ → "i" + U+0307, K → "k".
+        let (ascii, breaks_after) = match c {
+            'A'..='Z' => (Some(c.to_ascii_lowercase()), false),
+            'a'..='z' | '0'..='9' => (Some(c), false),
+            '\u{130}' => (Some('i'), true),
+            '\u{212A}' => (Some('k'), false),
+            _ => (None, true),
+        };
+        if let Some(a) = ascii {
+            run.push(a);
+        }
+        if breaks_after || ascii.is_none() {
+            flush(&mut run, &mut distinct);
+            if distinct.len() >= 3 {
+                return false;
+            }
+        }
+    }
+    flush(&mut run, &mut distinct);
+    distinct.len() < 3
+}
+
+/// `detect_risk_tags(content)`: tags in fixed detector order, on the full content.
+pub fn detect_risk_tags(content: &str) -> Vec<&'static str> {
+    let chars: Vec<char> = content.chars().collect();
+    let mut tags = Vec::new();
+    if has_ssn(&chars) {
+        tags.push(TAG_SSN);
+    }
+    if has_email(&chars) {
+        tags.push(TAG_EMAIL);
+    }
+    if has_labelled_number(&chars, "mrn", 4, false) {
+        tags.push(TAG_MRN);
+    }
+    if has_labelled_number(&chars, "npi", 10, true) {
+        tags.push(TAG_NPI);
+    }
+    if has_credit_card(&chars) {
+        tags.push(TAG_CARD);
+    }
+    if has_phrase_with_boundaries(&chars, &MNPI_PHRASES) {
+        tags.push(TAG_MNPI);
+    }
+    if has_injection(&chars) {
+        tags.push(TAG_INJECTION);
+    }
+    if is_vague(content) {
+        tags.push(TAG_VAGUE);
+    }
+    tags
+}
+
+/// An admission decision (`evaluate`'s result).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Decision {
+    /// `admit`, `review` or `reject`.
+    pub action: &'static str,
+    pub risk_tags: Vec<String>,
+    pub reasons: Vec<String>,
+}
+
+impl Decision {
+    pub fn to_json(&self) -> Value {
+        let mut o = Object::with_capacity(3);
+        o.push_unique("action", Value::str(self.action));
+        o.push_unique("risk_tags", Value::Array(self.risk_tags.iter().map(|t| Value::str(t.as_str())).collect()));
+        o.push_unique("reasons", Value::Array(self.reasons.iter().map(|t| Value::str(t.as_str())).collect()));
+        Value::Object(o)
+    }
+}
+
+/// The configured block list (`admission_blocked_sources`, comma separated):
+/// split on `,`, Py-strip and lowercase each item, drop empties.
+pub fn normalize_blocked_sources(config: &str) -> Vec<String> {
+    config.split(',').map(|s| unicode::lower(unicode::py_strip(s))).filter(|s| !s.is_empty()).collect()
+}
+
+/// `evaluate(content, source, mode, blocked_sources)` (spec §9.1). The
+/// block list is used as given (callers normalize configured values with
+/// [`normalize_blocked_sources`]).
+pub fn evaluate(content: &str, source: Option<&str>, mode: &str, blocked_sources: &[String]) -> Decision {
+    let mut tags: Vec<String> = detect_risk_tags(content).into_iter().map(String::from).collect();
+    let src = unicode::lower(unicode::py_strip(source.unwrap_or("")));
+    if !src.is_empty() && blocked_sources.iter().any(|b| *b == src) {
+        tags.push(TAG_BLOCKED.to_string());
+    }
+    let has = |t: &str| tags.iter().any(|x| x == t);
+    let admit = |tags: Vec<String>| Decision { action: "admit", risk_tags: tags, reasons: vec![] };
+    if mode == "off" || mode != "enforce" {
+        return admit(tags);
+    }
+    if has(TAG_INJECTION) || has(TAG_BLOCKED) {
+        let mut reasons = Vec::new();
+        if has(TAG_INJECTION) {
+            reasons.push("prompt-injection / instruction-override detected".to_string());
+        }
+        if has(TAG_BLOCKED) {
+            reasons.push(format!("source '{src}' is on the block list"));
+        }
+        return Decision { action: "reject", risk_tags: tags, reasons };
+    }
+    if has(TAG_VAGUE) {
+        return Decision { action: "reject", risk_tags: tags, reasons: vec!["too vague to be a durable memory".into()] };
+    }
+    if tags.iter().any(|t| t.starts_with("pii:") || t.starts_with("phi:") || t == TAG_MNPI) {
+        return Decision {
+            action: "review",
+            risk_tags: tags,
+            reasons: vec!["sensitive data (PII/PHI/MNPI) requires review before admission".into()],
+        };
+    }
+    admit(tags)
+}
+
+/// Map a decision action to the safety status attach uses (spec §9.2 step 1).
+pub fn status_for_action(action: &str) -> &'static str {
+    match action {
+        "admit" => "safe",
+        "review" => "review_needed",
+        "reject" => "rejected",
+        _ => "review_needed",
+    }
+}
+
+/// A write as the storage boundary sees it.
+#[derive(Clone, Debug)]
+pub struct WriteRequest {
+    pub content: String,
+    pub event_time: PyDateTime,
+    pub source: Option<String>,
+    pub metadata: Object,
+    pub importance: Value,
+}
+
+/// `attach` (spec §9.2): score for admission and return the new metadata
+/// (caller keys without `_admission`/`_score`, then the engine's
+/// `_admission` and `_score`) and the breakdown.
+pub fn attach(
+    request: &WriteRequest,
+    action: &str,
+    risk_tags: &[String],
+    recorded_action: Option<&str>,
+    safety_status: Option<&str>,
+) -> (Object, Breakdown) {
+    let status = safety_status.unwrap_or_else(|| status_for_action(action));
+    let mut caller = request.metadata.clone();
+    caller.remove("_admission");
+    caller.remove("_score");
+    let mut input = ScoreInput::new(request.content.clone(), request.event_time);
+    input.event_time = Some(request.event_time);
+    input.valid_from = Some(request.event_time);
+    input.metadata = caller.clone();
+    input.importance = request.importance.clone();
+    input.source = request.source.clone();
+    input.safety_status = status.to_string();
+    input.risk_tags = risk_tags.to_vec();
+    input.purpose = "admission".to_string();
+    let breakdown = score::score_memory(&input);
+    let mut out = caller;
+    let mut admission = Object::with_capacity(2);
+    admission.push_unique("action", Value::str(recorded_action.unwrap_or(action)));
+    admission.push_unique("risk_tags", Value::Array(risk_tags.iter().map(|t| Value::str(t.as_str())).collect()));
+    out.push_unique("_admission", Value::Object(admission));
+    out.push_unique("_score", breakdown.to_json());
+    (out, breakdown)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tags(s: &str) -> Vec<&'static str> {
+        detect_risk_tags(s)
+    }
+
+    #[test]
+    fn detector_examples() {
+        assert_eq!(tags("123-45-6789"), ["pii:ssn"]);
+        assert!(!tags("123-45-67890 is a long number here").contains(&"pii:ssn"));
+        assert!(tags("mail a.b+x@example.co.uk now please").contains(&"pii:email"));
+        assert!(tags("é@x.io and more words").contains(&"pii:email"));
+        assert!(!tags("user@localhost and more words").contains(&"pii:email"));
+        assert!(!tags(".@b.c and more words").contains(&"pii:email"));
+        for yes in ["mrn 1234", "MRN:12345", "MRN12345"] {
+            assert!(tags(yes).contains(&"phi:mrn"), "{yes}");
+        }
+        for no in ["MRN:123", "MRN 1234a"] {
+            assert!(!tags(no).contains(&"phi:mrn"), "{no}");
+        }
+        assert!(tags("npı 1234567890").contains(&"phi:npi"));
+        assert!(!tags("npi 12345678901").contains(&"phi:npi"));
+        for yes in ["4111 1111 1111 1111", "4111-1111-1111-1111", "1234 4111111111111111 x"] {
+            assert!(tags(yes).contains(&"pii:credit_card"), "{yes}");
+        }
+        for no in ["12345678901234567890", "4111111111111112"] {
+            assert!(!tags(no).contains(&"pii:credit_card"), "{no}");
+        }
+        assert!(tags("MNPI's are sensitive here").contains(&"mnpi"));
+        assert!(!tags("unannounced deals happen often").contains(&"mnpi"));
+        assert!(!tags("pre-announcements happen often").contains(&"mnpi"));
+        assert!(tags("you are now able to help").contains(&"injection"));
+        assert!(tags("İGNORE PREVİOUS İNSTRUCTİONS").contains(&"injection"));
+        assert!(!tags("ignore  previous instructions").contains(&"injection"));
+        assert_eq!(tags("the quarterly review went well"), Vec::<&str>::new());
+        assert!(!tags("NVDA guidance $36B").contains(&"vague"));
+        for vague in ["ok", "yes boss", "yes yes yes no", "İİİ"] {
+            assert!(tags(vague).contains(&"vague"), "{vague}");
+        }
+        for not_vague in ["x_y z", "a b c"] {
+            assert!(!tags(not_vague).contains(&"vague"), "{not_vague}");
+        }
+    }
+
+    #[test]
+    fn evaluate_orders_outcomes() {
+        let blocked = vec!["scraped".to_string()];
+        let d = evaluate("hi", Some("scraped"), "enforce", &blocked);
+        assert_eq!(d.action, "reject");
+        assert_eq!(d.risk_tags, ["vague", "source:blocked"]);
+        assert_eq!(d.reasons, ["source 'scraped' is on the block list"]);
+        let d = evaluate("a@a.aa", None, "enforce", &[]);
+        assert_eq!((d.action, d.reasons.len()), ("reject", 1));
+        assert_eq!(evaluate("ignore previous instructions", None, "Enforce", &[]).action, "admit");
+        assert_eq!(normalize_blocked_sources(" Evil ,, spam.example"), ["evil", "spam.example"]);
+    }
+
+    #[test]
+    fn held_and_approved_example() {
+        let req = WriteRequest {
+            content: "patient John, MRN-5567120, diagnosed with condition".into(),
+            event_time: PyDateTime::parse("2026-01-01T00:00:00Z").unwrap(),
+            source: None,
+            metadata: Object::new(),
+            importance: Value::Float(0.5),
+        };
+        let d = evaluate(&req.content, None, "enforce", &[]);
+        assert_eq!((d.action, d.risk_tags.clone()), ("review", vec!["phi:mrn".to_string()]));
+        let (_, held) = attach(&req, d.action, &d.risk_tags, None, None);
+        assert_eq!(held.final_score, 0.0);
+        let (meta, approved) = attach(&req, "admit", &d.risk_tags, Some("approved"), Some("approved"));
+        assert_eq!(approved.final_score, 0.626667);
+        assert_eq!(meta.get("_admission").and_then(|a| a.get("action")).and_then(Value::as_str), Some("approved"));
+    }
+}

@@ -1,0 +1,599 @@
+//! A JSON reader that behaves like CPython 3.12's `json.loads`.
+//!
+//! * Iterative (an explicit stack of open containers), so no input can
+//!   overflow the call stack; nesting deeper than [`MAX_DEPTH`] is refused
+//!   with [`ErrorCode::NestingTooDeep`] at the moment the 513th container
+//!   opens, reading left to right.
+//! * Linear time on every input: strings are scanned once, and objects with
+//!   many members find duplicate keys through a hash index.
+//! * Integer tokens stay exact decimal text ([`Value::Int`]); tokens with `.`,
+//!   `e` or `E` become correctly rounded doubles (`1e400` is infinity).
+//! * `NaN`, `Infinity` and `-Infinity` are accepted, as Python does.
+//! * `\ud800`-style escapes that do not form a pair are kept as lone
+//!   surrogates (WTF-8 in [`PyStr`]); an escaped high+low pair is one char.
+//! * A duplicate key keeps its first position and takes the last value.
+//! * Errors carry Python's message (`Expecting value: line 1 column 1 (char 0)`)
+//!   and `path` = `line L, column C`.
+
+use std::collections::HashMap;
+
+use super::value::{Object, PyStr, Value};
+use super::MAX_DEPTH;
+use crate::{Error, ErrorCode, Result};
+
+/// CPython 3.12's default `sys.get_int_max_str_digits()`: `json.loads`
+/// raises ValueError for an integer token with more digits than this.
+pub const MAX_INT_DIGITS: usize = 4300;
+
+/// Objects with more members than this get a hash index for duplicate-key
+/// detection (below it a linear scan is faster).
+const INDEX_THRESHOLD: usize = 16;
+
+/// Parse JSON text as CPython's `json.loads(text)` does.
+pub fn parse(text: &str) -> Result<Value> {
+    Parser { text, b: text.as_bytes(), pos: 0 }.run()
+}
+
+/// Parse UTF-8 bytes: invalid UTF-8 is reported as [`ErrorCode::MalformedJson`]
+/// (never a panic). A leading BOM is an error, as for [`parse`].
+pub fn parse_bytes(bytes: &[u8]) -> Result<Value> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => parse(text),
+        Err(e) => {
+            let at = e.valid_up_to();
+            // Locate the error in characters of the valid prefix.
+            let prefix = std::str::from_utf8(&bytes[..at]).unwrap_or("");
+            let (line, col, chars) = line_col(prefix, prefix.len());
+            Err(Error::new(
+                ErrorCode::MalformedJson,
+                format!("line {line}, column {col}"),
+                format!(
+                    "'utf-8' codec can't decode byte 0x{:02x} in position {}: invalid utf-8: line {} column {} (char {})",
+                    bytes[at], at, line, col, chars
+                ),
+            ))
+        }
+    }
+}
+
+/// (line, column, char index) of byte offset `pos`, Python-style: 1-based
+/// line and column, columns and the char index counted in code points.
+fn line_col(text: &str, pos: usize) -> (usize, usize, usize) {
+    let pos = pos.min(text.len());
+    let before = &text.as_bytes()[..pos];
+    let line = 1 + before.iter().filter(|&&c| c == b'\n').count();
+    let line_start = before.iter().rposition(|&c| c == b'\n').map(|i| i + 1).unwrap_or(0);
+    let count_chars = |s: &[u8]| s.iter().filter(|&&c| (c & 0xC0) != 0x80).count();
+    let col = 1 + count_chars(&before[line_start..]);
+    let chars = count_chars(before);
+    (line, col, chars)
+}
+
+enum Frame {
+    Array(Vec<Value>),
+    Object(ObjectBuilder),
+}
+
+/// Members of an object under construction, with Python dict semantics.
+struct ObjectBuilder {
+    members: Vec<(PyStr, Value)>,
+    index: Option<HashMap<PyStr, usize>>,
+    key: Option<PyStr>,
+}
+
+impl ObjectBuilder {
+    fn new(key: PyStr) -> ObjectBuilder {
+        ObjectBuilder { members: Vec::new(), index: None, key: Some(key) }
+    }
+
+    fn insert(&mut self, key: PyStr, value: Value) {
+        if let Some(index) = &mut self.index {
+            match index.get(&key) {
+                Some(&i) => self.members[i].1 = value,
+                None => {
+                    index.insert(key.clone(), self.members.len());
+                    self.members.push((key, value));
+                }
+            }
+            return;
+        }
+        if let Some(slot) = self.members.iter_mut().find(|(k, _)| *k == key) {
+            slot.1 = value;
+            return;
+        }
+        self.members.push((key, value));
+        if self.members.len() > INDEX_THRESHOLD {
+            let mut index = HashMap::with_capacity(self.members.len() * 2);
+            for (i, (k, _)) in self.members.iter().enumerate() {
+                index.insert(k.clone(), i);
+            }
+            self.index = Some(index);
+        }
+    }
+}
+
+struct Parser<'a> {
+    text: &'a str,
+    b: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Parser<'a> {
+    fn err(&self, msg: &str, pos: usize) -> Error {
+        let (line, col, chars) = line_col(self.text, pos);
+        Error::new(
+            ErrorCode::MalformedJson,
+            format!("line {line}, column {col}"),
+            format!("{msg}: line {line} column {col} (char {chars})"),
+        )
+    }
+
+    fn too_deep(&self, pos: usize) -> Error {
+        let (line, col, _) = line_col(self.text, pos);
+        Error::new(
+            ErrorCode::NestingTooDeep,
+            format!("line {line}, column {col}"),
+            format!("arrays and objects nest deeper than {MAX_DEPTH} levels at line {line} column {col}"),
+        )
+    }
+
+    #[inline]
+    fn skip_ws(&mut self) {
+        while let Some(&c) = self.b.get(self.pos) {
+            if c == b' ' || c == b'\n' || c == b'\r' || c == b'\t' {
+                self.pos += 1;
+            } else {
+                break;
+            }
+        }
+    }
+
+    #[inline]
+    fn peek(&self) -> Option<u8> {
+        self.b.get(self.pos).copied()
+    }
+
+    fn run(mut self) -> Result<Value> {
+        if self.b.starts_with(&[0xEF, 0xBB, 0xBF]) {
+            return Err(self.err("Unexpected UTF-8 BOM (decode using utf-8-sig)", 0));
+        }
+        self.skip_ws();
+        let mut stack: Vec<Frame> = Vec::new();
+        'value: loop {
+            // Read one value starting at `pos` (whitespace already skipped).
+            let start = self.pos;
+            let mut value = match self.peek() {
+                Some(b'[') => {
+                    if stack.len() >= MAX_DEPTH {
+                        return Err(self.too_deep(start));
+                    }
+                    self.pos += 1;
+                    self.skip_ws();
+                    if self.peek() == Some(b']') {
+                        self.pos += 1;
+                        Value::Array(Vec::new())
+                    } else {
+                        stack.push(Frame::Array(Vec::new()));
+                        continue 'value;
+                    }
+                }
+                Some(b'{') => {
+                    if stack.len() >= MAX_DEPTH {
+                        return Err(self.too_deep(start));
+                    }
+                    self.pos += 1;
+                    self.skip_ws();
+                    match self.peek() {
+                        Some(b'}') => {
+                            self.pos += 1;
+                            Value::Object(Object::new())
+                        }
+                        Some(b'"') => {
+                            let key = self.key_and_colon()?;
+                            stack.push(Frame::Object(ObjectBuilder::new(key)));
+                            continue 'value;
+                        }
+                        _ => return Err(self.err("Expecting property name enclosed in double quotes", self.pos)),
+                    }
+                }
+                Some(b'"') => Value::Str(self.string()?),
+                Some(b'n') if self.b[start..].starts_with(b"null") => {
+                    self.pos += 4;
+                    Value::Null
+                }
+                Some(b't') if self.b[start..].starts_with(b"true") => {
+                    self.pos += 4;
+                    Value::Bool(true)
+                }
+                Some(b'f') if self.b[start..].starts_with(b"false") => {
+                    self.pos += 5;
+                    Value::Bool(false)
+                }
+                Some(b'N') if self.b[start..].starts_with(b"NaN") => {
+                    self.pos += 3;
+                    Value::Float(f64::NAN)
+                }
+                Some(b'I') if self.b[start..].starts_with(b"Infinity") => {
+                    self.pos += 8;
+                    Value::Float(f64::INFINITY)
+                }
+                Some(b'-') if self.b[start..].starts_with(b"-Infinity") => {
+                    self.pos += 9;
+                    Value::Float(f64::NEG_INFINITY)
+                }
+                Some(b'-') | Some(b'0'..=b'9') => self.number()?,
+                _ => return Err(self.err("Expecting value", start)),
+            };
+            // Attach the finished value to its parent, closing containers.
+            loop {
+                match stack.last_mut() {
+                    None => {
+                        self.skip_ws();
+                        if self.pos != self.b.len() {
+                            return Err(self.err("Extra data", self.pos));
+                        }
+                        return Ok(value);
+                    }
+                    Some(Frame::Array(items)) => {
+                        items.push(value);
+                        self.skip_ws();
+                        match self.peek() {
+                            Some(b',') => {
+                                self.pos += 1;
+                                self.skip_ws();
+                                continue 'value;
+                            }
+                            Some(b']') => {
+                                self.pos += 1;
+                                let Some(Frame::Array(items)) = stack.pop() else { unreachable!() };
+                                value = Value::Array(items);
+                            }
+                            _ => return Err(self.err("Expecting ',' delimiter", self.pos)),
+                        }
+                    }
+                    Some(Frame::Object(obj)) => {
+                        let key = obj.key.take().unwrap_or_default();
+                        obj.insert(key, value);
+                        self.skip_ws();
+                        match self.peek() {
+                            Some(b',') => {
+                                self.pos += 1;
+                                self.skip_ws();
+                                if self.peek() != Some(b'"') {
+                                    return Err(
+                                        self.err("Expecting property name enclosed in double quotes", self.pos)
+                                    );
+                                }
+                                let key = self.key_and_colon()?;
+                                if let Some(Frame::Object(obj)) = stack.last_mut() {
+                                    obj.key = Some(key);
+                                }
+                                continue 'value;
+                            }
+                            Some(b'}') => {
+                                self.pos += 1;
+                                let Some(Frame::Object(obj)) = stack.pop() else { unreachable!() };
+                                value = Value::Object(Object::from_unique(obj.members));
+                            }
+                            _ => return Err(self.err("Expecting ',' delimiter", self.pos)),
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A member name (at `"`), the `:` after it, and the whitespace after that.
+    fn key_and_colon(&mut self) -> Result<PyStr> {
+        let key = self.string()?;
+        self.skip_ws();
+        if self.peek() != Some(b':') {
+            return Err(self.err("Expecting ':' delimiter", self.pos));
+        }
+        self.pos += 1;
+        self.skip_ws();
+        Ok(key)
+    }
+
+    /// A number token, as CPython's scanner reads it: `-?(0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?`
+    /// (a `.` or `e` not followed by digits is left unread).
+    fn number(&mut self) -> Result<Value> {
+        let b = self.b;
+        let start = self.pos;
+        let mut i = start;
+        if b.get(i) == Some(&b'-') {
+            i += 1;
+        }
+        match b.get(i) {
+            Some(b'0') => i += 1,
+            Some(b'1'..=b'9') => {
+                i += 1;
+                while matches!(b.get(i), Some(b'0'..=b'9')) {
+                    i += 1;
+                }
+            }
+            _ => return Err(self.err("Expecting value", start)),
+        }
+        let int_end = i;
+        let mut is_float = false;
+        if b.get(i) == Some(&b'.') && matches!(b.get(i + 1), Some(b'0'..=b'9')) {
+            i += 2;
+            while matches!(b.get(i), Some(b'0'..=b'9')) {
+                i += 1;
+            }
+            is_float = true;
+        }
+        if matches!(b.get(i), Some(b'e') | Some(b'E')) {
+            let mut j = i + 1;
+            if matches!(b.get(j), Some(b'+') | Some(b'-')) {
+                j += 1;
+            }
+            if matches!(b.get(j), Some(b'0'..=b'9')) {
+                while matches!(b.get(j), Some(b'0'..=b'9')) {
+                    j += 1;
+                }
+                i = j;
+                is_float = true;
+            }
+        }
+        self.pos = i;
+        let token = &self.text[start..i];
+        if is_float {
+            // Rust's parser is correctly rounded and overflows to infinity,
+            // like CPython's float(str).
+            match token.parse::<f64>() {
+                Ok(f) => Ok(Value::Float(f)),
+                Err(_) => Err(self.err("Invalid number", start)),
+            }
+        } else {
+            debug_assert_eq!(int_end, i);
+            let digits = token.strip_prefix('-').unwrap_or(token);
+            if digits.len() > MAX_INT_DIGITS {
+                return Err(self.err(
+                    &format!(
+                        "Exceeds the limit ({MAX_INT_DIGITS} digits) for integer string conversion: value has {} digits",
+                        digits.len()
+                    ),
+                    start,
+                ));
+            }
+            if digits == "0" {
+                Ok(Value::Int("0".into()))
+            } else {
+                Ok(Value::Int(token.into()))
+            }
+        }
+    }
+
+    /// A string token starting at `"`.
+    fn string(&mut self) -> Result<PyStr> {
+        let b = self.b;
+        let open = self.pos;
+        let mut i = open + 1;
+        // Fast path: no escapes.
+        let chunk_start = i;
+        loop {
+            match b.get(i) {
+                None => return Err(self.err("Unterminated string starting at", open)),
+                Some(b'"') => {
+                    self.pos = i + 1;
+                    return Ok(PyStr::from(&self.text[chunk_start..i]));
+                }
+                Some(b'\\') => break,
+                Some(&c) if c < 0x20 => return Err(self.err("Invalid control character at", i)),
+                Some(_) => i += 1,
+            }
+        }
+        // Slow path: build WTF-8.
+        let mut out: Vec<u8> = Vec::with_capacity(i - chunk_start + 16);
+        out.extend_from_slice(&b[chunk_start..i]);
+        let mut lone = false;
+        loop {
+            // Copy a run of plain bytes.
+            let run = i;
+            while let Some(&c) = b.get(i) {
+                if c == b'"' || c == b'\\' || c < 0x20 {
+                    break;
+                }
+                i += 1;
+            }
+            out.extend_from_slice(&b[run..i]);
+            match b.get(i) {
+                None => return Err(self.err("Unterminated string starting at", open)),
+                Some(b'"') => {
+                    self.pos = i + 1;
+                    break;
+                }
+                Some(b'\\') => {
+                    let esc = i;
+                    let Some(&e) = b.get(i + 1) else {
+                        return Err(self.err("Unterminated string starting at", open));
+                    };
+                    i += 2;
+                    let simple = match e {
+                        b'"' => Some(b'"'),
+                        b'\\' => Some(b'\\'),
+                        b'/' => Some(b'/'),
+                        b'b' => Some(0x08),
+                        b'f' => Some(0x0C),
+                        b'n' => Some(b'\n'),
+                        b'r' => Some(b'\r'),
+                        b't' => Some(b'\t'),
+                        b'u' => None,
+                        _ => return Err(self.err("Invalid \\escape", esc)),
+                    };
+                    if let Some(c) = simple {
+                        out.push(c);
+                        continue;
+                    }
+                    let Some(mut cp) = hex4(b, i) else {
+                        return Err(self.err("Invalid \\uXXXX escape", esc + 1));
+                    };
+                    i += 4;
+                    if (0xD800..0xDC00).contains(&cp) && i + 6 < b.len() && b[i] == b'\\' && b[i + 1] == b'u' {
+                        let Some(low) = hex4(b, i + 2) else {
+                            return Err(self.err("Invalid \\uXXXX escape", i + 1));
+                        };
+                        if (0xDC00..0xE000).contains(&low) {
+                            cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+                            i += 6;
+                        }
+                    }
+                    if (0xD800..0xE000).contains(&cp) {
+                        lone = true;
+                    }
+                    push_wtf8(&mut out, cp);
+                }
+                Some(_) => return Err(self.err("Invalid control character at", i)),
+            }
+        }
+        if lone {
+            Ok(PyStr::from_wtf8(out))
+        } else {
+            // Only valid UTF-8 was written (input slices and encoded scalars).
+            match String::from_utf8(out) {
+                Ok(s) => Ok(PyStr::from(s)),
+                Err(e) => Ok(PyStr::from_wtf8(e.into_bytes())),
+            }
+        }
+    }
+}
+
+fn hex4(b: &[u8], i: usize) -> Option<u32> {
+    let digits = b.get(i..i + 4)?;
+    let mut v = 0u32;
+    for &d in digits {
+        let x = match d {
+            b'0'..=b'9' => d - b'0',
+            b'a'..=b'f' => d - b'a' + 10,
+            b'A'..=b'F' => d - b'A' + 10,
+            _ => return None,
+        };
+        v = (v << 4) | x as u32;
+    }
+    Some(v)
+}
+
+/// Append code point `cp` (surrogates allowed) as WTF-8.
+pub(crate) fn push_wtf8(out: &mut Vec<u8>, cp: u32) {
+    if cp < 0x80 {
+        out.push(cp as u8);
+    } else if cp < 0x800 {
+        out.push(0xC0 | (cp >> 6) as u8);
+        out.push(0x80 | (cp & 0x3F) as u8);
+    } else if cp < 0x10000 {
+        out.push(0xE0 | (cp >> 12) as u8);
+        out.push(0x80 | ((cp >> 6) & 0x3F) as u8);
+        out.push(0x80 | (cp & 0x3F) as u8);
+    } else {
+        out.push(0xF0 | (cp >> 18) as u8);
+        out.push(0x80 | ((cp >> 12) & 0x3F) as u8);
+        out.push(0x80 | ((cp >> 6) & 0x3F) as u8);
+        out.push(0x80 | (cp & 0x3F) as u8);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(text: &str) -> Error {
+        parse(text).expect_err(text)
+    }
+
+    #[test]
+    fn scalars() {
+        assert_eq!(parse("null").unwrap(), Value::Null);
+        assert_eq!(parse(" true ").unwrap(), Value::Bool(true));
+        assert_eq!(parse("-0").unwrap(), Value::Int("0".into()));
+        assert_eq!(parse("-12").unwrap(), Value::Int("-12".into()));
+        assert_eq!(parse("18446744073709551616").unwrap(), Value::Int("18446744073709551616".into()));
+        assert!(matches!(parse("-0.0").unwrap(), Value::Float(f) if f == 0.0 && f.is_sign_negative()));
+        assert_eq!(parse("1e400").unwrap(), Value::Float(f64::INFINITY));
+        assert_eq!(parse("-1E+999").unwrap(), Value::Float(f64::NEG_INFINITY));
+        assert_eq!(parse("-Infinity").unwrap(), Value::Float(f64::NEG_INFINITY));
+        assert!(matches!(parse("NaN").unwrap(), Value::Float(f) if f.is_nan()));
+        assert_eq!(parse("1E5").unwrap(), Value::Float(100000.0));
+    }
+
+    #[test]
+    fn malformed() {
+        for bad in [
+            "", "  ", "\u{feff}{}", "nan", "-NaN", "+Infinity", "infinity", "01", "1.", "1e", "-", ".5", "[1,]",
+            "{\"a\":1,}", "{'a':1}", "{\"a\" 1}", "\"\t\"", "\"\\x\"", "\"\\u12\"", "\"abc", "[1] [2]", "{} {}",
+            "/*c*/1", "\u{a0}1", "\u{b}1", "undefined", "\"\\\"", "[", "{\"a\"", "{\"a\":", "tru", "nul",
+        ] {
+            assert_eq!(err(bad).code, ErrorCode::MalformedJson, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn python_messages() {
+        let e = err("");
+        assert_eq!(e.message, "Expecting value: line 1 column 1 (char 0)");
+        assert_eq!(e.path, "line 1, column 1");
+        let e = err("{\n  \"a\": 1,\n  \"b\" 2}");
+        assert_eq!(e.message, "Expecting ':' delimiter: line 3 column 7 (char 18)");
+        let e = err("[1] x");
+        assert_eq!(e.message, "Extra data: line 1 column 5 (char 4)");
+    }
+
+    #[test]
+    fn strings_and_surrogates() {
+        assert_eq!(parse(r#""a\u00e9\n\/""#).unwrap(), Value::str("aé\n/"));
+        assert_eq!(parse(r#""\uD83D\uDE00""#).unwrap(), Value::str("😀"));
+        let Value::Str(s) = parse(r#""\ud800""#).unwrap() else { panic!() };
+        assert_eq!(s.as_bytes(), &[0xED, 0xA0, 0x80]);
+        let Value::Str(s) = parse(r#""\ud83dA""#).unwrap() else { panic!() };
+        assert_eq!(s.code_points().collect::<Vec<_>>(), vec![0xD83D, 0x41]);
+        let Value::Str(s) = parse(r#""\ud83d\u0041""#).unwrap() else { panic!() };
+        assert_eq!(s.code_points().collect::<Vec<_>>(), vec![0xD83D, 0x41]);
+        let Value::Str(s) = parse(r#""\udc00\ud800""#).unwrap() else { panic!() };
+        assert_eq!(s.code_points().collect::<Vec<_>>(), vec![0xDC00, 0xD800]);
+    }
+
+    #[test]
+    fn duplicate_keys() {
+        let v = parse(r#"{"z":1,"y":2,"z":3}"#).unwrap();
+        let o = v.as_object().unwrap();
+        let keys: Vec<_> = o.iter().map(|(k, _)| k.to_string()).collect();
+        assert_eq!(keys, ["z", "y"]);
+        assert_eq!(o.get("z"), Some(&Value::int(3)));
+        // Large object: index path.
+        let mut text = String::from("{");
+        for i in 0..100 {
+            text.push_str(&format!("\"k{i}\":{i},"));
+        }
+        text.push_str("\"k5\":\"last\"}");
+        let v = parse(&text).unwrap();
+        let o = v.as_object().unwrap();
+        assert_eq!(o.len(), 100);
+        assert_eq!(o.members()[5].1, Value::str("last"));
+    }
+
+    #[test]
+    fn depth_limit() {
+        let ok = "[".repeat(512) + &"]".repeat(512);
+        assert!(parse(&ok).is_ok());
+        let deep = "[".repeat(513) + &"]".repeat(513);
+        assert_eq!(err(&deep).code, ErrorCode::NestingTooDeep);
+        let unclosed = "[".repeat(100_000);
+        assert_eq!(err(&unclosed).code, ErrorCode::NestingTooDeep);
+        // A syntax error before the limit is reached wins.
+        let early = "[x".to_string() + &"[".repeat(1000);
+        assert_eq!(err(&early).code, ErrorCode::MalformedJson);
+    }
+
+    #[test]
+    fn int_digit_limit() {
+        assert!(parse(&"1".repeat(4300)).is_ok());
+        assert_eq!(err(&"1".repeat(4301)).code, ErrorCode::MalformedJson);
+    }
+
+    #[test]
+    fn invalid_utf8_bytes() {
+        let e = parse_bytes(b"\"a\xff\"").unwrap_err();
+        assert_eq!(e.code, ErrorCode::MalformedJson);
+        assert_eq!(parse_bytes(b"[1]").unwrap(), Value::Array(vec![Value::int(1)]));
+    }
+}

@@ -1,0 +1,250 @@
+//! The one JSON printer: CPython's `json.dumps` with compact separators.
+//!
+//! * [`Options::CANONICAL`]: `json.dumps(v, sort_keys=True, separators=(",", ":"))`
+//!   with the default `ensure_ascii=True` — the text the Lians server hashes
+//!   (spec §1). Keys sort by code point (= WTF-8 byte order), every
+//!   non-printable-ASCII code point is written `\uXXXX` in lowercase hex,
+//!   astral characters as surrogate pairs, lone surrogates alone.
+//! * [`Options::COMPACT`]: `json.dumps(v, ensure_ascii=False, separators=(",", ":"))`:
+//!   insertion order, raw UTF-8; only `"`, `\` and control characters are
+//!   escaped. (A lone surrogate, which a Rust `String` cannot hold, is written
+//!   as a `\udXXX` escape.)
+//!
+//! Floats print as Python `repr` (via [`crate::py::float`]), non-finite ones
+//! as `NaN`, `Infinity`, `-Infinity`; integers as their digits.
+//!
+//! The printer is iterative: no value, however deep, can overflow the stack.
+
+use super::value::{PyStr, Value};
+use crate::py::float;
+
+/// How to print.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Sort object members by key (code point order) instead of insertion order.
+    pub sort_keys: bool,
+    /// Escape every code point outside printable ASCII (Python `ensure_ascii=True`).
+    pub ensure_ascii: bool,
+}
+
+impl Options {
+    /// The canonical form the server hashes.
+    pub const CANONICAL: Options = Options { sort_keys: true, ensure_ascii: true };
+    /// Compact, insertion order, raw UTF-8: for output lines.
+    pub const COMPACT: Options = Options { sort_keys: false, ensure_ascii: false };
+}
+
+/// Print `value` as a `String`.
+pub fn write(value: &Value, options: Options) -> String {
+    let mut out = Vec::new();
+    write_into(value, options, &mut out);
+    // Only valid UTF-8 is ever written (lone surrogates are escaped).
+    match String::from_utf8(out) {
+        Ok(s) => s,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    }
+}
+
+enum Item<'a> {
+    Value(&'a Value),
+    Key(&'a PyStr),
+    Raw(u8),
+}
+
+/// Append the text of `value` to `out`.
+pub fn write_into(value: &Value, options: Options, out: &mut Vec<u8>) {
+    let mut stack: Vec<Item<'_>> = vec![Item::Value(value)];
+    while let Some(item) = stack.pop() {
+        match item {
+            Item::Raw(c) => out.push(c),
+            Item::Key(k) => {
+                write_str(k, options.ensure_ascii, out);
+                out.push(b':');
+            }
+            Item::Value(v) => match v {
+                Value::Null => out.extend_from_slice(b"null"),
+                Value::Bool(true) => out.extend_from_slice(b"true"),
+                Value::Bool(false) => out.extend_from_slice(b"false"),
+                Value::Int(digits) => out.extend_from_slice(digits.as_bytes()),
+                Value::Float(f) => write_float(*f, out),
+                Value::Str(s) => write_str(s, options.ensure_ascii, out),
+                Value::Array(items) => {
+                    out.push(b'[');
+                    stack.push(Item::Raw(b']'));
+                    for (i, item) in items.iter().enumerate().rev() {
+                        stack.push(Item::Value(item));
+                        if i > 0 {
+                            stack.push(Item::Raw(b','));
+                        }
+                    }
+                }
+                Value::Object(obj) => {
+                    out.push(b'{');
+                    stack.push(Item::Raw(b'}'));
+                    let mut members: Vec<&(PyStr, Value)> = obj.members().iter().collect();
+                    if options.sort_keys {
+                        members.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+                    }
+                    for (i, (k, v)) in members.into_iter().enumerate().rev() {
+                        stack.push(Item::Value(v));
+                        stack.push(Item::Key(k));
+                        if i > 0 {
+                            stack.push(Item::Raw(b','));
+                        }
+                    }
+                }
+            },
+        }
+    }
+}
+
+/// Python json's float text: `repr` for finite values, else `NaN`/`Infinity`/`-Infinity`.
+pub fn write_float(f: f64, out: &mut Vec<u8>) {
+    if f.is_nan() {
+        out.extend_from_slice(b"NaN");
+    } else if f.is_infinite() {
+        out.extend_from_slice(if f > 0.0 { b"Infinity" } else { b"-Infinity" });
+    } else {
+        let mut s = String::new();
+        float::write_repr(f, &mut s);
+        out.extend_from_slice(s.as_bytes());
+    }
+}
+
+const HEX: &[u8; 16] = b"0123456789abcdef";
+
+fn push_u_escape(out: &mut Vec<u8>, unit: u32) {
+    out.extend_from_slice(&[
+        b'\\',
+        b'u',
+        HEX[((unit >> 12) & 0xF) as usize],
+        HEX[((unit >> 8) & 0xF) as usize],
+        HEX[((unit >> 4) & 0xF) as usize],
+        HEX[(unit & 0xF) as usize],
+    ]);
+}
+
+/// The escape for an ASCII byte that is not written as itself, if any.
+#[inline]
+fn ascii_escape(c: u8, ensure_ascii: bool, out: &mut Vec<u8>) -> bool {
+    match c {
+        b'"' => out.extend_from_slice(b"\\\""),
+        b'\\' => out.extend_from_slice(b"\\\\"),
+        b'\n' => out.extend_from_slice(b"\\n"),
+        b'\r' => out.extend_from_slice(b"\\r"),
+        b'\t' => out.extend_from_slice(b"\\t"),
+        0x08 => out.extend_from_slice(b"\\b"),
+        0x0C => out.extend_from_slice(b"\\f"),
+        0x00..=0x1F => push_u_escape(out, c as u32),
+        0x7F if ensure_ascii => push_u_escape(out, 0x7F),
+        _ => return false,
+    }
+    true
+}
+
+/// Write a quoted, escaped string.
+pub fn write_str(s: &PyStr, ensure_ascii: bool, out: &mut Vec<u8>) {
+    let b = s.as_bytes();
+    out.reserve(b.len() + 2);
+    out.push(b'"');
+    let mut i = 0;
+    while i < b.len() {
+        // Copy a run of bytes written as themselves.
+        let run = i;
+        while i < b.len() {
+            let c = b[i];
+            let plain = if ensure_ascii {
+                (0x20..0x7F).contains(&c) && c != b'"' && c != b'\\'
+            } else {
+                c >= 0x20 && c != b'"' && c != b'\\' && !(c == 0xED && i + 1 < b.len() && b[i + 1] >= 0xA0)
+            };
+            if !plain {
+                break;
+            }
+            i += 1;
+        }
+        out.extend_from_slice(&b[run..i]);
+        if i >= b.len() {
+            break;
+        }
+        let c = b[i];
+        if c < 0x80 {
+            ascii_escape(c, ensure_ascii, out);
+            i += 1;
+            continue;
+        }
+        // A multi-byte sequence: decode the code point.
+        let (cp, len) = decode_wtf8(b, i);
+        i += len;
+        if cp >= 0x10000 {
+            let v = cp - 0x10000;
+            push_u_escape(out, 0xD800 + (v >> 10));
+            push_u_escape(out, 0xDC00 + (v & 0x3FF));
+        } else {
+            push_u_escape(out, cp);
+        }
+    }
+    out.push(b'"');
+}
+
+fn decode_wtf8(b: &[u8], i: usize) -> (u32, usize) {
+    let b0 = b[i] as u32;
+    let at = |k: usize| b.get(i + k).map(|&x| x as u32 & 0x3F).unwrap_or(0);
+    if b0 < 0xE0 {
+        (((b0 & 0x1F) << 6) | at(1), 2)
+    } else if b0 < 0xF0 {
+        (((b0 & 0x0F) << 12) | (at(1) << 6) | at(2), 3)
+    } else {
+        (((b0 & 0x07) << 18) | (at(1) << 12) | (at(2) << 6) | at(3), 4)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::parse;
+
+    fn canon(text: &str) -> String {
+        write(&parse(text).unwrap(), Options::CANONICAL)
+    }
+
+    #[test]
+    fn hazard_vector() {
+        let text = r#"{"zeta":[1,1.0,-0.0,1e-7,0.00005,0.0001,1e16,1000000000000000.0,0.30000000000000004,18446744073709551616,true,null],"😀":"grinning face","～":"fullwidth tilde","ctl":"tab\there\nnl \u0000 nul \u001f us DEL del LS ls \"q\" \\ \/","café":"e-acute key","Z":{"b":2,"a":[],"":{}}}"#
+            .replace("DEL", "\u{7f}")
+            .replace("LS", "\u{2028}");
+        let text = text.as_str();
+        let expected = r#"{"Z":{"":{},"a":[],"b":2},"caf\u00e9":"e-acute key","ctl":"tab\there\nnl \u0000 nul \u001f us \u007f del \u2028 ls \"q\" \\ /","zeta":[1,1.0,-0.0,1e-07,5e-05,0.0001,1e+16,1000000000000000.0,0.30000000000000004,18446744073709551616,true,null],"\uff5e":"fullwidth tilde","\ud83d\ude00":"grinning face"}"#;
+        assert_eq!(canon(text), expected);
+        assert_eq!(
+            crate::json::sha256_hex(expected.as_bytes()),
+            "e4a901a12b05216aba1effcb9f2d53d16a9736d48ddcdc8fb655ab2177630364"
+        );
+    }
+
+    #[test]
+    fn escapes() {
+        assert_eq!(canon(r#""\ud800""#), r#""\ud800""#);
+        assert_eq!(canon(r#""\uDBFF\uDFFF""#), r#""\udbff\udfff""#);
+        assert_eq!(canon(r#""\u000B\u0008\u000c""#), r#""\u000b\b\f""#);
+        assert_eq!(canon("[NaN,Infinity,-Infinity,1e400]"), "[NaN,Infinity,-Infinity,Infinity]");
+        assert_eq!(canon("[-0,-0e0,0e-5]"), "[0,-0.0,0.0]");
+        let v = parse(r#"{"b":"é\u007f\ud800","a":1}"#).unwrap();
+        assert_eq!(write(&v, Options::COMPACT), "{\"b\":\"é\u{7f}\\ud800\",\"a\":1}");
+    }
+
+    #[test]
+    fn deep_value_prints_without_recursion() {
+        let mut v = Value::Null;
+        for _ in 0..100_000 {
+            v = Value::Array(vec![v]);
+        }
+        let s = write(&v, Options::CANONICAL);
+        assert_eq!(s.len(), 200_004);
+        // Drop iteratively (the recursive drop of 100,000 levels would be deep).
+        let mut cur = v;
+        while let Value::Array(mut items) = cur {
+            cur = items.pop().unwrap_or(Value::Null);
+        }
+    }
+}

@@ -1,0 +1,242 @@
+//! The seven components (spec §4). Each returns its unrounded value and its
+//! reason; freshness and safety also return an eligibility flag. All
+//! arithmetic is IEEE-754 double in exactly the order the spec states.
+
+use crate::json::{Object, Value};
+use crate::py::float::{clamp01, clamp_value};
+use crate::py::time::{seconds_between, PyDateTime};
+use crate::py::unicode;
+
+/// Trust levels, name → score (spec §1).
+pub const TRUST_LEVELS: [(&str, f64); 7] = [
+    ("system_verified", 1.0),
+    ("trusted_source", 0.9),
+    ("user_provided", 0.75),
+    ("chat", 0.65),
+    ("imported", 0.6),
+    ("unknown", 0.5),
+    ("untrusted", 0.25),
+];
+
+/// Levels a caller may not claim for itself.
+pub const PRIVILEGED_LEVELS: [&str; 2] = ["system_verified", "trusted_source"];
+
+/// Freshness half-life in days.
+pub const HALF_LIFE_DAYS: f64 = 90.0;
+
+fn trust_score(level: &str) -> Option<f64> {
+    TRUST_LEVELS.iter().find(|(name, _)| *name == level).map(|(_, s)| *s)
+}
+
+/// What the content-dependent components share (computed once per memory).
+pub struct ContentFacts {
+    /// Number of tokens of the content sample.
+    pub n: usize,
+    pub durable: bool,
+    pub date: bool,
+    pub ephemeral: bool,
+    /// Public metadata present (spec §3.6).
+    pub meta: bool,
+}
+
+/// A component's value (unrounded) and reason.
+pub struct Component {
+    pub value: f64,
+    pub reason: String,
+}
+
+impl Component {
+    fn new(value: f64, reason: impl Into<String>) -> Component {
+        Component { value, reason: reason.into() }
+    }
+}
+
+/// §4.1 importance.
+pub fn importance(facts: &ContentFacts, supplied: &Value) -> Component {
+    let mut base = if facts.n < 3 || facts.ephemeral { 0.15 } else { 0.4 };
+    if facts.durable {
+        base += 0.3;
+    }
+    if facts.date {
+        base += 0.1;
+    }
+    if facts.meta {
+        base += 0.1;
+    }
+    let caller = clamp_value(supplied);
+    // Python max(base, caller): the first argument wins unless the second is greater.
+    let v = if caller > base { caller } else { base };
+    Component::new(clamp01(v), "durable fact signals evaluated; caller importance preserved")
+}
+
+/// §4.2 confidence.
+pub fn confidence(facts: &ContentFacts, has_event_time: bool, source_truthy: bool) -> Component {
+    let mut v = 0.2 + (facts.n.min(12) as f64 / 30.0);
+    if has_event_time {
+        v += 0.15;
+    }
+    if source_truthy {
+        v += 0.1;
+    }
+    if facts.meta {
+        v += 0.15;
+    }
+    Component::new(clamp01(v), "structured content, timestamp, source, and metadata evidence evaluated")
+}
+
+/// Python `str(x).strip().lower()` for a trust level given as a JSON value.
+fn normalize_level(x: &Value) -> String {
+    match x {
+        Value::Str(s) => unicode::lower(unicode::py_strip(&s.to_str_lossy())),
+        // str() of a number/bool/container is never one of the seven names.
+        _ => String::from("unknown"),
+    }
+}
+
+/// §4.3 trust.
+pub fn trust(metadata: &Object, source: Option<&str>, verified_trust_level: Option<&Value>) -> Component {
+    if let Some(verified) = verified_trust_level {
+        let mut level = normalize_level(verified);
+        if trust_score(&level).is_none() {
+            level = String::from("unknown");
+        }
+        let score = trust_score(&level).unwrap_or(0.5);
+        return Component::new(score, format!("server-verified source trust level {level}"));
+    }
+    let claim_present = match metadata.get("trust_level") {
+        Some(v) if v.truthy() => true,
+        _ => metadata.get("source_trust").is_some_and(|v| !v.is_null()),
+    };
+    let mut level = match source {
+        Some(s) if !s.is_empty() => unicode::lower(unicode::py_strip(s)),
+        _ => String::from("unknown"),
+    };
+    let mut reasons: Vec<String> = Vec::with_capacity(3);
+    if claim_present {
+        reasons.push(String::from("caller metadata trust claim ignored"));
+    }
+    if PRIVILEGED_LEVELS.contains(&level.as_str()) {
+        reasons.push(format!("unverified privileged source claim {level} ignored"));
+        level = String::from("unknown");
+    } else if trust_score(&level).is_none() {
+        level = String::from("unknown");
+    }
+    reasons.push(format!("caller-declared source trust level {level}"));
+    Component::new(trust_score(&level).unwrap_or(0.5), reasons.join("; "))
+}
+
+/// The datetimes freshness looks at.
+pub struct Validity<'a> {
+    pub reference: &'a PyDateTime,
+    pub event_time: Option<&'a PyDateTime>,
+    pub valid_from: Option<&'a PyDateTime>,
+    pub valid_to: Option<&'a PyDateTime>,
+    pub superseded: bool,
+}
+
+/// §4.4 freshness: (value, reason, temporal_eligible).
+pub fn freshness(v: &Validity<'_>) -> (Component, bool) {
+    let reference = v.reference.instant_micros();
+    let start = v.valid_from.or(v.event_time);
+    if start.is_some_and(|s| s.instant_micros() > reference) {
+        return (Component::new(0.0, "not yet valid at the recall reference time"), false);
+    }
+    if v.valid_to.is_some_and(|end| reference >= end.instant_micros()) {
+        return (Component::new(0.0, "outside the validity window at the recall reference time"), false);
+    }
+    if v.event_time.is_some_and(|ev| ev.instant_micros() > reference) {
+        return (Component::new(0.0, "future-dated relative to the recall reference time"), false);
+    }
+    if v.superseded && v.valid_to.is_none() {
+        return (Component::new(0.1, "marked superseded for present recall"), true);
+    }
+    let Some(event) = v.event_time else {
+        return (Component::new(0.5, "no event time; neutral freshness"), true);
+    };
+    let secs = seconds_between(v.reference, event);
+    let age_days = secs / 86400.0;
+    let age = if age_days > 0.0 { age_days } else { 0.0 };
+    let x = (-std::f64::consts::LN_2 * age) / HALF_LIFE_DAYS;
+    (Component::new(clamp01(x.exp()), "valid at reference time with deterministic age decay"), true)
+}
+
+/// The query side of relevance.
+pub struct Query<'a> {
+    /// The query string (its truthiness decides whether relevance is computed).
+    pub text: Option<&'a str>,
+    /// Pre-tokenized query, replacing tokenization of `text` when given.
+    pub tokens: Option<&'a [String]>,
+    pub base_relevance: Option<&'a Value>,
+}
+
+/// §4.5 relevance. `content_tokens` are the content sample's tokens;
+/// `metadata_tokens` is called only when the query is truthy.
+pub fn relevance(
+    query: &Query<'_>,
+    content_tokens: &[String],
+    metadata_tokens: impl FnOnce() -> Vec<String>,
+) -> Component {
+    let text = match query.text {
+        Some(t) if !t.is_empty() => t,
+        _ => return Component::new(0.5, "no recall query; neutral relevance"),
+    };
+    let owned_query_tokens;
+    let q_tokens: &[String] = match query.tokens {
+        Some(tokens) => tokens,
+        None => {
+            owned_query_tokens = crate::text::tokenize(text);
+            &owned_query_tokens
+        }
+    };
+    let mut q: Vec<&str> = q_tokens.iter().map(String::as_str).collect();
+    q.sort_unstable();
+    q.dedup();
+    let meta_tokens = metadata_tokens();
+    let mut c: Vec<&str> = content_tokens.iter().chain(meta_tokens.iter()).map(String::as_str).collect();
+    c.sort_unstable();
+    c.dedup();
+    let m = q.iter().filter(|t| c.binary_search(t).is_ok()).count();
+    let lexical = m as f64 / q.len().max(1) as f64;
+    match query.base_relevance {
+        None => Component::new(clamp01(lexical), format!("lexical token overlap matched {m} query tokens")),
+        Some(base) => Component::new(
+            clamp01((0.7 * clamp_value(base)) + (0.3 * lexical)),
+            format!("existing retrieval relevance plus {m} lexical token matches"),
+        ),
+    }
+}
+
+/// §4.6 stability.
+pub fn stability(facts: &ContentFacts, has_event_time: bool) -> Component {
+    let mut v = if facts.n < 3 || facts.ephemeral { 0.15 } else { 0.45 };
+    if facts.durable {
+        v += 0.25;
+    }
+    if has_event_time {
+        v += 0.1;
+    }
+    if facts.meta {
+        v += 0.1;
+    }
+    Component::new(clamp01(v), "durability, specificity, timestamp, and evidence evaluated")
+}
+
+/// Safety statuses that gate content out entirely.
+pub const UNSAFE_STATUSES: [&str; 3] = ["quarantined", "unsafe", "rejected"];
+/// Safety statuses that hold content for human review.
+pub const REVIEW_STATUSES: [&str; 4] = ["review", "review_needed", "held_for_review", "pending"];
+/// Risk tags that gate content whatever its status.
+pub const UNSAFE_TAGS: [&str; 2] = ["injection", "source:blocked"];
+
+/// §4.7 safety: (value, reason, safety_eligible).
+pub fn safety<'a>(safety_status: &str, risk_tags: impl IntoIterator<Item = &'a str>) -> (Component, bool) {
+    let s = unicode::lower(unicode::py_strip(safety_status));
+    let tagged_unsafe = risk_tags.into_iter().any(|t| UNSAFE_TAGS.contains(&t));
+    if UNSAFE_STATUSES.contains(&s.as_str()) || tagged_unsafe {
+        (Component::new(0.0, "unsafe or quarantined content is gated from normal recall"), false)
+    } else if REVIEW_STATUSES.contains(&s.as_str()) {
+        (Component::new(0.5, "human review required before normal recall"), false)
+    } else {
+        (Component::new(1.0, "not quarantined"), true)
+    }
+}
