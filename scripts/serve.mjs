@@ -11,9 +11,11 @@
 //   LIANS_API_URL     optional Lians base URL; its origin is added to the CSP
 //                     connect-src (header and the page's meta tag) and
 //                     pre-filled in the "Fetch from Lians" form
-//   LIANS_PKG_ENTRY   optional path (relative to the repo root) of the
-//                     package's browser entry module, e.g. pkg/web/lians_score.js;
-//                     found automatically otherwise (see findEntry)
+//   LIANS_PKG_ROOT    optional folder holding the built package (package.json,
+//                     js/, dist/); default: this repository
+//   LIANS_PKG_ENTRY   optional path (relative to that folder) of the package's
+//                     browser entry module, e.g. js/web.mjs; found from
+//                     package.json otherwise (see findEntry)
 //
 // The page imports ./lians-pkg.js; this server generates that module as a
 // re-export of the browser entry, served from /lib/<path under the repo>.
@@ -24,8 +26,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const WWW = join(ROOT, 'www');
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const WWW = join(REPO, 'www');
+// Where /lib/ is served from: the package (its package.json, js/ and dist/).
+const ROOT = process.env.LIANS_PKG_ROOT ? resolve(process.env.LIANS_PKG_ROOT) : REPO;
 // Only these top-level folders of the repo are reachable under /lib/.
 const LIB_DIRS = ['pkg', 'dist', 'js'];
 
@@ -87,7 +91,7 @@ export function findEntry() {
     }
   } catch { /* no package.json yet */ }
   // 2. Usual wasm-pack --target web output locations.
-  for (const rel of ['pkg/web/lians_score.js', 'dist/web/lians_score.js', 'pkg-web/lians_score.js', 'pkg/lians_score.js', 'js/browser.mjs', 'js/browser.js']) {
+  for (const rel of ['js/web.mjs', 'pkg/web/lians_score.js', 'dist/web/lians_score.js', 'pkg-web/lians_score.js', 'pkg/lians_score.js', 'js/browser.mjs', 'js/browser.js']) {
     if (LIB_DIRS.includes(rel.split('/')[0]) && existsSync(join(ROOT, rel))) return rel;
   }
   return null;

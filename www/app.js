@@ -308,7 +308,6 @@ function makeRow(it, index) {
   const res = state.results[index];
   const stored = o.score_breakdown && typeof o.score_breakdown === 'object' ? o.score_breakdown : null;
   const tags = Array.isArray(o.risk_tags) ? o.risk_tags.map(String) : [];
-  const onApprove = res?.trusted_review ?? res?.approved ?? null;
   return {
     index,
     id: o.id,
@@ -320,7 +319,7 @@ function makeRow(it, index) {
     res,
     storedFinal: numOrNull(stored?.final_score),
     heldFinal: numOrNull(res?.held?.final_score),
-    approvedFinal: numOrNull(onApprove?.final_score),
+    approvedFinal: numOrNull(res?.approved?.final_score),
     drift: res ? analyzeDrift(o, stored, res.held) : null,
     searchText: [o.content, o.id, o.source, o.agent_id, o.namespace, ...tags].filter((x) => typeof x === 'string').join('\n').toLowerCase(),
   };
@@ -462,8 +461,8 @@ document.addEventListener('keydown', (e) => {
 const COLUMNS = [
   { key: 'stored', label: 'Stored', sub: 'server score_breakdown', bar: 'stored' },
   { key: 'held', label: 'Held', sub: 'client re-score, review_needed', bar: 'held' },
-  { key: 'approved', label: 'Approved', sub: 'what-if, safety approved', bar: 'approved' },
-  { key: 'trusted_review', label: 'Trusted review', sub: 'server approval path', bar: 'trusted' },
+  { key: 'approved', label: 'If approved', sub: 'client, safety approved, queued tags', bar: 'approved' },
+  { key: 'trusted_review', label: 'Trusted review', sub: 'client, approved, fresh tags', bar: 'trusted' },
 ];
 
 function breakdownFor(r, col) {
