@@ -540,21 +540,24 @@ function renderScoreTable(r) {
     ...COLUMNS.map((c) => h('th', { scope: 'col' }, c.label, h('small', null, c.sub)))));
   const body = h('tbody');
   const refWeights = bds.find((b) => b?.weights)?.weights ?? {};
+  const firstRows = rowsBy.find(Boolean);
   componentRows({ weights: refWeights }).forEach((base, ci) => {
+    const headReason = firstRows ? firstRows[ci].reason : '';
     const tr = h('tr', { dataset: { component: base.key } },
-      h('th', { scope: 'row' }, base.label, h('small', null, base.weight == null ? 'no weight' : `× ${base.weight}`)));
+      h('th', { scope: 'row' }, base.label,
+        h('small', null, base.weight == null ? 'not weighted' : `weight ${base.weight}`),
+        headReason ? h('span', { class: 'why' }, headReason) : null));
     rowsBy.forEach((rows, colIdx) => {
       const col = COLUMNS[colIdx];
       if (!rows) { tr.appendChild(h('td', { class: 'muted' }, '—')); return; }
       const c = rows[ci];
       const differs = colIdx === 0 && heldRows && heldRows[ci].value !== c.value;
-      const reasonDiffers = colIdx > 0 && c.reason !== rowsBy[0]?.[ci]?.reason;
       tr.appendChild(h('td', { class: differs ? 'differs' : null, dataset: { col: col.key, value: c.value ?? '' } },
         h('div', { class: 'cell' },
           bar(c.value, col.bar),
           h('span', { class: 'val' }, fmt(c.value)),
-          h('span', { class: 'contrib' }, c.weight == null ? 'not weighted' : `× ${c.weight} = ${(c.contribution ?? 0).toFixed(4)}`),
-          (colIdx === 0 || reasonDiffers || !rowsBy[0]) && c.reason ? h('span', { class: 'why' }, c.reason) : null)));
+          h('span', { class: 'contrib', title: 'contribution = value × weight (from the rounded value)' }, c.weight == null ? '' : `+${(c.contribution ?? 0).toFixed(4)}`),
+          c.reason && c.reason !== headReason ? h('span', { class: 'why' }, c.reason) : null)));
     });
     body.appendChild(tr);
   });
@@ -575,7 +578,7 @@ function renderScoreTable(r) {
   };
   body.appendChild(meta('reference_time', 'reference_time'));
   body.appendChild(meta('policy', 'scoring_policy_version'));
-  return h('div', { class: 'table-wrap' }, h('table', { class: 'scores' }, h('caption', { class: 'visually-hidden' }, 'Score components: stored versus client re-scores'), thead, body));
+  return h('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': 'Score components (scrolls sideways on narrow screens)' }, h('table', { class: 'scores' }, h('caption', { class: 'visually-hidden' }, 'Score components: stored versus client re-scores'), thead, body));
 }
 
 // ───────────────────────────── decisions ─────────────────────────────

@@ -158,8 +158,8 @@ export function analyzeDrift(obj, stored, held) {
     const metaKeys = ['importance_score', 'confidence_score', 'stability_score'];
     const touched = metaKeys.filter((k) => unexplainedKeys.has(k));
     if (touched.length) {
-      const missing = [!has.importance && '`importance`', !has.metadata && 'caller `metadata`'].filter(Boolean).join(' and ');
-      let text = `${missing} not in the GET /v1/admissions response (spec §11.1): re-scored with ${!has.importance ? 'importance 0.5' : 'the given importance'} and ${!has.metadata ? 'metadata {}' : 'the given metadata'}.`;
+      const missing = [!has.importance && 'importance', !has.metadata && 'caller metadata'].filter(Boolean).join(' and ');
+      let text = `${missing[0].toUpperCase()}${missing.slice(1)} not in the GET /v1/admissions response (spec §11.1): re-scored with ${!has.importance ? 'importance 0.5' : 'the given importance'} and ${!has.metadata ? 'metadata {}' : 'the given metadata'}.`;
       const dc = num(stored.confidence_score) != null && num(held.confidence_score) != null ? stored.confidence_score - held.confidence_score : 0;
       if (!has.metadata && Math.abs(dc - 0.15) < 1e-9) text += ' Stored confidence is 0.15 higher: the original write had public metadata.';
       causes.push({ code: 'missing-inputs', text });
@@ -187,10 +187,10 @@ export function analyzeDrift(obj, stored, held) {
 
 // ---------- sort & filter ----------
 export const SORTS = {
-  server: { label: 'Server order (newest first)', cmp: (a, b) => a.index - b.index },
-  approved_desc: { label: 'What-if approved score ↓', cmp: (a, b) => cmpNum(b.approvedFinal, a.approvedFinal) || a.index - b.index },
-  approved_asc: { label: 'What-if approved score ↑', cmp: (a, b) => cmpNum(a.approvedFinal, b.approvedFinal) || a.index - b.index },
-  stored_desc: { label: 'Stored score ↓', cmp: (a, b) => cmpNum(b.storedFinal, a.storedFinal) || a.index - b.index },
+  server: { label: 'Server order', cmp: (a, b) => a.index - b.index },
+  approved_desc: { label: 'If approved ↓', cmp: (a, b) => cmpNum(b.approvedFinal, a.approvedFinal) || a.index - b.index },
+  approved_asc: { label: 'If approved ↑', cmp: (a, b) => cmpNum(a.approvedFinal, b.approvedFinal) || a.index - b.index },
+  stored_desc: { label: 'Stored ↓', cmp: (a, b) => cmpNum(b.storedFinal, a.storedFinal) || a.index - b.index },
   drift_first: { label: 'Drift first', cmp: (a, b) => driftRank(a) - driftRank(b) || a.index - b.index },
   risk: { label: 'Risk tag', cmp: (a, b) => (a.tags[0] ?? '~').localeCompare(b.tags[0] ?? '~') || a.index - b.index },
 };
