@@ -710,12 +710,28 @@ async function runVerify() {
 }
 $('#v-run').addEventListener('click', runVerify);
 
+// Plain names for the verifier's check codes (a code names the failure it guards against).
+const CHECK_LABELS = {
+  malformed_json: 'Well-formed JSON', nesting_too_deep: 'Nesting depth', unsupported_schema: 'Schema',
+  non_finite_number: 'All numbers finite', receipt_hash_mismatch: 'Receipt hash', query_hash_mismatch: 'Query hash',
+  content_hash_mismatch: 'Memory content hash', neighbor_hash_mismatch: 'Neighbour hashes', context_hash_mismatch: 'Context text hash',
+  retrieval_receipt_mismatch: 'Linked recall receipt', score_mismatch: 'score = final_score', order_violation: 'Result order',
+  stage_chain: 'Ranking stage chain', rank_calibration: 'Rank calibration', body_hash_consistency: 'Hash copies in the body',
+  manifest_hash_mismatch: 'Manifest hash', pack_hash_mismatch: 'Pack hash', signature_invalid: 'Ed25519 signature',
+  unsigned_pack: 'Pack is signed', untrusted_key: 'Trusted public key', key_id_mismatch: 'Key id',
+};
+function checkLabel(c) {
+  const code = String(c?.code ?? '');
+  if (code === 'receipt_hash_mismatch' && String(c?.pointer ?? '').startsWith('/evidence_graph')) return 'Receipt binding';
+  return CHECK_LABELS[code] ?? code;
+}
+
 function statusCell(s) {
   const st = s === 'passed' || s === 'failed' || s === 'skipped' ? s : 'skipped';
   return h('span', { class: `st ${st}` }, st === 'passed' ? '✓ passed' : st === 'failed' ? '✕ failed' : '– skipped');
 }
 
-function renderReport(out, report, { title, explain, extra }) {
+function renderReport(out, report, { title, explain, extra, hashTitle = 'Canonical hash (SHA-256 of the Python-canonical JSON)' }) {
   const valid = report?.valid === true;
   const checks = Array.isArray(report?.checks) ? report.checks : [];
   const failures = Array.isArray(report?.failures) ? report.failures : [];
@@ -723,24 +739,23 @@ function renderReport(out, report, { title, explain, extra }) {
   checks.forEach((c) => { if (c && counts[c.status] != null) counts[c.status]++; });
   const canonical = typeof report?.canonical === 'string' ? report.canonical : null;
   replace(out,
-    h('div', { class: `verdict ${valid ? 'ok' : 'bad'}`, dataset: { valid: String(valid) } }, valid ? '✓' : '✕', `${title}: ${valid ? 'valid' : 'INVALID'}`),
+    h('div', { class: `verdict ${valid ? 'ok' : 'bad'}`, dataset: { valid: String(valid) } }, h('span', { 'aria-hidden': 'true' }, valid ? '✓' : '✕'), `${title}: ${valid ? 'valid' : 'INVALID'}`),
     h('p', { class: 'muted' }, `${counts.passed} passed · ${counts.failed} failed · ${counts.skipped} skipped`),
     failures.length ? h('div', { class: 'callout bad' }, 'Failure codes: ', ...failures.flatMap((c, i) => [i ? ', ' : '', h('code', null, String(c))])) : null,
-    h('h3', null, 'Canonical hash (SHA-256 of the Python-canonical JSON)'),
+    h('h3', null, hashTitle),
     h('div', { class: 'hash', id: 'receipt-sha' }, String(report?.receipt_sha256 ?? '—')),
     canonical != null ? h('details', null, h('summary', null, `Canonical text (${canonical.length.toLocaleString()} characters)`),
       h('pre', { class: 'canonical' }, canonical.length > 200000 ? `${canonical.slice(0, 200000)}\n… (truncated for display)` : canonical)) : null,
+    h('div', { class: 'callout', id: 'proves' }, h('strong', null, 'What this proves. '), ...explain.map((t, i) => [i ? ' ' : '', t])),
     extra ?? null,
     h('h3', null, 'Checks'),
     checks.length ? h('table', { class: 'checks' },
       h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Result'), h('th', { scope: 'col' }, 'Check'), h('th', { scope: 'col' }, 'JSON pointer'), h('th', { scope: 'col' }, 'Detail'))),
       h('tbody', null, ...checks.map((c) => h('tr', { dataset: { code: String(c?.code ?? ''), status: String(c?.status ?? '') } },
         h('td', null, statusCell(c?.status)),
-        h('td', null, h('code', null, String(c?.code ?? ''))),
+        h('td', null, checkLabel(c), h('code', { class: 'code' }, String(c?.code ?? '')), c?.severity === 'info' ? h('span', { class: 'muted' }, ' (info)') : null),
         h('td', { class: 'ptr' }, c?.pointer == null || c.pointer === '' ? '(whole document)' : String(c.pointer)),
         h('td', null, String(c?.message ?? '')))))) : h('p', { class: 'muted' }, 'The verifier reported no individual checks.'),
-    h('h3', null, 'What this proves'),
-    ...explain.map((t) => h('p', null, t)),
   );
 }
 
@@ -777,12 +792,13 @@ async function runPack() {
     links = Array.isArray(doc?.evidence_graph) ? doc.evidence_graph.filter((l) => l?.evidence_type === 'recall_receipt').length : 0;
   } catch { /* the report says why */ }
   const checks = Array.isArray(report?.checks) ? report.checks : [];
-  const summarize = (pred) => {
-    const cs = checks.filter((c) => pred(String(c?.code ?? '')));
+  const summarize = (pred) => summarizeBy((c) => pred(String(c?.code ?? '')));
+  const summarizeBy = (pred) => {
+    const cs = checks.filter(pred);
     if (!cs.length) return 'not reported';
-    if (cs.some((c) => c.status === 'failed')) return 'failed';
-    if (cs.every((c) => c.status === 'skipped')) return 'skipped';
-    return 'passed';
+    if (cs.some((c) => c.status === 'failed')) return statusCell('failed');
+    if (cs.every((c) => c.status === 'skipped')) return statusCell('skipped');
+    return statusCell('passed');
   };
   const kv = (k, val) => [h('dt', null, k), h('dd', null, val)];
   const extra = h('div', null,
@@ -791,7 +807,7 @@ async function runPack() {
       kv('signature', summarize((c) => /signature|unsigned/.test(c))),
       kv('trusted key', opts.trusted_public_key ? summarize((c) => /untrusted_key|trusted_key|public_key/.test(c)) : 'no trusted key given: identity not established'),
       kv('key id', opts.expected_key_id ? summarize((c) => /key_id/.test(c)) : 'no key id given'),
-      kv('receipt bindings', `${links} recall_receipt link${links === 1 ? '' : 's'} · ${summarize((c) => /binding|receipt|artifact/.test(c))}`),
+      kv('receipt bindings', h('span', null, summarizeBy((c) => String(c?.pointer ?? '').startsWith('/evidence_graph')), ` ${links} recall_receipt link${links === 1 ? '' : 's'}`)),
       kv('manifest / pack hash', summarize((c) => /manifest_hash|pack_hash/.test(c))),
       kv('pack says: algorithm', sig ? String(sig.algorithm ?? '—') : '—'),
       kv('pack says: key id', sig ? String(sig.key_id ?? '—') : '—'),
@@ -799,6 +815,7 @@ async function runPack() {
       sig?.identity_note != null ? kv('pack says: note', String(sig.identity_note)) : null));
   renderReport(p.out, report, {
     title: 'Evidence Pack',
+    hashTitle: 'Manifest hash (SHA-256 of the canonical manifest)',
     extra,
     explain: [
       'A valid signature proves the manifest was signed by whoever holds the private key matching the pack\'s public_key, and was not changed since. It says who signed only if that public key equals one you obtained independently and entered above: a pack can carry any key, including an attacker\'s.',
