@@ -395,6 +395,24 @@ describe('verify panels', () => {
     assert.match(await page.textContent('#v-result .callout.bad'), /context_hash_mismatch/);
   });
 
+  it('renders hostile receipt text inert', { skip: noVerifiers }, async () => {
+    const { page, rec } = await open({}, '#empty');
+    await page.click('#tab-verify');
+    await page.fill('#v-wire', '{"receipt":{"schema":"<img src=x onerror=alert(1)>","query_sha256":"<script>alert(2)</script>"},"receipt_sha256":"<svg onload=alert(3)>"}');
+    await page.fill('#v-query', '<b onmouseover=alert(4)>q</b>');
+    await page.click('#v-run');
+    await page.waitForSelector('#v-result .verdict[data-valid="false"]');
+    assert.match(await page.textContent('#v-result'), /unsupported_schema|receipt_hash_mismatch/);
+    assert.equal(await page.evaluate(() => document.querySelectorAll('main img, main svg, main b, main script').length), 0);
+    await page.click('#tab-pack');
+    await page.fill('#p-wire', '{"schema":"https://lians.ai/schemas/evidence-pack/v2","signature":{"status":"signed","key_id":"<img src=x onerror=alert(5)>","identity_note":"<script>alert(6)</script>"}}');
+    await page.click('#p-run');
+    await page.waitForSelector('#p-result .verdict[data-valid="false"]');
+    assert.match(await page.textContent('#p-result'), /<img src=x onerror=alert\(5\)>/);
+    assert.equal(await page.evaluate(() => document.querySelectorAll('main img, main svg, main b, main script').length), 0);
+    assert.deepEqual(rec.dialogs, []);
+  });
+
   it('Evidence Pack: signature and key pinning', { skip: noVerifiers }, async () => {
     const { page } = await open({}, '#empty');
     await page.click('#tab-pack');
