@@ -53,6 +53,13 @@ after(async () => {
   await server?.stop();
 });
 
+// In CI (CI=true) or with LIANS_E2E_REQUIRE_PKG=1 a missing or stubbed package is a failure, not a skip.
+const strict = Boolean(process.env.CI || process.env.LIANS_E2E_REQUIRE_PKG);
+it('the package is built and its verifiers work', { skip: strict ? false : (noVerifiers ? `not required here: ${noVerifiers}` : false) }, () => {
+  assert.equal(noPkg, false, noPkg || '');
+  assert.equal(noVerifiers, false, noVerifiers || '');
+});
+
 describe('server', () => {
   it('sends the strict CSP header and security headers on every response', async () => {
     for (const path of ['/', '/app.js', '/worker.js', '/sample/admissions.json', '/lians-pkg.js']) {
