@@ -77,7 +77,7 @@ export function rescoreItem(itemText, itemObj) {
 
 export function scoreMemory(input) {
   const m = need();
-  return typeof input === 'string' ? m.scoreMemory(input) : m.scoreMemory(input);
+  return m.scoreMemory(input);
 }
 
 export function detectRiskTags(content) { return need().detectRiskTags(content); }
