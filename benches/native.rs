@@ -146,15 +146,19 @@ fn main() {
         receipts.iter().map(|r| r.wire.len()).collect::<Vec<_>>()
     );
 
-    // Recall batch through the JSON façade, exactly what the wasm `callJson`
-    // does per candidate: parse the input text, score, print compact JSON.
+    // Recall batch through the JSON façade, the same work as the wasm
+    // `cliScore` helper does for a JSONL batch: parse each line, score,
+    // append the compact JSON output line.
     if want("recall_batch_1600") && !filter.ends_with("_core") && !recall.is_empty() {
         let s = measure(|| {
+            let mut output = String::new();
             for text in &recall {
                 let input = json::parse(text).expect("input");
                 let out = api::score_memory(&input).expect("score");
-                black_box(json::to_json_string(&out));
+                output.push_str(&json::to_json_string(&out));
+                output.push('\n');
             }
+            black_box(output);
         });
         report("recall_batch_1600", None, Some(recall.len()), &s);
     }
@@ -202,11 +206,14 @@ fn main() {
     }
     if want("review_queue_500") {
         let s = measure(|| {
+            let mut output = String::new();
             for text in &review {
                 let item = json::parse(text).expect("item");
                 let out = api::rescore_review_item(&item).expect("rescore");
-                black_box(json::to_json_string(&out));
+                output.push_str(&json::to_json_string(&out));
+                output.push('\n');
             }
+            black_box(output);
         });
         report("review_queue_500", None, Some(review.len()), &s);
     }
