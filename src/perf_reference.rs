@@ -487,6 +487,92 @@ pub mod detectors {
     }
 }
 
+// ------------------------------------------------------------------ JSON string writer (original)
+
+mod json_ref {
+    use crate::json::PyStr;
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    fn push_u_escape(out: &mut Vec<u8>, unit: u32) {
+        out.extend_from_slice(&[
+            b'\\',
+            b'u',
+            HEX[((unit >> 12) & 0xF) as usize],
+            HEX[((unit >> 8) & 0xF) as usize],
+            HEX[((unit >> 4) & 0xF) as usize],
+            HEX[(unit & 0xF) as usize],
+        ]);
+    }
+    fn ascii_escape(c: u8, ensure_ascii: bool, out: &mut Vec<u8>) -> bool {
+        match c {
+            b'"' => out.extend_from_slice(b"\\\""),
+            b'\\' => out.extend_from_slice(b"\\\\"),
+            b'\n' => out.extend_from_slice(b"\\n"),
+            b'\r' => out.extend_from_slice(b"\\r"),
+            b'\t' => out.extend_from_slice(b"\\t"),
+            0x08 => out.extend_from_slice(b"\\b"),
+            0x0C => out.extend_from_slice(b"\\f"),
+            0x00..=0x1F => push_u_escape(out, c as u32),
+            0x7F if ensure_ascii => push_u_escape(out, 0x7F),
+            _ => return false,
+        }
+        true
+    }
+    fn decode_wtf8(b: &[u8], i: usize) -> (u32, usize) {
+        let b0 = b[i] as u32;
+        let at = |k: usize| b.get(i + k).map(|&x| x as u32 & 0x3F).unwrap_or(0);
+        if b0 < 0xE0 {
+            (((b0 & 0x1F) << 6) | at(1), 2)
+        } else if b0 < 0xF0 {
+            (((b0 & 0x0F) << 12) | (at(1) << 6) | at(2), 3)
+        } else {
+            (((b0 & 0x07) << 18) | (at(1) << 12) | (at(2) << 6) | at(3), 4)
+        }
+    }
+pub fn write_str_reference(s: &PyStr, ensure_ascii: bool, out: &mut Vec<u8>) {
+    let b = s.as_bytes();
+    out.reserve(b.len() + 2);
+    out.push(b'"');
+    let mut i = 0;
+    while i < b.len() {
+        // Copy a run of bytes written as themselves.
+        let run = i;
+        while i < b.len() {
+            let c = b[i];
+            let plain = if ensure_ascii {
+                (0x20..0x7F).contains(&c) && c != b'"' && c != b'\\'
+            } else {
+                c >= 0x20 && c != b'"' && c != b'\\' && !(c == 0xED && i + 1 < b.len() && b[i + 1] >= 0xA0)
+            };
+            if !plain {
+                break;
+            }
+            i += 1;
+        }
+        out.extend_from_slice(&b[run..i]);
+        if i >= b.len() {
+            break;
+        }
+        let c = b[i];
+        if c < 0x80 {
+            ascii_escape(c, ensure_ascii, out);
+            i += 1;
+            continue;
+        }
+        // A multi-byte sequence: decode the code point.
+        let (cp, len) = decode_wtf8(b, i);
+        i += len;
+        if cp >= 0x10000 {
+            let v = cp - 0x10000;
+            push_u_escape(out, 0xD800 + (v >> 10));
+            push_u_escape(out, 0xDC00 + (v & 0x3FF));
+        } else {
+            push_u_escape(out, cp);
+        }
+    }
+    out.push(b'"');
+}
+}
+
 // ------------------------------------------------------------------ random inputs
 
 /// xorshift64*, seeded: reproducible without any dependency.
@@ -636,6 +722,58 @@ mod tests {
         }
         for x in [0.0, -0.0, 5e-7, -5e-7, 0.9999995, 2.675, 1e-9, -1e-9, 1073.7418235, 1073.7418245, 1e300, 5e-324] {
             check(x);
+        }
+    }
+
+    #[test]
+    fn json_strings_match_reference() {
+        use crate::json::{self, PyStr, Value};
+        let mut rng = Rng(0x5EED_0007);
+        let specials = ['"', '\\', '\u{0}', '\u{1f}', '\u{7f}', '\u{80}', '\u{d000}', '\u{d7ff}', '\u{e000}', 'é', '😀', '\n', '/', ' '];
+        for i in 0..CASES {
+            // Random text with specials at every alignment; some with lone surrogates.
+            let mut s = String::new();
+            for _ in 0..rng.below(40) {
+                if rng.below(3) == 0 {
+                    s.push(rng.pick(&specials));
+                } else {
+                    s.push_str(&"abcdefgh"[..rng.below(9)]);
+                }
+            }
+            if i % 7 == 0 {
+                s.push_str(&text(&mut rng, 50));
+            }
+            let mut bytes = s.into_bytes();
+            if i % 11 == 0 {
+                bytes.extend_from_slice(&[0xED, 0xA0, 0x80]); // lone U+D800 (WTF-8)
+                bytes.extend_from_slice(b"tail");
+            }
+            let py = PyStr::from_wtf8(bytes);
+            for ensure_ascii in [true, false] {
+                let (mut a, mut b) = (Vec::new(), Vec::new());
+                json::write::write_str(&py, ensure_ascii, &mut a);
+                json_ref::write_str_reference(&py, ensure_ascii, &mut b);
+                assert_eq!(a, b, "{py:?} ensure_ascii={ensure_ascii}");
+                // And the parser reads it back (fast path for raw text, slow path for escapes).
+                let back = json::parse(std::str::from_utf8(&a).unwrap()).unwrap();
+                assert_eq!(back, Value::Str(py.clone()));
+            }
+        }
+    }
+
+    #[test]
+    fn parser_rejects_raw_controls_at_every_alignment() {
+        for pos in 0..24 {
+            for c in ['\u{0}', '\t', '\n', '\u{1f}'] {
+                let text = format!("\"{}{}{}\"", "a".repeat(pos), c, "é".repeat(9));
+                assert!(crate::json::parse(&text).is_err(), "{text:?}");
+                let text = format!("\"\\n{}{}{}\"", "a".repeat(pos), c, "b".repeat(9));
+                assert!(crate::json::parse(&text).is_err(), "{text:?}");
+            }
+            // Quotes and backslashes found at every alignment.
+            let text = format!("[\"{}\",\"{}\\\"{}\"]", "a".repeat(pos), "b".repeat(pos), "c".repeat(9));
+            let v = crate::json::parse(&text).unwrap();
+            assert_eq!(v.as_array().map(|a| a.len()), Some(2), "{text:?}");
         }
     }
 
