@@ -27,12 +27,12 @@ pub fn sample(text: &str) -> std::borrow::Cow<'_, str> {
     if text.len() <= TEXT_SAMPLE_CHARS {
         return std::borrow::Cow::Borrowed(text);
     }
-    let count = text.chars().count();
+    let count = char_count(text);
     if count <= TEXT_SAMPLE_CHARS {
         return std::borrow::Cow::Borrowed(text);
     }
-    let head_end = text.char_indices().nth(HEAD_CHARS).map(|(i, _)| i).unwrap_or(text.len());
-    let tail_start = text.char_indices().nth(count - TAIL_CHARS).map(|(i, _)| i).unwrap_or(text.len());
+    let head_end = char_offset(text, HEAD_CHARS);
+    let tail_start = char_offset(text, count - TAIL_CHARS);
     let mut out = String::with_capacity(head_end + 1 + text.len() - tail_start);
     out.push_str(&text[..head_end]);
     out.push(' ');
@@ -75,15 +75,48 @@ pub fn tokenize_value(value: &Value) -> Vec<String> {
     }
 }
 
-/// The char starting at byte `i` of `s` and its UTF-8 length (ASCII without decoding).
+/// The char starting at byte `i` of `s` and its UTF-8 length, decoded by
+/// hand: `s` is valid UTF-8 and `i` a char boundary, so the lead byte gives
+/// the length. (No `str` slicing or `Chars` iterator: in the size-optimized
+/// wasm build those stay out-of-line calls on the hottest paths.)
 #[inline(always)]
-fn char_at(s: &str, i: usize) -> (char, usize) {
-    let b = s.as_bytes()[i];
-    if b < 0x80 {
-        return (b as char, 1);
+pub(crate) fn char_at(s: &str, i: usize) -> (char, usize) {
+    let b = s.as_bytes();
+    let b0 = b[i];
+    if b0 < 0x80 {
+        return (b0 as char, 1);
     }
-    let c = s[i..].chars().next().unwrap_or('\u{FFFD}');
-    (c, c.len_utf8())
+    let cont = |k: usize| (b.get(i + k).copied().unwrap_or(0x80) & 0x3F) as u32;
+    let (cp, len) = if b0 < 0xE0 {
+        (((b0 as u32 & 0x1F) << 6) | cont(1), 2)
+    } else if b0 < 0xF0 {
+        (((b0 as u32 & 0x0F) << 12) | (cont(1) << 6) | cont(2), 3)
+    } else {
+        (((b0 as u32 & 0x07) << 18) | (cont(1) << 12) | (cont(2) << 6) | cont(3), 4)
+    };
+    (char::from_u32(cp).unwrap_or('\u{FFFD}'), len)
+}
+
+/// Byte offset of the char with index `n` in `s` (or `s.len()` when `s` has
+/// at most `n` chars): counts char starts (non-continuation bytes).
+#[inline]
+pub(crate) fn char_offset(s: &str, n: usize) -> usize {
+    let mut seen = 0usize;
+    for (i, &b) in s.as_bytes().iter().enumerate() {
+        if (b & 0xC0) != 0x80 {
+            if seen == n {
+                return i;
+            }
+            seen += 1;
+        }
+    }
+    s.len()
+}
+
+/// Number of chars in `s` (counting char starts).
+#[inline]
+pub(crate) fn char_count(s: &str) -> usize {
+    s.as_bytes().iter().filter(|&&b| (b & 0xC0) != 0x80).count()
 }
 
 /// Stream the scoring tokens of already-sampled, casefolded text (spec §3.4
@@ -105,17 +138,18 @@ pub fn for_each_token<'a>(folded: &'a str, cap: usize, mut f: impl FnMut(&'a str
     let mut emit = |seg: &'a str, unsegmented: bool, count: &mut usize| -> bool {
         if unsegmented {
             // Overlapping 2-code-point bigrams; a lone char is its own token.
-            let mut it = seg.char_indices();
-            it.next();
+            let (_, first_len) = char_at(seg, 0);
             let mut prev = 0usize;
-            let mut any_pair = false;
-            for (i, c) in it {
-                any_pair = true;
+            let mut i = first_len;
+            let any_pair = i < seg.len();
+            while i < seg.len() {
+                let (_, l) = char_at(seg, i);
                 *count += 1;
-                if !f(&seg[prev..i + c.len_utf8()]) || *count >= cap {
+                if !f(&seg[prev..i + l]) || *count >= cap {
                     return false;
                 }
                 prev = i;
+                i += l;
             }
             if any_pair {
                 return true;

@@ -158,11 +158,9 @@ fn build_fast() -> Fast {
     let mut f = Fast { alnum: [0; 1024], fold_pages: [0; 4] };
     // Inversion list: [b0, b1) is in, [b1, b2) out, ...; an odd-length list ends "in" at 0x10000.
     for pair in ALNUM_BMP.chunks(2) {
-        let start = pair[0] as usize;
+        let start = pair.first().map(|&s| s as usize).unwrap_or(0);
         let end = pair.get(1).map(|&e| e as usize).unwrap_or(0x1_0000);
-        for cp in start..end {
-            f.alnum[cp >> 6] |= 1 << (cp & 63);
-        }
+        set_bits(&mut f.alnum, start, end);
     }
     let mut mark = |cp: u32| {
         if cp < 0x1_0000 {
@@ -182,6 +180,22 @@ fn build_fast() -> Fast {
         mark(cp);
     }
     f
+}
+
+/// Set bits `[start, end)` of `words`, a whole 64-bit word at a time where
+/// possible (this runs once, on the first lookup: keep it cheap even before
+/// the wasm engine has optimized it).
+fn set_bits(words: &mut [u64], start: usize, end: usize) {
+    let mut cp = start;
+    while cp < end {
+        let (w, bit) = (cp >> 6, cp & 63);
+        let n = (64 - bit).min(end - cp);
+        let mask = if n == 64 { u64::MAX } else { ((1u64 << n) - 1) << bit };
+        if let Some(word) = words.get_mut(w) {
+            *word |= mask;
+        }
+        cp += n;
+    }
 }
 
 #[inline(always)]
