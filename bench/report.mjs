@@ -55,7 +55,7 @@ for (const size of [64, 1024, 65536, 1048576]) {
   hashRows.push([label, ms(n?.median_ms), ms(w?.median_ms), ms(c?.median_ms), ms(s?.median_ms), ratio(w, c), ratio(w, s), mbps(w)]);
 }
 
-const startHead = ["startup (fresh Node process)", "median ms", "p10", "p90", "load", "first call"];
+const startHead = ["startup (fresh Node process)", "median ms", "p10", "p90", "load / read", "first call / compile"];
 const startRows = rows
   .filter((r) => r.side === "startup")
   .map((r) => [r.case, ms(r.median_ms), ms(r.p10_ms), ms(r.p90_ms), ms(r.load_median_ms), ms(r.first_call_median_ms)]);

@@ -262,24 +262,29 @@ pub fn relevance_streamed(query: &Query<'_>, folded_content: &str, metadata: &Ob
     q.dedup();
     let mut matched = vec![false; q.len()];
     let mut remaining = q.len();
-    // Most content tokens match no query token: a 256-bit filter over each
-    // token's (length, first byte, last byte) of the still-unmatched query
-    // tokens rejects nearly all of them before any string comparison. It is
-    // rebuilt after each new match (at most once per query token), so
-    // frequent words that already matched ("the") stop passing it.
-    fn filter_of(q: &[&str], matched: &[bool]) -> [u64; 4] {
-        let mut filter = [0u64; 4];
+    // Most content tokens match no query token. A filter rejects nearly all
+    // of them before any string comparison: a mask of the byte lengths of
+    // the still-unmatched query tokens, and a 1,024-bit set of a hash of
+    // (length, first, last byte). It is rebuilt after each new match (at most
+    // once per query token), so frequent words that already matched ("the")
+    // stop passing it.
+    fn filter_of(q: &[&str], matched: &[bool]) -> Filter {
+        let mut filter = Filter { lengths: 0, bits: [0; 16] };
         for (t, _) in q.iter().zip(matched).filter(|(_, &m)| !m) {
+            filter.lengths |= 1 << t.len().min(63);
             let h = token_hash(t);
-            filter[h >> 6] |= 1 << (h & 63);
+            filter.bits[h >> 6] |= 1 << (h & 63);
         }
         filter
     }
     let mut filter = filter_of(&q, &matched);
     // Mark `t` if it is a not-yet-matched query token.
-    let mark = |t: &str, matched: &mut [bool], remaining: &mut usize, filter: &mut [u64; 4]| {
+    let mark = |t: &str, matched: &mut [bool], remaining: &mut usize, filter: &mut Filter| {
+        if filter.lengths & (1 << t.len().min(63)) == 0 {
+            return;
+        }
         let h = token_hash(t);
-        if filter[h >> 6] & (1 << (h & 63)) != 0 {
+        if filter.bits[h >> 6] & (1 << (h & 63)) != 0 {
             if let Ok(k) = q.binary_search(&t) {
                 if !matched[k] {
                     matched[k] = true;
@@ -307,14 +312,26 @@ pub fn relevance_streamed(query: &Query<'_>, folded_content: &str, metadata: &Ob
     (relevance_component(query, q.len() - remaining, q.len()), n)
 }
 
-/// An 8-bit hash of a token's length, first and last byte (for the match filter).
+/// The query-token filter of [`relevance_streamed`].
+struct Filter {
+    /// Bit `n` set: some unmatched query token is `n` bytes long (63 = 63 or more).
+    lengths: u64,
+    /// A 1,024-bit set of [`token_hash`] values.
+    bits: [u64; 16],
+}
+
+/// A 10-bit hash of a token's length and its first two and last byte.
 #[inline(always)]
 fn token_hash(t: &str) -> usize {
     let b = t.as_bytes();
-    match (b.first(), b.last()) {
-        (Some(&f), Some(&l)) => (b.len().wrapping_mul(37) ^ (f as usize).wrapping_mul(7) ^ (l as usize).wrapping_mul(131)) & 255,
-        _ => 0,
-    }
+    let (f, s, l) = match b {
+        [] => (0, 0, 0),
+        [only] => (*only, 0, *only),
+        [f, l] => (*f, *l, *l),
+        [f, s, .., l] => (*f, *s, *l),
+    };
+    let x = (b.len() as u32) | (f as u32) << 8 | (s as u32) << 16 | (l as u32) << 24;
+    (x.wrapping_mul(0x9E37_79B1) >> 22) as usize
 }
 
 /// §4.6 stability.

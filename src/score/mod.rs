@@ -122,7 +122,8 @@ impl ScoreInput {
         let mut s = ScoreInput::new(content, reference_time);
         for (key, value) in obj.iter() {
             let Some(key) = key.as_str() else { continue };
-            let path = format!("/{key}");
+            let path = key_path(key);
+            let path = path.as_ref();
             match key {
                 "content" | "reference_time" => {}
                 "metadata" => {
@@ -163,6 +164,34 @@ impl ScoreInput {
             }
         }
         Ok(s)
+    }
+}
+
+/// The JSON pointer of a keyword argument: static for the known ones (no
+/// allocation per argument per call), built only for an unknown key.
+fn key_path(key: &str) -> std::borrow::Cow<'static, str> {
+    const PATHS: [&str; 17] = [
+        "/content",
+        "/reference_time",
+        "/metadata",
+        "/importance",
+        "/source",
+        "/event_time",
+        "/valid_from",
+        "/valid_to",
+        "/superseded",
+        "/query",
+        "/base_relevance",
+        "/safety_status",
+        "/risk_tags",
+        "/verified_trust_level",
+        "/query_tokens",
+        "/purpose",
+        "/",
+    ];
+    match PATHS.iter().find(|p| &p[1..] == key) {
+        Some(p) => std::borrow::Cow::Borrowed(p),
+        None => std::borrow::Cow::Owned(format!("/{key}")),
     }
 }
 
