@@ -261,13 +261,43 @@ const INJECTION_PHRASES: [&str; 20] = [
     "override your guardrails",
 ];
 
-/// One of the injection phrases (ieq, no boundaries) at `i`.
+/// One of the injection phrases (ieq, no boundaries) at `i`. All phrases
+/// that start with the same letter start with the same word and a space, so
+/// that word is compared first and settles almost every position.
 fn injection_at(t: &Text, i: usize) -> bool {
     let chars = &t.chars;
     let l = letter(chars[i]);
+    let first_word = match l {
+        b'i' => "ignore ",
+        b'd' => "disregard ",
+        b'r' => "reveal ",
+        b'y' => "you ",
+        b'o' => "override ",
+        _ => return false,
+    };
+    if !chars.get(i..i + first_word.len()).is_some_and(|s| ieq_str(first_word, s)) {
+        return false;
+    }
     INJECTION_PHRASES
         .iter()
         .any(|p| p.as_bytes()[0] == l && chars.get(i..i + p.len()).is_some_and(|s| ieq_str(p, s)))
+}
+
+#[cfg(test)]
+#[test]
+fn injection_phrases_start_with_their_letters_word() {
+    // The premise of `injection_at`'s first-word test.
+    for p in INJECTION_PHRASES {
+        let word = match p.as_bytes()[0] {
+            b'i' => "ignore ",
+            b'd' => "disregard ",
+            b'r' => "reveal ",
+            b'y' => "you ",
+            b'o' => "override ",
+            _ => panic!("{p}"),
+        };
+        assert!(p.starts_with(word), "{p}");
+    }
 }
 
 /// Fewer than 3 distinct runs of ASCII `[a-z0-9]` in `content.lower()`.
