@@ -40,7 +40,10 @@ pub fn write_repr(x: f64, out: &mut String) {
     let sci = format!("{:e}", x.abs());
     let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
-    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+    let mut digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+    if let Some(even) = tie_to_even(x.abs(), &digits, exp) {
+        digits = even;
+    }
     let n = digits.len() as i32;
     let decpt = exp + 1;
     if x < 0.0 {
@@ -78,6 +81,55 @@ pub fn write_repr(x: f64, out: &mut String) {
         }
         out.push_str(&e.to_string());
     }
+}
+
+/// Python's repr (David Gay's dtoa, mode 0) breaks an exact tie between two
+/// shortest digit strings to the even last digit; Rust's `{:e}` may pick the
+/// odd one (`1250457562980053.25` → Python `…053.2`, Rust `…053.3`). Given
+/// Rust's shortest `digits` (value `digits × 10^(exp-n+1)`) for `x > 0`,
+/// return the even alternative when `x` lies exactly halfway and the
+/// alternative also round-trips.
+fn tie_to_even(x: f64, digits: &str, exp: i32) -> Option<String> {
+    let n = digits.len();
+    if n == 0 || n > 17 || digits.as_bytes()[n - 1] % 2 == 0 {
+        return None;
+    }
+    let d: u64 = digits.parse().ok()?;
+    let q = exp - n as i32 + 1;
+    // x = m · 2^e exactly.
+    let bits = x.to_bits();
+    let biased = ((bits >> 52) & 0x7FF) as i32;
+    let frac = bits & ((1u64 << 52) - 1);
+    let (m, e) = if biased == 0 { (frac, -1074) } else { (frac | (1u64 << 52), biased - 1075) };
+    // Split v into (v', twos, fives) with v' coprime to 10.
+    fn split(mut v: u64) -> (u64, i32, i32) {
+        let (mut twos, mut fives) = (0, 0);
+        while v != 0 && v % 2 == 0 {
+            v /= 2;
+            twos += 1;
+        }
+        while v != 0 && v % 5 == 0 {
+            v /= 5;
+            fives += 1;
+        }
+        (v, twos, fives)
+    }
+    let (m1, a1, b1) = split(m);
+    for (twice, alt) in [(2 * d - 1, d - 1), (2 * d + 1, d + 1)] {
+        // x == twice/2 · 10^q  ⇔  m · 2^(e+1) == twice · 2^q · 5^q
+        let (r1, a2, b2) = split(twice);
+        if m1 == r1 && a1 + e + 1 == a2 + q && b1 == b2 + q {
+            let alt_s = alt.to_string();
+            if alt_s.len() != n || alt_s.ends_with('0') {
+                continue;
+            }
+            let back: f64 = format!("{alt_s}e{q}").parse().ok()?;
+            if back == x {
+                return Some(alt_s);
+            }
+        }
+    }
+    None
 }
 
 /// Python `round(x, 6)`: the decimal with 6 places nearest to the exact
@@ -310,6 +362,8 @@ mod tests {
             (5e-324, "5e-324"),
             (100000.0, "100000.0"),
             (0.30000000000000004, "0.30000000000000004"),
+            // Exact ties between two shortest strings go to the even digit.
+            (-1250457562980053.25, "-1250457562980053.2"),
             (f64::NAN, "nan"),
             (f64::INFINITY, "inf"),
             (f64::NEG_INFINITY, "-inf"),

@@ -1,0 +1,522 @@
+//! Checks shared by recall and context receipts (spec §2, §3, §7; the
+//! conformance README's failure codes).
+
+use std::collections::HashMap;
+
+use super::given::{Given, MetadataInput};
+use super::hash::sha256_hex;
+use super::report::{codes, pointer, Report};
+use crate::json::{self, PyStr, Value};
+use crate::py::float::{int_to_f64, PyFloat};
+use crate::ErrorCode;
+
+/// Parse the wire text; on failure record `malformed_json` or `nesting_too_deep`.
+pub(crate) fn parse_wire(wire: &str, report: &mut Report) -> Option<Value> {
+    match json::parse(wire) {
+        Ok(v) => Some(v),
+        Err(e) => {
+            let code = if e.code == ErrorCode::NestingTooDeep { codes::NESTING_TOO_DEEP } else { codes::MALFORMED_JSON };
+            report.fail(code, "", format!("{} ({})", e.message, e.path));
+            None
+        }
+    }
+}
+
+/// The hashed value of a recall/context wire: a body's `receipt` member, or
+/// the whole value as a bare receipt. Returns (receipt, its pointer, the body
+/// when there is one).
+pub(crate) fn split_body(doc: &Value) -> (&Value, &'static str, Option<&Value>) {
+    match doc.get("receipt") {
+        Some(r) => (r, "/receipt", Some(doc)),
+        None => (doc, "", None),
+    }
+}
+
+/// Compare hex digests case-insensitively.
+pub(crate) fn hex_eq(a: &str, b: &str) -> bool {
+    a.eq_ignore_ascii_case(b)
+}
+
+/// SHA256-TEXT of a Python string (WTF-8 bytes; lone surrogates cannot be
+/// UTF-8 encoded, so such a text never matches a server hash).
+pub(crate) fn sha256_pystr(s: &PyStr) -> String {
+    sha256_hex(s.as_bytes())
+}
+
+/// Pointer to the first NaN/infinite float in `v`, and how many there are.
+pub(crate) fn find_non_finite(v: &Value, base: &str) -> Option<(String, usize)> {
+    // Iterative walk; the pointer is rebuilt only for the first hit.
+    let mut count = 0usize;
+    let mut first: Option<String> = None;
+    let mut stack: Vec<(&Value, Option<String>)> = vec![(v, Some(base.to_string()))];
+    while let Some((v, path)) = stack.pop() {
+        match v {
+            Value::Float(f) if !f.is_finite() => {
+                count += 1;
+                if first.is_none() {
+                    first = path;
+                }
+            }
+            Value::Array(items) => {
+                for (i, item) in items.iter().enumerate().rev() {
+                    let p = if first.is_none() { path.as_ref().map(|p| pointer(p, &i.to_string())) } else { None };
+                    stack.push((item, p));
+                }
+            }
+            Value::Object(o) => {
+                for (k, item) in o.members().iter().rev() {
+                    let p = if first.is_none() { path.as_ref().map(|p| pointer(p, &k.to_str_lossy())) } else { None };
+                    stack.push((item, p));
+                }
+            }
+            _ => {}
+        }
+    }
+    if count > 0 {
+        Some((first.unwrap_or_default(), count))
+    } else {
+        None
+    }
+}
+
+/// A JSON number as Python compares it (bools are not numbers here).
+#[derive(Clone, Copy)]
+enum Num<'a> {
+    Int(&'a str),
+    Float(f64),
+}
+
+fn num(v: &Value) -> Option<Num<'_>> {
+    match v {
+        Value::Int(d) => Some(Num::Int(d)),
+        Value::Float(f) => Some(Num::Float(*f)),
+        _ => None,
+    }
+}
+
+/// Python `a == b` for int/float values: exact, `1 == 1.0`, NaN never equal.
+fn num_eq(a: Num<'_>, b: Num<'_>) -> bool {
+    match (a, b) {
+        (Num::Int(x), Num::Int(y)) => x == y,
+        (Num::Float(x), Num::Float(y)) => x == y,
+        (Num::Int(i), Num::Float(f)) | (Num::Float(f), Num::Int(i)) => {
+            if !f.is_finite() || f.fract() != 0.0 {
+                return false;
+            }
+            // An integral double prints exactly with {:.0}.
+            let s = format!("{:.0}", f);
+            let s = if s == "-0" { "0".to_string() } else { s };
+            s == i
+        }
+    }
+}
+
+fn num_f64(n: Num<'_>) -> Option<f64> {
+    match n {
+        Num::Float(f) => Some(f),
+        Num::Int(d) => match int_to_f64(d) {
+            PyFloat::Ok(f) => Some(f),
+            _ => None,
+        },
+    }
+}
+
+fn str_of(v: Option<&Value>) -> Option<&PyStr> {
+    match v {
+        Some(Value::Str(s)) => Some(s),
+        _ => None,
+    }
+}
+
+fn describe(v: Option<&Value>) -> String {
+    match v {
+        None => "missing".to_string(),
+        Some(Value::Str(s)) => format!("{:?}", s.to_str_lossy()),
+        Some(other) => json::to_json_string(other),
+    }
+}
+
+/// The receipt's results (empty when absent or not an array).
+fn results(receipt: &Value) -> &[Value] {
+    receipt.get("results").and_then(Value::as_array).unwrap_or(&[])
+}
+
+/// Index of the first result with each id.
+fn result_index(results: &[Value]) -> HashMap<&[u8], usize> {
+    let mut map = HashMap::new();
+    for (i, r) in results.iter().enumerate() {
+        if let Some(id) = str_of(r.get("id")) {
+            map.entry(id.as_bytes()).or_insert(i);
+        }
+    }
+    map
+}
+
+/// Hash pins and `non_finite_number` (checked before the schema).
+pub(crate) fn pins_and_finiteness(
+    report: &mut Report,
+    receipt: &Value,
+    rptr: &str,
+    body: Option<&Value>,
+    sha: &str,
+    given: &Given,
+) {
+    if let Some(body) = body {
+        match body.get("receipt_sha256") {
+            None => report.skip(codes::RECEIPT_HASH_MISMATCH, "/receipt_sha256", "the body carries no receipt_sha256"),
+            Some(pin) => {
+                let ok = str_of(Some(pin)).map(|p| hex_eq(&p.to_str_lossy(), sha)).unwrap_or(false);
+                report.check(
+                    ok,
+                    codes::RECEIPT_HASH_MISMATCH,
+                    "/receipt_sha256",
+                    format!("body receipt_sha256 {} vs recomputed {}", describe(Some(pin)), sha),
+                );
+            }
+        }
+    }
+    if let Some(expected) = &given.expected_sha256 {
+        let ok = hex_eq(&expected.to_str_lossy(), sha);
+        report.check(
+            ok,
+            codes::RECEIPT_HASH_MISMATCH,
+            "/given/expected_sha256",
+            format!("pinned expected_sha256 {} vs recomputed {}", expected, sha),
+        );
+    }
+    match find_non_finite(receipt, rptr) {
+        Some((at, n)) => report.fail(
+            codes::NON_FINITE_NUMBER,
+            &at,
+            format!("{n} NaN/infinite number(s); the first is here (pydantic would have sent null)"),
+        ),
+        None => report.pass(codes::NON_FINITE_NUMBER, rptr, "every number is finite"),
+    }
+}
+
+/// Schema gate: true when the receipt is an object with the expected schema.
+pub(crate) fn schema_gate(report: &mut Report, receipt: &Value, rptr: &str, expected: &str) -> bool {
+    let schema = str_of(receipt.get("schema"));
+    let ok = receipt.as_object().is_some() && schema.map(|s| s.as_bytes() == expected.as_bytes()).unwrap_or(false);
+    let what = match (receipt.as_object(), schema) {
+        (None, _) => format!("the receipt is {}, not an object", receipt.type_name()),
+        (Some(_), None) => "the receipt has no schema string".to_string(),
+        (Some(_), Some(s)) => format!("schema {:?}", s.to_str_lossy()),
+    };
+    if ok {
+        report.pass(codes::UNSUPPORTED_SCHEMA, &pointer(rptr, "schema"), what);
+    } else {
+        report.fail(
+            codes::UNSUPPORTED_SCHEMA,
+            &pointer(rptr, "schema"),
+            format!("{what}: only {expected} is verified (hash-only for anything else)"),
+        );
+    }
+    ok
+}
+
+/// The plaintext bindings and invariants common to both receipt kinds.
+pub(crate) fn common_checks(report: &mut Report, receipt: &Value, rptr: &str, given: &Given) {
+    // Query.
+    if let Some(q) = &given.query {
+        let h = sha256_pystr(q);
+        let got = receipt.get("query_sha256");
+        let ok = str_of(got).map(|s| hex_eq(&s.to_str_lossy(), &h)).unwrap_or(false);
+        report.check(
+            ok,
+            codes::QUERY_HASH_MISMATCH,
+            &pointer(rptr, "query_sha256"),
+            format!("SHA256(query) {} vs receipt {}", h, describe(got)),
+        );
+    }
+    let results = results(receipt);
+    let index = result_index(results);
+    let results_ptr = pointer(rptr, "results");
+
+    // Memory contents.
+    for (id, content) in &given.contents {
+        let idl = id.to_str_lossy();
+        let Some(&i) = index.get(id.as_bytes()) else {
+            report.fail(
+                codes::CONTENT_HASH_MISMATCH,
+                &pointer("/given/contents", &idl),
+                format!("no receipt result has id {idl:?}"),
+            );
+            continue;
+        };
+        let rp = pointer(&pointer(&results_ptr, &i.to_string()), "content_hash");
+        let Some(content) = content else {
+            report.skip(codes::CONTENT_HASH_MISMATCH, &rp, format!("no plaintext given for {idl:?}"));
+            continue;
+        };
+        let h = sha256_pystr(content);
+        let got = results[i].get("content_hash");
+        let ok = str_of(got).map(|s| hex_eq(&s.to_str_lossy(), &h)).unwrap_or(false);
+        report.check(ok, codes::CONTENT_HASH_MISMATCH, &rp, format!("SHA256(content) {} vs receipt {}", h, describe(got)));
+    }
+
+    // Neighbours: returned content and metadata.
+    let neighbor_entry = |id: &PyStr, pos: &PyStr| -> Result<(String, &Value), String> {
+        let idl = id.to_str_lossy();
+        let Some(&i) = index.get(id.as_bytes()) else {
+            return Err(format!("no receipt result has id {idl:?}"));
+        };
+        let np = pointer(&pointer(&results_ptr, &i.to_string()), "context_neighbors");
+        let ep = pointer(&np, &pos.to_str_lossy());
+        match results[i].get("context_neighbors").and_then(|n| n.as_object()).and_then(|n| {
+            n.iter().find(|(k, _)| k.as_bytes() == pos.as_bytes()).map(|(_, v)| v)
+        }) {
+            Some(entry @ Value::Object(_)) => Ok((ep, entry)),
+            Some(other) => Err(format!("{ep} is {}, not a neighbour object", other.type_name())),
+            None => Err(format!("result {idl:?} has no {:?} neighbour", pos.to_str_lossy())),
+        }
+    };
+    for (id, positions) in &given.neighbor_contents {
+        for (pos, content) in positions {
+            let gp = pointer(&pointer("/given/neighbor_contents", &id.to_str_lossy()), &pos.to_str_lossy());
+            match neighbor_entry(id, pos) {
+                Err(msg) => report.fail(codes::NEIGHBOR_HASH_MISMATCH, &gp, msg),
+                Ok((ep, entry)) => {
+                    let got = entry.get("returned_content_sha256");
+                    let ep = pointer(&ep, "returned_content_sha256");
+                    match content {
+                        None => report.check(
+                            matches!(got, Some(Value::Null)),
+                            codes::NEIGHBOR_HASH_MISMATCH,
+                            &ep,
+                            format!("given content is null; receipt has {}", describe(got)),
+                        ),
+                        Some(c) => {
+                            let h = sha256_pystr(c);
+                            let ok = str_of(got).map(|s| hex_eq(&s.to_str_lossy(), &h)).unwrap_or(false);
+                            report.check(
+                                ok,
+                                codes::NEIGHBOR_HASH_MISMATCH,
+                                &ep,
+                                format!("SHA256(neighbour content) {} vs receipt {}", h, describe(got)),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for (id, positions) in &given.neighbor_metadata {
+        for (pos, meta) in positions {
+            let gp = pointer(&pointer("/given/neighbor_metadata", &id.to_str_lossy()), &pos.to_str_lossy());
+            let parsed;
+            let meta_value = match meta {
+                MetadataInput::Value(v) => v,
+                MetadataInput::Text(t) => match json::parse(&t.to_str_lossy()) {
+                    Ok(v) => {
+                        parsed = v;
+                        &parsed
+                    }
+                    Err(e) => {
+                        report.fail(codes::INVALID_GIVEN, &gp, format!("neighbour metadata is not JSON: {}", e.message));
+                        continue;
+                    }
+                },
+            };
+            match neighbor_entry(id, pos) {
+                Err(msg) => report.fail(codes::NEIGHBOR_HASH_MISMATCH, &gp, msg),
+                Ok((ep, entry)) => {
+                    let h = json::canonical_sha256(meta_value);
+                    let got = entry.get("returned_metadata_sha256");
+                    let ok = str_of(got).map(|s| hex_eq(&s.to_str_lossy(), &h)).unwrap_or(false);
+                    report.check(
+                        ok,
+                        codes::NEIGHBOR_HASH_MISMATCH,
+                        &pointer(&ep, "returned_metadata_sha256"),
+                        format!("SHA256(PyJSON(metadata)) {} vs receipt {}", h, describe(got)),
+                    );
+                }
+            }
+        }
+    }
+
+    // score == score_breakdown.final_score.
+    let mut score_checked = false;
+    for (i, r) in results.iter().enumerate() {
+        let Some(fs) = r.get("score_breakdown").and_then(|b| b.as_object()).and_then(|b| b.get("final_score")) else {
+            continue;
+        };
+        score_checked = true;
+        let score = r.get("score");
+        let ok = match (score.and_then(num), num(fs)) {
+            (Some(a), Some(b)) => num_eq(a, b),
+            _ => false,
+        };
+        if !ok {
+            report.fail(
+                codes::SCORE_MISMATCH,
+                &pointer(&pointer(&results_ptr, &i.to_string()), "score"),
+                format!("score {} != score_breakdown.final_score {}", describe(score), describe(Some(fs))),
+            );
+        }
+    }
+    if score_checked && !report.failures().contains(&codes::SCORE_MISMATCH) {
+        report.pass(codes::SCORE_MISMATCH, &results_ptr, "every score equals its final_score");
+    }
+
+    // Non-increasing scores.
+    let mut order_ok = true;
+    for i in 1..results.len() {
+        let prev = results[i - 1].get("score").and_then(num).and_then(num_f64);
+        let cur = results[i].get("score").and_then(num).and_then(num_f64);
+        if let (Some(p), Some(c)) = (prev, cur) {
+            if p.is_finite() && c.is_finite() && c > p {
+                order_ok = false;
+                report.fail(
+                    codes::ORDER_VIOLATION,
+                    &pointer(&pointer(&results_ptr, &i.to_string()), "score"),
+                    format!("score {} is greater than the previous result's {}", c, p),
+                );
+            }
+        }
+    }
+    if order_ok && results.len() > 1 {
+        report.pass(codes::ORDER_VIOLATION, &results_ptr, "scores are non-increasing");
+    }
+
+    stage_checks(report, results, &results_ptr);
+}
+
+fn round6(x: f64) -> f64 {
+    crate::py::float::round6(x)
+}
+
+fn clamp01(x: f64) -> f64 {
+    crate::py::float::clamp01(x)
+}
+
+/// Informational: each result's ranking-stage chain, and rank-calibration-v1
+/// records recomputed from their own input (spec §9.7).
+fn stage_checks(report: &mut Report, results: &[Value], results_ptr: &str) {
+    let f = |v: Option<&Value>| v.and_then(num).and_then(num_f64);
+    let mut chain_problem: Option<(String, String)> = None;
+    let mut calib_problem: Option<(String, String)> = None;
+    let mut calib_seen = 0usize;
+    let mut chains_seen = 0usize;
+    for (i, r) in results.iter().enumerate() {
+        let Some(bd) = r.get("score_breakdown").and_then(|b| b.as_object()) else { continue };
+        let Some(stages) = bd.get("ranking_stages").and_then(Value::as_array) else { continue };
+        if stages.is_empty() {
+            continue;
+        }
+        chains_seen += 1;
+        let sp = pointer(&pointer(&pointer(results_ptr, &i.to_string()), "score_breakdown"), "ranking_stages");
+        let mut prev_out: Option<f64> = None;
+        for (j, st) in stages.iter().enumerate() {
+            let jp = pointer(&sp, &j.to_string());
+            let input = f(st.get("input_score"));
+            let output = f(st.get("output_score"));
+            if let (Some(p), Some(inp)) = (prev_out, input) {
+                if p != inp && chain_problem.is_none() {
+                    chain_problem = Some((
+                        pointer(&jp, "input_score"),
+                        format!("input_score {inp} != previous stage's output_score {p}"),
+                    ));
+                }
+            }
+            if j == 0 && st.get("stage").and_then(Value::as_str) == Some("adaptive-fusion") {
+                if let (Some(pre), Some(inp)) = (f(bd.get("pre_fusion_score")), input) {
+                    if pre != inp && chain_problem.is_none() {
+                        chain_problem =
+                            Some((pointer(&jp, "input_score"), format!("fusion input {inp} != pre_fusion_score {pre}")));
+                    }
+                }
+            }
+            if st.get("method").and_then(Value::as_str) == Some("rank-calibration-v1") {
+                calib_seen += 1;
+                let pos = f(st.get("position"));
+                let n = f(st.get("candidate_count"));
+                if let (Some(inp), Some(out), Some(pos), Some(n)) = (input, output, pos, n) {
+                    let n = n.max(1.0);
+                    let p = (pos - 1.0).clamp(0.0, n - 1.0);
+                    let expect = if n <= 1.0 { round6(clamp01(inp)) } else { round6((n - p + 0.5 * clamp01(inp)) / (n + 1.0)) };
+                    // The recorded input is itself rounded: allow one unit in the sixth place.
+                    if (expect - out).abs() > 1.5e-6 && calib_problem.is_none() {
+                        calib_problem = Some((
+                            pointer(&jp, "output_score"),
+                            format!("output_score {out} but rank_position_score gives {expect}"),
+                        ));
+                    }
+                } else if calib_problem.is_none() {
+                    calib_problem = Some((jp.clone(), "rank-calibration-v1 record lacks numeric fields".to_string()));
+                }
+            }
+            prev_out = output;
+        }
+        if let (Some(last), Some(fin)) = (prev_out, f(bd.get("final_score"))) {
+            if last != fin && chain_problem.is_none() {
+                chain_problem = Some((
+                    pointer(&sp, &(stages.len() - 1).to_string()),
+                    format!("last output_score {last} != final_score {fin}"),
+                ));
+            }
+        }
+    }
+    if chains_seen > 0 {
+        match chain_problem {
+            None => report.info(true, codes::STAGE_CHAIN, results_ptr, format!("{chains_seen} stage chain(s) consistent")),
+            Some((p, m)) => report.info(false, codes::STAGE_CHAIN, &p, m),
+        }
+    }
+    if calib_seen > 0 {
+        match calib_problem {
+            None => report.info(
+                true,
+                codes::RANK_CALIBRATION,
+                results_ptr,
+                format!("{calib_seen} rank-calibration-v1 record(s) recompute"),
+            ),
+            Some((p, m)) => report.info(false, codes::RANK_CALIBRATION, &p, m),
+        }
+    }
+}
+
+/// Informational: the hash copies a response body carries agree with the pin.
+pub(crate) fn body_consistency(report: &mut Report, body: &Value, receipt: &Value, sha: &str) {
+    if let Some(v) = body.get("receipt_view").and_then(|v| v.get("receipt_sha256")) {
+        let ok = str_of(Some(v)).map(|s| hex_eq(&s.to_str_lossy(), sha)).unwrap_or(false);
+        report.info(ok, codes::BODY_HASH_CONSISTENCY, "/receipt_view/receipt_sha256", format!("{} vs {}", describe(Some(v)), sha));
+    }
+    if let Some(prov) = body.get("provenance") {
+        if let Some(v) = prov.get("context_receipt_sha256") {
+            let ok = str_of(Some(v)).map(|s| hex_eq(&s.to_str_lossy(), sha)).unwrap_or(false);
+            report.info(
+                ok,
+                codes::BODY_HASH_CONSISTENCY,
+                "/provenance/context_receipt_sha256",
+                format!("{} vs {}", describe(Some(v)), sha),
+            );
+        }
+        if let (Some(v), Some(r)) = (prov.get("recall_receipt_sha256"), receipt.get("retrieval_receipt_sha256")) {
+            let ok = match (str_of(Some(v)), str_of(Some(r))) {
+                (Some(a), Some(b)) => hex_eq(&a.to_str_lossy(), &b.to_str_lossy()),
+                _ => false,
+            };
+            report.info(
+                ok,
+                codes::BODY_HASH_CONSISTENCY,
+                "/provenance/recall_receipt_sha256",
+                format!("{} vs receipt.retrieval_receipt_sha256 {}", describe(Some(v)), describe(Some(r))),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn python_number_equality() {
+        assert!(num_eq(Num::Int("1"), Num::Float(1.0)));
+        assert!(num_eq(Num::Int("0"), Num::Float(-0.0)));
+        assert!(!num_eq(Num::Int("9007199254740993"), Num::Float(9007199254740992.0)));
+        assert!(!num_eq(Num::Float(f64::NAN), Num::Float(f64::NAN)));
+        assert!(!num_eq(Num::Int("1"), Num::Float(1.5)));
+    }
+}

@@ -1,0 +1,56 @@
+//! `lians.context-receipt.v2` (spec §3).
+
+use super::checks::{self, hex_eq, sha256_pystr};
+use super::given::{Given, MetadataInput};
+use super::report::{codes, pointer, Report};
+use crate::json::{self, Value};
+
+pub const SCHEMA: &str = "lians.context-receipt.v2";
+
+/// Verify a context receipt: `wire` is a `ContextResult` body or a bare
+/// receipt; `given` may add `context_text` and `recall_wire` (the recall
+/// response or bare recall receipt this receipt must point to) to the recall
+/// fields.
+pub fn verify_context_receipt(wire: &str, given: &Value) -> Report {
+    super::recall::verify(wire, given, SCHEMA, context_checks)
+}
+
+fn context_checks(report: &mut Report, receipt: &Value, rptr: &str, given: &Given) {
+    if let Some(text) = &given.context_text {
+        let h = sha256_pystr(text);
+        let got = receipt.get("context_sha256");
+        let ok = got.and_then(Value::as_str).map(|s| hex_eq(s, &h)).unwrap_or(false);
+        report.check(
+            ok,
+            codes::CONTEXT_HASH_MISMATCH,
+            &pointer(rptr, "context_sha256"),
+            format!("SHA256(context_text) {h} vs receipt {}", got.map(json::to_json_string).unwrap_or("missing".into())),
+        );
+    }
+    if let Some(recall) = &given.recall_wire {
+        let parsed;
+        let doc = match recall {
+            MetadataInput::Value(v) => v,
+            MetadataInput::Text(t) => match json::parse(&t.to_str_lossy()) {
+                Ok(v) => {
+                    parsed = v;
+                    &parsed
+                }
+                Err(e) => {
+                    report.fail(codes::INVALID_GIVEN, "/given/recall_wire", format!("recall_wire is not JSON: {}", e.message));
+                    return;
+                }
+            },
+        };
+        let (recall_receipt, _, _) = checks::split_body(doc);
+        let h = json::canonical_sha256(recall_receipt);
+        let got = receipt.get("retrieval_receipt_sha256");
+        let ok = got.and_then(Value::as_str).map(|s| hex_eq(s, &h)).unwrap_or(false);
+        report.check(
+            ok,
+            codes::RETRIEVAL_RECEIPT_MISMATCH,
+            &pointer(rptr, "retrieval_receipt_sha256"),
+            format!("recall receipt hashes to {h}; receipt points to {}", got.map(json::to_json_string).unwrap_or("missing".into())),
+        );
+    }
+}

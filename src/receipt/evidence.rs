@@ -1,0 +1,211 @@
+//! Evidence Pack v2 (`https://lians.ai/schemas/evidence-pack/v2`).
+//!
+//! The manifest is the pack minus `manifest_hash`, `signature` and
+//! `pack_hash`. `manifest_hash` = SHA-256(PyJSON(manifest)); `pack_hash` =
+//! SHA-256(PyJSON(manifest + {manifest_hash, signature})); a signed pack
+//! carries an Ed25519 signature over the UTF-8 PyJSON text of the manifest.
+//! `manifest_hash`/`pack_hash` compare as exact strings (as the reference's
+//! `verify_evidence_pack` does); bound receipt hashes case-insensitively.
+
+use ed25519_dalek::{Signature, Verifier, VerifyingKey};
+
+use super::base64::decode_strict;
+use super::checks::{self, find_non_finite, hex_eq};
+use super::given::Given;
+use super::hash::sha256_hex;
+use super::report::{codes, pointer, BoundReceipt, Report};
+use crate::json::{self, Object, Value};
+
+pub const SCHEMA: &str = "https://lians.ai/schemas/evidence-pack/v2";
+
+/// Verify an Evidence Pack. `options` uses the `given` field names:
+/// `trusted_public_key` (base64 of the 32-byte key the caller trusts),
+/// `expected_key_id`, `allow_unsigned` (bool), `include_canonical` (bool).
+pub fn verify_evidence_pack(wire: &str, options: &Value) -> Report {
+    let mut report = Report::new();
+    let g = Given::read(options, &mut report);
+    let Some(doc) = checks::parse_wire(wire, &mut report) else {
+        return report;
+    };
+    let Value::Object(pack) = &doc else {
+        report.fail(codes::UNSUPPORTED_SCHEMA, "", format!("an evidence pack must be an object, got {}", doc.type_name()));
+        return report;
+    };
+    let mut manifest = Object::with_capacity(pack.len());
+    for (k, v) in pack.iter() {
+        if !matches!(k.as_bytes(), b"manifest_hash" | b"signature" | b"pack_hash") {
+            manifest.push_unique(k.clone(), v.clone());
+        }
+    }
+    let manifest = Value::Object(manifest);
+    let manifest_text = json::canonical(&manifest);
+    let manifest_sha = sha256_hex(manifest_text.as_bytes());
+    report.receipt_sha256 = Some(manifest_sha.clone());
+    report.schema = manifest.get("schema").and_then(Value::as_str).map(str::to_string);
+    if g.include_canonical {
+        report.canonical = Some(manifest_text.clone());
+    }
+
+    // Schema: a wrong one is reported alone.
+    if report.schema.as_deref() != Some(SCHEMA) {
+        report.fail(
+            codes::UNSUPPORTED_SCHEMA,
+            "/schema",
+            format!("schema {}: only {SCHEMA} is verified", manifest.get("schema").map(json::to_json_string).unwrap_or("missing".into())),
+        );
+        return report;
+    }
+    report.pass(codes::UNSUPPORTED_SCHEMA, "/schema", SCHEMA);
+
+    match find_non_finite(&manifest, "") {
+        Some((at, n)) => report.fail(codes::NON_FINITE_NUMBER, &at, format!("the manifest holds {n} NaN/infinite number(s)")),
+        None => report.pass(codes::NON_FINITE_NUMBER, "", "every number in the manifest is finite"),
+    }
+
+    // manifest_hash: exact string comparison.
+    let manifest_hash = pack.get("manifest_hash");
+    let ok = manifest_hash.and_then(Value::as_str) == Some(manifest_sha.as_str());
+    report.check(
+        ok,
+        codes::MANIFEST_HASH_MISMATCH,
+        "/manifest_hash",
+        format!("{} vs recomputed {manifest_sha}", manifest_hash.map(json::to_json_string).unwrap_or("missing".into())),
+    );
+
+    // pack_hash over manifest + manifest_hash (null if absent) + signature ({} if absent or not an object).
+    let signature = pack.get("signature");
+    let mut hashed = match &manifest {
+        Value::Object(o) => o.clone(),
+        _ => Object::new(),
+    };
+    hashed.insert("manifest_hash", manifest_hash.cloned().unwrap_or(Value::Null));
+    let sig_obj = match signature {
+        Some(s @ Value::Object(_)) => s.clone(),
+        _ => Value::Object(Object::new()),
+    };
+    hashed.insert("signature", sig_obj);
+    let pack_sha = json::canonical_sha256(&Value::Object(hashed));
+    let pack_hash = pack.get("pack_hash");
+    let ok = pack_hash.and_then(Value::as_str) == Some(pack_sha.as_str());
+    report.check(
+        ok,
+        codes::PACK_HASH_MISMATCH,
+        "/pack_hash",
+        format!("{} vs recomputed {pack_sha}", pack_hash.map(json::to_json_string).unwrap_or("missing".into())),
+    );
+
+    signature_checks(&mut report, signature, manifest_text.as_bytes(), &g);
+    bound_receipts(&mut report, &manifest);
+    report
+}
+
+fn field<'a>(sig: Option<&'a Value>, name: &str) -> Option<&'a Value> {
+    sig.and_then(|s| s.get(name))
+}
+
+fn signature_checks(report: &mut Report, signature: Option<&Value>, message: &[u8], g: &Given) {
+    let status = field(signature, "status").and_then(Value::as_str);
+    match status {
+        Some("signed") => {
+            let algorithm = field(signature, "algorithm").and_then(Value::as_str);
+            let key = field(signature, "public_key").and_then(Value::as_str).and_then(decode_strict);
+            let value = field(signature, "value").and_then(Value::as_str).and_then(decode_strict);
+            let outcome: Result<(), String> = (|| {
+                if algorithm != Some("Ed25519") {
+                    return Err(format!("algorithm {:?} is not Ed25519", algorithm));
+                }
+                let key: [u8; 32] = key
+                    .ok_or("public_key is not strict base64")?
+                    .try_into()
+                    .map_err(|k: Vec<u8>| format!("public_key decodes to {} bytes, not 32", k.len()))?;
+                let value: [u8; 64] = value
+                    .ok_or("signature value is not strict base64")?
+                    .try_into()
+                    .map_err(|v: Vec<u8>| format!("signature value decodes to {} bytes, not 64", v.len()))?;
+                let vk = VerifyingKey::from_bytes(&key).map_err(|_| "public_key is not a valid Ed25519 point".to_string())?;
+                vk.verify(message, &Signature::from_bytes(&value))
+                    .map_err(|_| "Ed25519 verification over the manifest's PyJSON text fails".to_string())
+            })();
+            match outcome {
+                Ok(()) => report.pass(codes::SIGNATURE_INVALID, "/signature", "Ed25519 signature over the manifest verifies"),
+                Err(m) => report.fail(codes::SIGNATURE_INVALID, "/signature", m),
+            }
+        }
+        Some("unsigned") => {
+            report.skip(codes::SIGNATURE_INVALID, "/signature", "the pack is unsigned");
+            report.check(
+                g.allow_unsigned,
+                codes::UNSIGNED_PACK,
+                "/signature/status",
+                if g.allow_unsigned { "unsigned pack allowed by the caller" } else { "unsigned packs are refused unless allow_unsigned is true" },
+            );
+        }
+        _ => report.fail(
+            codes::SIGNATURE_INVALID,
+            "/signature/status",
+            format!("signature status {} is neither signed nor unsigned", field(signature, "status").map(json::to_json_string).unwrap_or("missing".into())),
+        ),
+    }
+    if let Some(trusted) = &g.trusted_public_key {
+        let got = field(signature, "public_key");
+        let ok = matches!(got, Some(Value::Str(s)) if s == trusted);
+        report.check(
+            ok,
+            codes::UNTRUSTED_KEY,
+            "/signature/public_key",
+            format!("pack key {} vs trusted {}", got.map(json::to_json_string).unwrap_or("missing".into()), trusted),
+        );
+    }
+    if let Some(expected) = &g.expected_key_id {
+        let got = field(signature, "key_id");
+        let ok = matches!(got, Some(Value::Str(s)) if s == expected);
+        report.check(
+            ok,
+            codes::KEY_ID_MISMATCH,
+            "/signature/key_id",
+            format!("pack key_id {} vs expected {}", got.map(json::to_json_string).unwrap_or("missing".into()), expected),
+        );
+    }
+}
+
+/// `recall_receipt` links in `evidence_graph`: their `artifact_hash` must be
+/// the hash of their `metadata.receipt` body.
+fn bound_receipts(report: &mut Report, manifest: &Value) {
+    let Some(links) = manifest.get("evidence_graph").and_then(Value::as_array) else {
+        return;
+    };
+    for (i, link) in links.iter().enumerate() {
+        if link.get("evidence_type").and_then(Value::as_str) != Some("recall_receipt") {
+            continue;
+        }
+        let lp = pointer("/evidence_graph", &i.to_string());
+        let artifact = link.get("artifact_hash").and_then(Value::as_str).map(str::to_string);
+        let body = link.get("metadata").and_then(|m| m.get("receipt"));
+        let Some(body) = body else {
+            report.skip(codes::RECEIPT_HASH_MISMATCH, &pointer(&lp, "metadata"), "the link carries no receipt body");
+            report.bound_receipts.push(BoundReceipt {
+                pointer: lp,
+                artifact_hash: artifact,
+                receipt_sha256: None,
+                schema: None,
+                matches: false,
+            });
+            continue;
+        };
+        let h = json::canonical_sha256(body);
+        let matches = artifact.as_deref().map(|a| hex_eq(a, &h)).unwrap_or(false);
+        report.check(
+            matches,
+            codes::RECEIPT_HASH_MISMATCH,
+            &pointer(&lp, "artifact_hash"),
+            format!("artifact_hash {:?} vs bound receipt body hash {h}", artifact.as_deref().unwrap_or("missing")),
+        );
+        report.bound_receipts.push(BoundReceipt {
+            pointer: lp,
+            artifact_hash: artifact,
+            receipt_sha256: Some(h),
+            schema: body.get("schema").and_then(Value::as_str).map(str::to_string),
+            matches,
+        });
+    }
+}

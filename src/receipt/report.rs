@@ -1,0 +1,234 @@
+//! Verification reports: findings as data, never exceptions.
+
+use crate::json::{Object, Value};
+
+/// Failure codes (the conformance README's set) plus `invalid_given`.
+pub mod codes {
+    pub const MALFORMED_JSON: &str = "malformed_json";
+    pub const NESTING_TOO_DEEP: &str = "nesting_too_deep";
+    pub const UNSUPPORTED_SCHEMA: &str = "unsupported_schema";
+    pub const RECEIPT_HASH_MISMATCH: &str = "receipt_hash_mismatch";
+    pub const QUERY_HASH_MISMATCH: &str = "query_hash_mismatch";
+    pub const CONTENT_HASH_MISMATCH: &str = "content_hash_mismatch";
+    pub const NEIGHBOR_HASH_MISMATCH: &str = "neighbor_hash_mismatch";
+    pub const CONTEXT_HASH_MISMATCH: &str = "context_hash_mismatch";
+    pub const RETRIEVAL_RECEIPT_MISMATCH: &str = "retrieval_receipt_mismatch";
+    pub const SCORE_MISMATCH: &str = "score_mismatch";
+    pub const ORDER_VIOLATION: &str = "order_violation";
+    pub const NON_FINITE_NUMBER: &str = "non_finite_number";
+    pub const MANIFEST_HASH_MISMATCH: &str = "manifest_hash_mismatch";
+    pub const PACK_HASH_MISMATCH: &str = "pack_hash_mismatch";
+    pub const SIGNATURE_INVALID: &str = "signature_invalid";
+    pub const UNSIGNED_PACK: &str = "unsigned_pack";
+    pub const UNTRUSTED_KEY: &str = "untrusted_key";
+    pub const KEY_ID_MISMATCH: &str = "key_id_mismatch";
+    /// A field of the caller's `given`/`options` object has the wrong type
+    /// (or, for neighbour metadata, is not JSON). Not a finding about the
+    /// receipt, but it makes the report invalid: the requested check could
+    /// not run.
+    pub const INVALID_GIVEN: &str = "invalid_given";
+
+    // Informational checks (severity `info`): reported, never failures.
+    pub const BODY_HASH_CONSISTENCY: &str = "body_hash_consistency";
+    pub const STAGE_CHAIN: &str = "stage_chain";
+    pub const RANK_CALIBRATION: &str = "rank_calibration";
+}
+
+/// The outcome of one check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    Passed,
+    Failed,
+    Skipped,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Passed => "passed",
+            Status::Failed => "failed",
+            Status::Skipped => "skipped",
+        }
+    }
+}
+
+/// Whether a failed check makes the report invalid (`Error`) or is only
+/// informational (`Info`: consistency checks beyond the conformance set).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Severity {
+    Error,
+    Info,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Info => "info",
+        }
+    }
+}
+
+/// One check: what (`code`), how it went, where (`pointer`, a JSON pointer
+/// into the parsed wire document, or `/given/...` for caller input), and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Check {
+    pub code: &'static str,
+    pub status: Status,
+    pub severity: Severity,
+    pub pointer: String,
+    pub message: String,
+}
+
+/// A `recall_receipt` link of an Evidence Pack and what its body hashes to.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoundReceipt {
+    /// Pointer to the link (`/evidence_graph/0`).
+    pub pointer: String,
+    /// The link's `artifact_hash` (None when absent or not a string).
+    pub artifact_hash: Option<String>,
+    /// SHA-256 of the PyJSON of `metadata.receipt` (None when there is no body).
+    pub receipt_sha256: Option<String>,
+    /// The body's `schema`, when it is a string.
+    pub schema: Option<String>,
+    /// True when the body is present and hashes to `artifact_hash`.
+    pub matches: bool,
+}
+
+/// The result of verifying a receipt, a pack or a canonical document.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    /// True exactly when no error-severity check failed.
+    pub valid: bool,
+    /// SHA-256 of the canonical text of the hashed value (None when the wire
+    /// could not be parsed, or a pack is not an object).
+    pub receipt_sha256: Option<String>,
+    /// The canonical text itself, when requested (`include_canonical`).
+    pub canonical: Option<String>,
+    /// `schema` of the hashed value, when it is a string.
+    pub schema: Option<String>,
+    pub checks: Vec<Check>,
+    /// Evidence Packs: the recall receipts the pack binds.
+    pub bound_receipts: Vec<BoundReceipt>,
+}
+
+impl Default for Report {
+    fn default() -> Self {
+        Report::new()
+    }
+}
+
+impl Report {
+    pub fn new() -> Report {
+        Report {
+            valid: true,
+            receipt_sha256: None,
+            canonical: None,
+            schema: None,
+            checks: Vec::new(),
+            bound_receipts: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, code: &'static str, status: Status, severity: Severity, pointer: &str, message: String) {
+        if status == Status::Failed && severity == Severity::Error {
+            self.valid = false;
+        }
+        self.checks.push(Check { code, status, severity, pointer: pointer.to_string(), message });
+    }
+
+    pub fn pass(&mut self, code: &'static str, pointer: &str, message: impl Into<String>) {
+        self.push(code, Status::Passed, Severity::Error, pointer, message.into());
+    }
+
+    pub fn fail(&mut self, code: &'static str, pointer: &str, message: impl Into<String>) {
+        self.push(code, Status::Failed, Severity::Error, pointer, message.into());
+    }
+
+    pub fn skip(&mut self, code: &'static str, pointer: &str, message: impl Into<String>) {
+        self.push(code, Status::Skipped, Severity::Error, pointer, message.into());
+    }
+
+    /// Record a pass or a failure.
+    pub fn check(&mut self, ok: bool, code: &'static str, pointer: &str, message: impl Into<String>) {
+        if ok {
+            self.pass(code, pointer, message);
+        } else {
+            self.fail(code, pointer, message);
+        }
+    }
+
+    /// An informational check: its failure does not make the report invalid.
+    pub fn info(&mut self, ok: bool, code: &'static str, pointer: &str, message: impl Into<String>) {
+        let status = if ok { Status::Passed } else { Status::Failed };
+        self.push(code, status, Severity::Info, pointer, message.into());
+    }
+
+    /// Distinct codes of failed error-severity checks, in first-seen order.
+    pub fn failures(&self) -> Vec<&'static str> {
+        let mut out: Vec<&'static str> = Vec::new();
+        for c in &self.checks {
+            if c.status == Status::Failed && c.severity == Severity::Error && !out.contains(&c.code) {
+                out.push(c.code);
+            }
+        }
+        out
+    }
+
+    /// The report as a JSON value:
+    /// `{valid, receipt_sha256, schema, failures, checks:[{code,status,severity,pointer,message}],
+    ///   bound_receipts:[...], canonical?}`.
+    pub fn to_json(&self) -> Value {
+        let opt = |s: &Option<String>| s.as_ref().map(|s| Value::str(s.as_str())).unwrap_or(Value::Null);
+        let mut o = Object::new();
+        o.push_unique("valid", Value::Bool(self.valid));
+        o.push_unique("receipt_sha256", opt(&self.receipt_sha256));
+        o.push_unique("schema", opt(&self.schema));
+        o.push_unique("failures", Value::Array(self.failures().into_iter().map(Value::str).collect()));
+        let checks = self
+            .checks
+            .iter()
+            .map(|c| {
+                let mut co = Object::new();
+                co.push_unique("code", Value::str(c.code));
+                co.push_unique("status", Value::str(c.status.as_str()));
+                co.push_unique("severity", Value::str(c.severity.as_str()));
+                co.push_unique("pointer", Value::str(c.pointer.as_str()));
+                co.push_unique("message", Value::str(c.message.as_str()));
+                Value::Object(co)
+            })
+            .collect();
+        o.push_unique("checks", Value::Array(checks));
+        let bound = self
+            .bound_receipts
+            .iter()
+            .map(|b| {
+                let mut bo = Object::new();
+                bo.push_unique("pointer", Value::str(b.pointer.as_str()));
+                bo.push_unique("artifact_hash", opt(&b.artifact_hash));
+                bo.push_unique("receipt_sha256", opt(&b.receipt_sha256));
+                bo.push_unique("schema", opt(&b.schema));
+                bo.push_unique("matches", Value::Bool(b.matches));
+                Value::Object(bo)
+            })
+            .collect();
+        o.push_unique("bound_receipts", Value::Array(bound));
+        o.push_unique("canonical", opt(&self.canonical));
+        Value::Object(o)
+    }
+}
+
+/// Append a reference token to a JSON pointer (RFC 6901 escaping).
+pub fn pointer(base: &str, token: &str) -> String {
+    let mut p = String::with_capacity(base.len() + token.len() + 1);
+    p.push_str(base);
+    p.push('/');
+    for c in token.chars() {
+        match c {
+            '~' => p.push_str("~0"),
+            '/' => p.push_str("~1"),
+            c => p.push(c),
+        }
+    }
+    p
+}
