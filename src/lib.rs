@@ -16,5 +16,7 @@ pub mod text;
 pub mod receipt;
 pub mod replay;
 pub mod score;
+#[cfg(target_arch = "wasm32")]
+mod wasm;
 
 pub use error::{Error, ErrorCode, Result};

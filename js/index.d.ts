@@ -1,0 +1,357 @@
+// Type declarations for lians-score, written and checked by hand (no `any`).
+// The same text is shipped as index.d.ts (ESM) and index.d.cts (CommonJS).
+// Names follow the Lians TypeScript SDK (@lians-ai/lians) where they overlap.
+
+// ---------------------------------------------------------------- JSON data
+
+/** A JSON value as JavaScript holds it. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+/** A JSON object. */
+export type JsonObject = { [key: string]: JsonValue };
+/**
+ * JSON text. Where a function accepts either data or JSON text, text is the
+ * exact form: it keeps `1` vs `1.0` and the order of integer-like object keys,
+ * which a JavaScript object cannot (`{"2":0,"1":0}` iterates as `1, 2`).
+ */
+export type JsonText = string;
+/** Raw JSON text as received: a string, or its UTF-8 bytes. */
+export type WireInput = string | Uint8Array | ArrayBuffer;
+
+// ---------------------------------------------------------------- constants
+
+export declare const SCORING_POLICY_VERSION: "lians-memory-scoring-v2";
+export declare const RECALL_RECEIPT_SCHEMA: "lians.recall-receipt.v2";
+export declare const CONTEXT_RECEIPT_SCHEMA: "lians.context-receipt.v2";
+export declare const EVIDENCE_PACK_SCHEMA: "https://lians.ai/schemas/evidence-pack/v2";
+/** The package version (equal to the Rust crate version). */
+export declare const VERSION: string;
+
+// ---------------------------------------------------------------- errors
+
+/** Stable error codes (`error.code`). */
+export type ErrorCode =
+  | "malformed_json"
+  | "nesting_too_deep"
+  | "wrong_type"
+  | "missing_field"
+  | "invalid_datetime"
+  | "out_of_range"
+  | "too_large"
+  | "invalid_value"
+  /** A function was called before `init()`/`initSync()` (browser entry only). */
+  | "not_initialized";
+
+/** Every function throws this (a real `Error`) on input it cannot process. */
+export interface LiansScoreError extends Error {
+  name: "LiansScoreError";
+  code: ErrorCode;
+  /** JSON pointer (`/metadata/a/0`) or field name of the offending input; `""` for the whole input. */
+  path: string;
+}
+
+// ---------------------------------------------------------------- initialization
+
+/** A URL object (anything with `href`). */
+export interface UrlLike {
+  readonly href: string;
+}
+/** A fetch `Response` of the `.wasm` file. */
+export interface ResponseLike {
+  readonly ok: boolean;
+  arrayBuffer(): Promise<ArrayBuffer>;
+}
+/**
+ * A compiled `WebAssembly.Module` (typed structurally, so these declarations
+ * need no DOM library).
+ */
+export type CompiledWasmModule = object;
+/** The `.wasm` bytes. */
+export type WasmBytes = ArrayBuffer | ArrayBufferView;
+/** What `init()` accepts; omitted: the `.wasm` next to the glue, fetched via `import.meta.url`. */
+export type InitInput = string | UrlLike | ResponseLike | PromiseLike<ResponseLike> | WasmBytes | CompiledWasmModule;
+/** What `initSync()` accepts. */
+export type InitSyncInput = WasmBytes | CompiledWasmModule;
+
+/**
+ * Load the WebAssembly module. Needed once in browsers (default entry) before
+ * any other call; idempotent, and concurrent calls share one load. A no-op in
+ * Node.js, Deno, workerd and edge runtimes, where the module loads on import.
+ */
+export declare function init(input?: InitInput | { module_or_path: InitInput }): Promise<void>;
+/** Synchronous `init()` from the compiled module or its bytes. Idempotent; a no-op where already loaded. */
+export declare function initSync(input?: InitSyncInput | { module: InitSyncInput }): void;
+/** True once the module is ready (always true outside the browser entry). */
+export declare function isInitialized(): boolean;
+
+// ---------------------------------------------------------------- scoring (SDK shapes)
+
+export type MemoryPurpose = "admission" | "recall";
+
+/** The scorer's fixed limits (`scoring_limits`), all integers. */
+export interface MemoryScoringLimits {
+  text_sample_chars: number;
+  token_cap: number;
+  metadata_chars: number;
+  metadata_items: number;
+  metadata_depth: number;
+  metadata_value_chars: number;
+}
+
+/** One order-producing stage applied after scoring (SDK `MemoryRankingStage`). */
+export interface MemoryRankingStage {
+  stage: string;
+  input_score: number;
+  output_score: number;
+  method?: string;
+  position?: number;
+  candidate_count?: number;
+  [key: string]: unknown;
+}
+
+/** Weighted reciprocal-rank fusion details (multi-facet recall). */
+export interface MemoryScoreFusion {
+  method: string;
+  facet_support: number;
+  facet_count: number;
+  scopes: string[];
+  normalized_rrf_score: number;
+  strongest_input_score: number;
+  strongest_scope?: string;
+}
+
+/** SDK `MemoryScoreBreakdown`: the score explanation attached to a memory. */
+export interface MemoryScoreBreakdown {
+  importance_score: number;
+  confidence_score: number;
+  trust_score: number;
+  freshness_score: number;
+  relevance_score: number;
+  stability_score: number;
+  safety_score: number;
+  final_score: number;
+  eligible: boolean;
+  safety_eligible?: boolean;
+  temporal_eligible?: boolean;
+  purpose: MemoryPurpose;
+  scoring_policy_version?: string;
+  reference_time?: string;
+  scoring_limits?: MemoryScoringLimits;
+  weights: Record<string, number>;
+  reasons: string[];
+  quality_score?: number;
+  pre_fusion_score?: number;
+  ranking_weights?: Record<string, number>;
+  ranking_stages?: MemoryRankingStage[];
+  fusion?: MemoryScoreFusion;
+  [key: string]: unknown;
+}
+
+/** What `scoreMemory` returns: a breakdown with every scorer field present. */
+export interface ScoreMemoryResult extends MemoryScoreBreakdown {
+  safety_eligible: boolean;
+  temporal_eligible: boolean;
+  scoring_policy_version: "lians-memory-scoring-v2";
+  /** isoformat of the reference time; the caller's offset is kept, naive input gets `+00:00`. */
+  reference_time: string;
+  scoring_limits: MemoryScoringLimits;
+}
+
+/**
+ * Keyword arguments of the reference `score_memory`. A missing key means
+ * "not passed" (the default applies); `null` means Python `None`.
+ * Datetimes are ISO-8601 strings; a string without offset is naive (UTC).
+ */
+export interface ScoreMemoryInput {
+  content: string;
+  reference_time: string;
+  /** Key order matters (the first 64 keys are read). Pass JSON text to keep integer-like key order. */
+  metadata?: JsonObject | null;
+  /** Default 0.5. Strings are read leniently as Python `float()` does (`" 0.9 "`, `"1_0"`, `"nan"`). */
+  importance?: number | string | null;
+  source?: string | null;
+  event_time?: string | null;
+  valid_from?: string | null;
+  valid_to?: string | null;
+  superseded?: boolean;
+  query?: string | null;
+  base_relevance?: number | string | null;
+  /** Default `"safe"`. */
+  safety_status?: string;
+  risk_tags?: string[] | null;
+  verified_trust_level?: string | null;
+  /** A pre-tokenized query; replaces tokenizing `query`. */
+  query_tokens?: string[] | null;
+  /** Default `"recall"`. */
+  purpose?: MemoryPurpose;
+}
+
+/** Admission modes; any other string behaves like `"monitor"`. */
+export type AdmissionMode = "off" | "monitor" | "enforce";
+
+/** Arguments of admission `evaluate(content, source, mode, blocked_sources)`. */
+export interface EvaluateAdmissionInput {
+  content: string;
+  source: string | null;
+  /** Default `"monitor"`; matched case-sensitively. */
+  mode?: AdmissionMode;
+  /** Normalized (stripped, lowercased) source names; `null` for none. */
+  blocked_sources?: string[] | null;
+}
+
+/** The admission decision. */
+export interface AdmissionDecision {
+  action: "admit" | "review" | "reject";
+  risk_tags: string[];
+  reasons: string[];
+}
+
+/** A review-queue item as `GET /v1/admissions` returns it (`PendingAdmissionOut`). */
+export interface PendingAdmissionOut {
+  id: string;
+  namespace: string;
+  agent_id: string;
+  content: string;
+  event_time: string;
+  source: string | null;
+  subject_id: string | null;
+  risk_tags: string[];
+  reasons: string[];
+  status: "pending" | "approved" | "rejected";
+  created_at: string;
+  resolved_at: string | null;
+  memory_id: string | null;
+  score_breakdown: MemoryScoreBreakdown | null;
+}
+
+/** A review-queue item to re-score; `importance` and `metadata` are not in the queue response but may be supplied. */
+export interface ReviewItemInput extends PendingAdmissionOut {
+  importance?: number | string | null;
+  metadata?: JsonObject | null;
+}
+
+/** Re-scored review item: the held (as queued) and approved (after trusted review) breakdowns. */
+export interface ReviewRescore {
+  held: ScoreMemoryResult;
+  approved: ScoreMemoryResult;
+  [key: string]: unknown;
+}
+
+/** A recall candidate for `sortCandidates` (the stable score key's inputs). */
+export interface SortCandidate {
+  id: string | number;
+  event_time: string | null;
+  created_at: string | null;
+  /** Missing or non-numeric counts as 0. */
+  final_score?: number | string | null;
+  [key: string]: JsonValue | undefined;
+}
+
+// ---------------------------------------------------------------- verification
+
+/** Failure codes of a verification report. */
+export type VerificationFailure =
+  | "malformed_json"
+  | "nesting_too_deep"
+  | "unsupported_schema"
+  | "receipt_hash_mismatch"
+  | "query_hash_mismatch"
+  | "content_hash_mismatch"
+  | "neighbor_hash_mismatch"
+  | "context_hash_mismatch"
+  | "retrieval_receipt_mismatch"
+  | "score_mismatch"
+  | "order_violation"
+  | "non_finite_number"
+  | "manifest_hash_mismatch"
+  | "pack_hash_mismatch"
+  | "signature_invalid"
+  | "unsigned_pack"
+  | "untrusted_key"
+  | "key_id_mismatch";
+
+/** The outcome of a verification. Findings are data, not exceptions. */
+export interface VerificationReport {
+  /** True exactly when `failures` is empty. */
+  valid: boolean;
+  /** The recomputed hash (receipt, or pack manifest); null when the text could not be parsed. */
+  receipt_sha256: string | null;
+  /** The canonical (PyJSON) text that was hashed; null when the text could not be parsed. */
+  canonical: string | null;
+  /** Each failure code once. */
+  failures: VerificationFailure[];
+  [key: string]: unknown;
+}
+
+/** What the client also holds, to check a recall receipt against. Absent means "not checked". */
+export interface RecallGiven {
+  /** The query as sent (checked against `query_sha256`). */
+  query?: string;
+  /** Plaintext content by memory id (checked against `content_hash`). */
+  contents?: Record<string, string>;
+  /** Neighbour plaintext by memory id and position (`before`, `after_2`, ...). */
+  neighbor_contents?: Record<string, Record<string, string | null>>;
+  /** Neighbour metadata **as the JSON text received**, by memory id and position. */
+  neighbor_metadata?: Record<string, Record<string, JsonText>>;
+  /** A pinned receipt hash (hex, any case). */
+  expected_sha256?: string;
+}
+
+/** What the client also holds, to check a context receipt against. */
+export interface ContextGiven extends RecallGiven {
+  /** The assembled `context` text (checked against `context_sha256`). */
+  context_text?: string;
+  /** The recall response body or bare recall receipt **as JSON text** (checked against `retrieval_receipt_sha256`). */
+  recall_wire?: JsonText;
+}
+
+/** Pins for an Evidence Pack. */
+export interface EvidencePackOptions {
+  /** Base64 of the 32-byte Ed25519 public key the pack must be signed with. */
+  trusted_public_key?: string;
+  expected_key_id?: string;
+  /** Accept a pack whose `signature.status` is `unsigned`. Default false. */
+  allow_unsigned?: boolean;
+}
+
+// ---------------------------------------------------------------- functions
+
+/**
+ * The reference `score_memory(**input)`. Pass JSON text for exactness: a JS
+ * object cannot carry `1.0` (it becomes the integer `1`, which metadata
+ * flattening prints as `1`) nor integer-like key order in `metadata`.
+ */
+export declare function scoreMemory(input: ScoreMemoryInput | JsonText): ScoreMemoryResult;
+/** The reference tokenizer; non-string values go through Python `str()` (a JS `1.0` is the integer `1`). */
+export declare function tokenizeForScoring(value: string | number | boolean | null): string[];
+/** Admission risk detectors, in detector order (e.g. `pii:email`, `injection`). */
+export declare function detectRiskTags(content: string): string[];
+/** Admission `evaluate`. */
+export declare function evaluateAdmission(input: EvaluateAdmissionInput | JsonText): AdmissionDecision;
+/** Re-score a review-queue item as held and as approved (trusted review). */
+export declare function rescoreReviewItem(item: ReviewItemInput | JsonText): ReviewRescore;
+/** `rank_position_score(position, total, input_score)` (rank-calibration-v1); arguments are read as Python `int()`/`float()` would. */
+export declare function rankPositionScore(
+  position: number | string | boolean | null,
+  total: number | string | boolean | null,
+  inputScore: number | string | boolean | null,
+): number;
+/** Sort candidates by the stable key: final score desc, event desc, created desc, id asc. Returns a new array. */
+export declare function sortCandidates<T extends SortCandidate>(candidates: readonly T[]): T[];
+export declare function sortCandidates(candidates: JsonText): SortCandidate[];
+/**
+ * Python-canonical JSON (sorted keys, ASCII escapes, Python float repr) of
+ * JSON text or of JS data. A string argument is JSON text: to canonicalize
+ * the string value `abc`, pass `'"abc"'`.
+ */
+export declare function canonicalJson(input: JsonText | Exclude<JsonValue, string>): string;
+/** SHA-256 (64 lowercase hex digits) of a string's UTF-8 bytes, or of raw bytes. */
+export declare function sha256Hex(input: string | Uint8Array): string;
+/**
+ * Verify a `lians.recall-receipt.v2` from the **raw** response body text (or
+ * a bare receipt's text). A parsed object is refused with `wrong_type`.
+ */
+export declare function verifyRecallReceipt(wire: WireInput, given?: RecallGiven | JsonText | null): VerificationReport;
+/** Verify a `lians.context-receipt.v2` from the raw response body (or bare receipt) text. */
+export declare function verifyContextReceipt(wire: WireInput, given?: ContextGiven | JsonText | null): VerificationReport;
+/** Verify an Evidence Pack v2 (hashes, Ed25519 signature, bound receipts) from its raw JSON text. */
+export declare function verifyEvidencePack(wire: WireInput, options?: EvidencePackOptions | JsonText | null): VerificationReport;

@@ -1,0 +1,15 @@
+// The wasm exports that form the public API (the CLI helpers stay internal).
+export const API_NAMES = [
+  "scoreMemory",
+  "tokenizeForScoring",
+  "detectRiskTags",
+  "evaluateAdmission",
+  "rescoreReviewItem",
+  "rankPositionScore",
+  "sortCandidates",
+  "canonicalJson",
+  "sha256Hex",
+  "verifyRecallReceipt",
+  "verifyContextReceipt",
+  "verifyEvidencePack",
+];

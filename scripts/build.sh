@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Build the WebAssembly package: every wasm-pack target into dist/<name>/,
+# then print the size report. Usage: bash scripts/build.sh [--dev]
+#
+# The wasm release profile (size-first: opt-level z, panic abort) is applied
+# here through environment variables, so Cargo.toml's [profile.release] keeps
+# opt-level 3 for native builds and benchmarks.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+
+# wasm-pack --mode no-install silently skips wasm-opt when it is missing:
+# insist on the npm binaryen build (the only one that reads wasm-bindgen's output).
+if ! command -v wasm-opt >/dev/null 2>&1; then
+  echo "build.sh: wasm-opt not found; run 'npm ci' (devDependency binaryen) first" >&2
+  exit 1
+fi
+echo "wasm-opt: $(command -v wasm-opt) ($(wasm-opt --version))"
+echo "wasm-bindgen: $(wasm-bindgen --version)   wasm-pack: $(wasm-pack --version)"
+
+mode=--release
+if [[ "${1:-}" == "--dev" ]]; then mode=--dev; fi
+
+export CARGO_PROFILE_RELEASE_OPT_LEVEL=z
+export CARGO_PROFILE_RELEASE_PANIC=abort
+export CARGO_PROFILE_RELEASE_LTO=true
+export CARGO_PROFILE_RELEASE_CODEGEN_UNITS=1
+export CARGO_PROFILE_RELEASE_DEBUG=false
+
+build() { # <wasm-pack target> <out dir name> <package type>
+  local target=$1 dir=dist/$2 type=$3
+  rm -rf "$dir"
+  wasm-pack --quiet build --mode no-install "$mode" --target "$target" \
+    --out-dir "$dir" --out-name lians_score --no-typescript --no-pack --no-gitignore
+  rm -f "$dir/README.md" "$dir/.gitignore" "$dir/LICENSE"*
+  # The nearest package.json decides how Node/Deno read the .js glue.
+  printf '{"type":"%s"}\n' "$type" > "$dir/package.json"
+}
+
+build nodejs node commonjs
+build web web module
+build bundler bundler module
+
+bash scripts/size.sh

@@ -1,0 +1,183 @@
+//! The WebAssembly binding: the only module that knows about JavaScript.
+//!
+//! Stateless camelCase functions over the JSON-level façade ([`crate::api`])
+//! and the receipt verifiers. Inputs are plain JS data or JSON text; outputs
+//! are plain JS data with the Lians API's snake_case field names. Every
+//! failure is thrown as a JS `Error` with `code` (stable snake_case) and
+//! `path` properties (see [`interop::js_error`]).
+//!
+//! Receipts, response bodies and Evidence Packs are accepted **only as raw
+//! JSON text** (or its UTF-8 bytes): hashing needs each number's lexeme,
+//! which `JSON.parse` throws away.
+//!
+//! Hand-checked TypeScript declarations live in `js/index.d.ts`; the
+//! generated ones are not shipped.
+
+mod interop;
+mod pending;
+mod replay;
+
+use wasm_bindgen::prelude::*;
+
+use crate::api;
+use crate::json::Value;
+use crate::Error;
+use interop::{input_value, js_error, options_value, to_js, wire_text};
+
+type JsResult = Result<JsValue, JsValue>;
+
+fn out(result: Result<Value, Error>) -> JsResult {
+    match result {
+        Ok(v) => Ok(to_js(&v)),
+        Err(e) => Err(js_error(&e)),
+    }
+}
+
+fn arg(v: &JsValue) -> Result<Value, JsValue> {
+    input_value(v).map_err(|e| js_error(&e))
+}
+
+/// `score_memory(**input)`: the breakdown object.
+#[wasm_bindgen(js_name = scoreMemory, skip_typescript)]
+pub fn score_memory(input: JsValue) -> JsResult {
+    out(api::score_memory(&arg(&input)?))
+}
+
+/// `tokenize_for_scoring(value)`: array of tokens.
+#[wasm_bindgen(js_name = tokenizeForScoring, skip_typescript)]
+pub fn tokenize_for_scoring(value: JsValue) -> JsResult {
+    // A bare string is the value itself, not JSON text.
+    let value = if value.is_string() {
+        Value::Str(interop::js_string_to_pystr(&value))
+    } else {
+        arg(&value)?
+    };
+    out(api::tokenize_for_scoring(&value))
+}
+
+/// `detect_risk_tags(content)`: array of tags.
+#[wasm_bindgen(js_name = detectRiskTags, skip_typescript)]
+pub fn detect_risk_tags(content: JsValue) -> JsResult {
+    let content = if content.is_string() {
+        Value::Str(interop::js_string_to_pystr(&content))
+    } else {
+        arg(&content)?
+    };
+    out(api::detect_risk_tags(&content))
+}
+
+/// Admission `evaluate`: `{action, risk_tags, reasons}`.
+#[wasm_bindgen(js_name = evaluateAdmission, skip_typescript)]
+pub fn evaluate_admission(input: JsValue) -> JsResult {
+    out(api::evaluate_admission(&arg(&input)?))
+}
+
+/// Re-score one review-queue item.
+#[wasm_bindgen(js_name = rescoreReviewItem, skip_typescript)]
+pub fn rescore_review_item(item: JsValue) -> JsResult {
+    out(api::rescore_review_item(&arg(&item)?))
+}
+
+/// `rank_position_score(position, total, input_score)` (rank-calibration-v1).
+/// Arguments are taken as values (a string is a literal string argument, as
+/// Python's lenient `float()` reads it, not JSON text).
+#[wasm_bindgen(js_name = rankPositionScore, skip_typescript)]
+pub fn rank_position_score(position: JsValue, total: JsValue, input_score: JsValue) -> JsResult {
+    let conv = |v: &JsValue| interop::from_js(v).map_err(|e| js_error(&e));
+    out(api::rank_position_score(&conv(&position)?, &conv(&total)?, &conv(&input_score)?))
+}
+
+/// Sort candidates by the stable score key; returns the sorted array.
+#[wasm_bindgen(js_name = sortCandidates, skip_typescript)]
+pub fn sort_candidates(candidates: JsValue) -> JsResult {
+    out(api::sort_candidates(&arg(&candidates)?))
+}
+
+/// PyJSON canonical text (spec §1) of JSON text or plain JS data.
+#[wasm_bindgen(js_name = canonicalJson, skip_typescript)]
+pub fn canonical_json(input: JsValue) -> JsResult {
+    let value = arg(&input)?;
+    pending::canonical(&value).map(|s| JsValue::from_str(&s)).map_err(|e| js_error(&e))
+}
+
+/// SHA-256 (lowercase hex) of a string's UTF-8 bytes, or of raw bytes.
+#[wasm_bindgen(js_name = sha256Hex, skip_typescript)]
+pub fn sha256_hex(input: JsValue) -> JsResult {
+    if let Some(bytes) = input.dyn_ref::<js_sys::Uint8Array>() {
+        return Ok(JsValue::from_str(&pending::sha256_hex(&bytes.to_vec())));
+    }
+    if !input.is_string() {
+        return Err(js_error(&Error::wrong_type("", "a string or Uint8Array", "another type")));
+    }
+    let s = interop::js_string_to_pystr(&input);
+    if s.has_lone_surrogates() {
+        return Err(js_error(&interop::error(
+            crate::ErrorCode::InvalidValue,
+            "",
+            "the string holds a lone surrogate, which has no UTF-8 encoding (the server cannot hash it either)",
+        )));
+    }
+    Ok(JsValue::from_str(&pending::sha256_hex(s.as_bytes())))
+}
+
+fn wire(v: &JsValue, what: &str) -> Result<String, JsValue> {
+    wire_text(v, what).map_err(|e| js_error(&e))
+}
+
+/// Verify a `lians.recall-receipt.v2` from the raw response body (or bare receipt) text.
+#[wasm_bindgen(js_name = verifyRecallReceipt, skip_typescript)]
+pub fn verify_recall_receipt(wire_json: JsValue, given: JsValue) -> JsResult {
+    let text = wire(&wire_json, "the recall response")?;
+    let given = options_value(&given, "given").map_err(|e| js_error(&e))?;
+    out(pending::verify_recall_receipt(&text, &given))
+}
+
+/// Verify a `lians.context-receipt.v2` from the raw response body (or bare receipt) text.
+#[wasm_bindgen(js_name = verifyContextReceipt, skip_typescript)]
+pub fn verify_context_receipt(wire_json: JsValue, given: JsValue) -> JsResult {
+    let text = wire(&wire_json, "the context response")?;
+    let given = options_value(&given, "given").map_err(|e| js_error(&e))?;
+    out(pending::verify_context_receipt(&text, &given))
+}
+
+/// Verify an Evidence Pack v2 from its raw JSON text.
+#[wasm_bindgen(js_name = verifyEvidencePack, skip_typescript)]
+pub fn verify_evidence_pack(wire_json: JsValue, options: JsValue) -> JsResult {
+    let text = wire(&wire_json, "the evidence pack")?;
+    let options = options_value(&options, "options").map_err(|e| js_error(&e))?;
+    out(pending::verify_evidence_pack(&text, &options))
+}
+
+/// Conformance replay of one scoring vector line: the `{"id","actual"}`
+/// checker line (no newline), or `undefined` for a blank line. Used by the CLI.
+#[wasm_bindgen(js_name = replayScoringLine, skip_typescript)]
+pub fn replay_scoring_line(line: &str) -> Result<Option<String>, JsValue> {
+    replay::scoring_line(line).map_err(|e| js_error(&e))
+}
+
+/// CLI helper: call one façade function on JSON text and return the result
+/// as compact JSON text (Python number forms kept: `1.0` stays `1.0`).
+/// `name` is the Python function name (`score_memory`, `evaluate`, ...).
+#[wasm_bindgen(js_name = callJson, skip_typescript)]
+pub fn call_json(name: &str, input: &str) -> Result<String, JsValue> {
+    let run = || -> Result<String, Error> {
+        let input = crate::json::parse(input)?;
+        let result = match name {
+            "score_memory" => api::score_memory(&input),
+            "tokenize_for_scoring" => api::tokenize_for_scoring(&input),
+            "detect_risk_tags" => api::detect_risk_tags(&input),
+            "evaluate" => api::evaluate_admission(&input),
+            "rescore_review_item" => api::rescore_review_item(&input),
+            "sort_candidates" => api::sort_candidates(&input),
+            _ => Err(interop::error(crate::ErrorCode::InvalidValue, "", format!("unknown function {name:?}"))),
+        }?;
+        Ok(pending::write_compact(&result))
+    };
+    run().map_err(|e| js_error(&e))
+}
+
+/// The crate version (equals the npm package version).
+#[wasm_bindgen(js_name = crateVersion, skip_typescript)]
+pub fn crate_version() -> String {
+    env!("CARGO_PKG_VERSION").to_string()
+}

@@ -1,0 +1,411 @@
+//! Translation between JavaScript values and the crate's [`Value`] model,
+//! and between [`crate::Error`] and JavaScript `Error` objects.
+//!
+//! JS → Value walks the value with js-sys (no serde): strings, numbers,
+//! booleans, `null`/`undefined`, arrays and plain objects. Every JS operation
+//! that can throw (proxies, getters, revoked objects) is called through a
+//! catching import, so hostile input becomes a coded [`Error`], never a trap
+//! and never a JS exception unwinding through Rust frames.
+//!
+//! Number rule: a number that is a safe integer (|x| ≤ 2^53 − 1) becomes a
+//! Python `int`, any other number a `float`; `-0` stays the float `-0.0`.
+//! JavaScript cannot tell `1` from `1.0`, which is why the API also accepts
+//! JSON text, and why receipts are accepted only as text.
+
+use js_sys::{Array, JsString, Object, Reflect, Uint8Array};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use crate::json::{Object as JsonObject, PyStr, Value, MAX_DEPTH};
+use crate::{Error, ErrorCode};
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = Array, js_name = isArray, catch)]
+    fn array_is_array(value: &JsValue) -> Result<bool, JsValue>;
+    #[wasm_bindgen(js_namespace = Object, js_name = keys, catch)]
+    fn object_keys(value: &JsValue) -> Result<Array, JsValue>;
+    #[wasm_bindgen(js_namespace = Object, js_name = getPrototypeOf, catch)]
+    fn object_get_prototype_of(value: &JsValue) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(js_namespace = Number, js_name = isSafeInteger)]
+    fn number_is_safe_integer(value: f64) -> bool;
+}
+
+/// The JS `Error` thrown for a crate error: `message`, plus `code` (the
+/// stable snake_case [`ErrorCode`] name) and `path` (JSON pointer or field;
+/// `""` for the whole input). `name` is `"LiansScoreError"`.
+pub fn js_error(error: &Error) -> JsValue {
+    let js = js_sys::Error::new(&error.message);
+    js.set_name("LiansScoreError");
+    let _ = Reflect::set(&js, &JsValue::from_str("code"), &JsValue::from_str(error.code.as_str()));
+    let _ = Reflect::set(&js, &JsValue::from_str("path"), &JsValue::from_str(&error.path));
+    js.into()
+}
+
+/// Shorthand: an [`Error`] with `code`, `path` and `message`.
+pub fn error(code: ErrorCode, path: &str, message: impl Into<String>) -> Error {
+    Error::new(code, path.to_string(), message)
+}
+
+/// A short description of what JS threw, for messages ("TypeError: ...").
+fn describe_thrown(thrown: &JsValue) -> String {
+    if let Some(err) = thrown.dyn_ref::<js_sys::Error>() {
+        let name = Reflect::get(err, &JsValue::from_str("name"))
+            .ok()
+            .and_then(|v| v.as_string())
+            .unwrap_or_else(|| "Error".into());
+        let message = Reflect::get(err, &JsValue::from_str("message"))
+            .ok()
+            .and_then(|v| v.as_string())
+            .unwrap_or_default();
+        format!("{name}: {message}")
+    } else if let Some(s) = thrown.as_string() {
+        s
+    } else {
+        "a non-Error value".into()
+    }
+}
+
+fn thrown(path: &str, what: &str, e: &JsValue) -> Error {
+    error(ErrorCode::InvalidValue, path, format!("{what} threw {}", describe_thrown(e)))
+}
+
+/// The JS `typeof`-like name used in error messages.
+fn js_type_name(v: &JsValue) -> String {
+    if v.is_null() {
+        return "null".into();
+    }
+    if v.is_bigint() {
+        return "bigint".into();
+    }
+    if v.is_symbol() {
+        return "symbol".into();
+    }
+    if v.is_function() {
+        return "function".into();
+    }
+    if v.is_object() {
+        // Constructor name for a helpful message ("Date", "Map"); any throw → "object".
+        let name = object_get_prototype_of(v)
+            .ok()
+            .filter(|p| p.is_object())
+            .and_then(|p| Reflect::get(&p, &JsValue::from_str("constructor")).ok())
+            .filter(|c| c.is_function())
+            .and_then(|c| Reflect::get(&c, &JsValue::from_str("name")).ok())
+            .and_then(|n| n.as_string())
+            .filter(|n| !n.is_empty());
+        if array_is_array(v).unwrap_or(false) {
+            return "an array".into();
+        }
+        return match name.as_deref() {
+            None | Some("Object") => "an object".into(),
+            Some(n) => format!("a {n} object"),
+        };
+    }
+    v.js_typeof().as_string().unwrap_or_else(|| "unknown".into())
+}
+
+/// Convert a JS string to a Python string, keeping lone surrogates.
+pub fn js_string_to_pystr(v: &JsValue) -> PyStr {
+    let s = v.as_string().unwrap_or_default();
+    // wasm-bindgen's conversion replaces lone surrogates with U+FFFD. Only
+    // when a U+FFFD appears do we look at the UTF-16 code units themselves.
+    if !s.contains('\u{FFFD}') {
+        return PyStr::from(s);
+    }
+    let js: &JsString = v.unchecked_ref();
+    let mut out = Vec::with_capacity(s.len());
+    let mut units = js.iter().peekable();
+    while let Some(u) = units.next() {
+        let cp: u32 = if (0xD800..0xDC00).contains(&u) {
+            match units.peek() {
+                Some(&lo) if (0xDC00..0xE000).contains(&lo) => {
+                    units.next();
+                    0x10000 + (((u as u32) - 0xD800) << 10) + ((lo as u32) - 0xDC00)
+                }
+                _ => u as u32,
+            }
+        } else {
+            u as u32
+        };
+        push_wtf8(&mut out, cp);
+    }
+    PyStr::from_wtf8(out)
+}
+
+fn push_wtf8(out: &mut Vec<u8>, cp: u32) {
+    if cp < 0x80 {
+        out.push(cp as u8);
+    } else if cp < 0x800 {
+        out.extend_from_slice(&[0xC0 | (cp >> 6) as u8, 0x80 | (cp & 0x3F) as u8]);
+    } else if cp < 0x10000 {
+        out.extend_from_slice(&[
+            0xE0 | (cp >> 12) as u8,
+            0x80 | ((cp >> 6) & 0x3F) as u8,
+            0x80 | (cp & 0x3F) as u8,
+        ]);
+    } else {
+        out.extend_from_slice(&[
+            0xF0 | (cp >> 18) as u8,
+            0x80 | ((cp >> 12) & 0x3F) as u8,
+            0x80 | ((cp >> 6) & 0x3F) as u8,
+            0x80 | (cp & 0x3F) as u8,
+        ]);
+    }
+}
+
+/// Convert a JS value (plain data) to a [`Value`].
+pub fn from_js(v: &JsValue) -> Result<Value, Error> {
+    let mut path = String::new();
+    let mut ancestors: Vec<JsValue> = Vec::new();
+    walk(v, &mut path, &mut ancestors)
+}
+
+fn push_pointer_token(path: &mut String, token: &str) {
+    path.push('/');
+    for c in token.chars() {
+        match c {
+            '~' => path.push_str("~0"),
+            '/' => path.push_str("~1"),
+            c => path.push(c),
+        }
+    }
+}
+
+fn walk(v: &JsValue, path: &mut String, ancestors: &mut Vec<JsValue>) -> Result<Value, Error> {
+    if v.is_null() || v.is_undefined() {
+        return Ok(Value::Null);
+    }
+    if let Some(b) = v.as_bool() {
+        return Ok(Value::Bool(b));
+    }
+    if let Some(x) = v.as_f64() {
+        if x == 0.0 && x.is_sign_negative() {
+            return Ok(Value::Float(x));
+        }
+        if number_is_safe_integer(x) {
+            return Ok(Value::int(x as i64));
+        }
+        return Ok(Value::Float(x));
+    }
+    if v.is_string() {
+        return Ok(Value::Str(js_string_to_pystr(v)));
+    }
+    if v.is_bigint() {
+        return Err(error(
+            ErrorCode::WrongType,
+            path,
+            format!(
+                "{} is a BigInt, which has no JSON form: pass a number, or pass the whole input as JSON text to keep large integers exact",
+                where_(path)
+            ),
+        ));
+    }
+    if !v.is_object() || v.is_function() {
+        return Err(Error::wrong_type(path.clone(), "JSON data", &js_type_name(v)));
+    }
+    if ancestors.len() >= MAX_DEPTH {
+        return Err(error(
+            ErrorCode::NestingTooDeep,
+            path,
+            format!("arrays/objects are nested deeper than {MAX_DEPTH} levels"),
+        ));
+    }
+    if ancestors.iter().any(|a| Object::is(a, v)) {
+        return Err(error(
+            ErrorCode::InvalidValue,
+            path,
+            format!("{} refers back to one of its own containers (a cycle), which has no JSON form", where_(path)),
+        ));
+    }
+    let is_array = array_is_array(v).map_err(|e| thrown(path, "Array.isArray", &e))?;
+    ancestors.push(v.clone());
+    let result = if is_array { walk_array(v, path, ancestors) } else { walk_object(v, path, ancestors) };
+    ancestors.pop();
+    result
+}
+
+fn where_(path: &str) -> String {
+    if path.is_empty() {
+        "the input".into()
+    } else {
+        format!("`{path}`")
+    }
+}
+
+fn walk_array(v: &JsValue, path: &mut String, ancestors: &mut Vec<JsValue>) -> Result<Value, Error> {
+    let len = Reflect::get(v, &JsValue::from_str("length"))
+        .map_err(|e| thrown(path, "reading the array length", &e))?
+        .as_f64()
+        .unwrap_or(0.0);
+    if !(0.0..=4294967295.0).contains(&len) {
+        return Err(error(ErrorCode::InvalidValue, path, "array length is not a valid length"));
+    }
+    let len = len as u32;
+    let mut items = Vec::with_capacity(len.min(1 << 16) as usize);
+    let base = path.len();
+    for i in 0..len {
+        path.truncate(base);
+        push_pointer_token(path, &i.to_string());
+        let item = Reflect::get_u32(v, i).map_err(|e| thrown(path, "reading an array element", &e))?;
+        // Like JSON.stringify: holes and undefined elements become null.
+        items.push(walk(&item, path, ancestors)?);
+    }
+    path.truncate(base);
+    Ok(Value::Array(items))
+}
+
+fn walk_object(v: &JsValue, path: &mut String, ancestors: &mut Vec<JsValue>) -> Result<Value, Error> {
+    // Only plain objects: prototype null, or a prototype that is itself a
+    // root (Object.prototype of any realm). Dates, Maps, class instances,
+    // typed arrays... are rejected rather than guessed at.
+    let proto = object_get_prototype_of(v).map_err(|e| thrown(path, "Object.getPrototypeOf", &e))?;
+    let plain = proto.is_null()
+        || object_get_prototype_of(&proto)
+            .map_err(|e| thrown(path, "Object.getPrototypeOf", &e))?
+            .is_null();
+    if !plain {
+        let got = js_type_name(v);
+        let hint = if got == "a Date object" { " (pass date.toISOString())" } else { "" };
+        return Err(error(
+            ErrorCode::WrongType,
+            path,
+            format!("{} must be a plain object, an array or a primitive, got {got}{hint}", where_(path)),
+        ));
+    }
+    let keys = object_keys(v).map_err(|e| thrown(path, "Object.keys", &e))?;
+    let mut members = JsonObject::with_capacity(keys.length() as usize);
+    let base = path.len();
+    for key in keys.iter() {
+        let name = js_string_to_pystr(&key);
+        path.truncate(base);
+        push_pointer_token(path, &name.to_str_lossy());
+        let item = Reflect::get(v, &key).map_err(|e| thrown(path, "reading a property", &e))?;
+        if item.is_undefined() {
+            // Like JSON.stringify and optional TS fields: an undefined member is absent.
+            continue;
+        }
+        let value = walk(&item, path, ancestors)?;
+        members.push_unique(name, value);
+    }
+    path.truncate(base);
+    Ok(Value::Object(members))
+}
+
+/// Convert a [`Value`] to a JS value: objects become plain objects (JS
+/// reorders integer-like keys), ints become numbers (exact up to 2^53),
+/// strings keep lone surrogates.
+pub fn to_js(v: &Value) -> JsValue {
+    match v {
+        Value::Null => JsValue::NULL,
+        Value::Bool(b) => JsValue::from_bool(*b),
+        Value::Int(digits) => JsValue::from_f64(digits.parse::<f64>().unwrap_or(f64::NAN)),
+        Value::Float(x) => JsValue::from_f64(*x),
+        Value::Str(s) => pystr_to_js(s),
+        Value::Array(items) => {
+            let arr = Array::new_with_length(items.len() as u32);
+            for (i, item) in items.iter().enumerate() {
+                arr.set(i as u32, to_js(item));
+            }
+            arr.into()
+        }
+        Value::Object(o) => {
+            let obj = Object::new();
+            for (k, item) in o.iter() {
+                let key = pystr_to_js(k);
+                let value = to_js(item);
+                if k.as_bytes() == b"__proto__" {
+                    // A plain assignment would set the prototype instead.
+                    let desc = Object::new();
+                    let _ = Reflect::set(&desc, &JsValue::from_str("value"), &value);
+                    for flag in ["writable", "enumerable", "configurable"] {
+                        let _ = Reflect::set(&desc, &JsValue::from_str(flag), &JsValue::TRUE);
+                    }
+                    Object::define_property(&obj, &key, &desc);
+                } else {
+                    let _ = Reflect::set(&obj, &key, &value);
+                }
+            }
+            obj.into()
+        }
+    }
+}
+
+/// A JS string from a Python string; lone surrogates become lone UTF-16 units.
+pub fn pystr_to_js(s: &PyStr) -> JsValue {
+    if let Some(text) = s.as_str() {
+        return JsValue::from_str(text);
+    }
+    let mut units: Vec<u16> = Vec::new();
+    for cp in s.code_points() {
+        if cp >= 0x10000 {
+            let c = cp - 0x10000;
+            units.push(0xD800 + (c >> 10) as u16);
+            units.push(0xDC00 + (c & 0x3FF) as u16);
+        } else {
+            units.push(cp as u16);
+        }
+    }
+    // fromCharCode is variadic: build in chunks to stay under argument limits.
+    let mut out = JsString::from("");
+    for chunk in units.chunks(4096) {
+        out = out.concat(&JsString::from_char_code(chunk));
+    }
+    out.into()
+}
+
+/// A scoring input: JSON text (exact: key order, `1` vs `1.0`) or plain JS data.
+pub fn input_value(v: &JsValue) -> Result<Value, Error> {
+    if v.is_string() {
+        let text = v.as_string().unwrap_or_default();
+        return crate::json::parse(&text);
+    }
+    from_js(v)
+}
+
+/// Raw JSON text for a receipt, response body or pack: a string, or the
+/// UTF-8 bytes (`Uint8Array`/`ArrayBuffer`). Parsed objects are refused.
+pub fn wire_text(v: &JsValue, what: &str) -> Result<String, Error> {
+    if v.is_string() {
+        return Ok(v.as_string().unwrap_or_default());
+    }
+    let bytes = if let Some(u8s) = v.dyn_ref::<Uint8Array>() {
+        Some(u8s.to_vec())
+    } else if v.is_instance_of::<js_sys::ArrayBuffer>() {
+        Some(Uint8Array::new(v).to_vec())
+    } else {
+        None
+    };
+    if let Some(bytes) = bytes {
+        return String::from_utf8(bytes).map_err(|e| {
+            error(
+                ErrorCode::MalformedJson,
+                "",
+                format!("{what} is not valid UTF-8 (invalid byte at offset {})", e.utf8_error().valid_up_to()),
+            )
+        });
+    }
+    Err(error(
+        ErrorCode::WrongType,
+        "",
+        format!(
+            "{what} must be the raw JSON text (a string, e.g. `await response.text()`, or its UTF-8 bytes), got {}: \
+             JSON.parse and response.json() lose the difference between 1 and 1.0 and other number spellings, \
+             so the hash cannot be recomputed from a parsed object",
+            js_type_name(v)
+        ),
+    ))
+}
+
+/// An optional options/`given` argument: `undefined`/`null` → empty object,
+/// JSON text, or plain JS data. Must be an object.
+pub fn options_value(v: &JsValue, what: &str) -> Result<Value, Error> {
+    if v.is_undefined() || v.is_null() {
+        return Ok(Value::Object(JsonObject::new()));
+    }
+    let value = input_value(v)?;
+    if value.as_object().is_none() {
+        return Err(Error::wrong_type("", &format!("{what} (an object)"), value.type_name()));
+    }
+    Ok(value)
+}

@@ -1,0 +1,225 @@
+// The Node ESM entry: API surface, constants, errors, JS<->JSON conversion
+// rules, a sample of the conformance vectors through the JS API, and the
+// captured server samples through the verifiers.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import * as lians from "lians-score";
+import { ROOT, SAMPLES, compare, sample, vectorLines } from "./helpers.mjs";
+
+const FUNCTIONS = [
+  "scoreMemory", "tokenizeForScoring", "detectRiskTags", "evaluateAdmission", "rescoreReviewItem",
+  "rankPositionScore", "sortCandidates", "canonicalJson", "sha256Hex", "verifyRecallReceipt",
+  "verifyContextReceipt", "verifyEvidencePack", "init", "initSync", "isInitialized",
+];
+
+function codeOf(fn) {
+  try {
+    fn();
+  } catch (error) {
+    assert.ok(error instanceof Error, "throws a real Error");
+    assert.equal(error.name, "LiansScoreError");
+    assert.equal(typeof error.code, "string");
+    assert.equal(typeof error.path, "string");
+    return error;
+  }
+  assert.fail("expected an exception");
+}
+
+test("exports every documented function and constant", async () => {
+  for (const name of FUNCTIONS) assert.equal(typeof lians[name], "function", name);
+  assert.equal(lians.SCORING_POLICY_VERSION, "lians-memory-scoring-v2");
+  assert.equal(lians.RECALL_RECEIPT_SCHEMA, "lians.recall-receipt.v2");
+  assert.equal(lians.CONTEXT_RECEIPT_SCHEMA, "lians.context-receipt.v2");
+  assert.equal(lians.EVIDENCE_PACK_SCHEMA, "https://lians.ai/schemas/evidence-pack/v2");
+  await lians.init();
+  lians.initSync();
+  assert.equal(lians.isInitialized(), true);
+});
+
+test("VERSION equals package.json, Cargo.toml and the crate", async () => {
+  const pkg = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8"));
+  const cargo = readFileSync(path.join(ROOT, "Cargo.toml"), "utf8").match(/^version = "([^"]+)"/m)[1];
+  const glue = await import(path.join(ROOT, "dist/node/lians_score.js"));
+  assert.equal(lians.VERSION, pkg.version);
+  assert.equal(lians.VERSION, cargo);
+  assert.equal(glue.default.crateVersion(), cargo);
+  const constants = await import(path.join(ROOT, "js/constants.mjs"));
+  for (const [key, value] of Object.entries(constants)) assert.equal(lians[key], value, key);
+});
+
+test("JS values that have no JSON form are coded errors, never traps", () => {
+  const cyclic = { a: [1] };
+  cyclic.a.push(cyclic);
+  let e = codeOf(() => lians.canonicalJson(cyclic));
+  assert.equal(e.code, "invalid_value");
+  assert.equal(e.path, "/a/1");
+  assert.match(e.message, /cycle/);
+
+  e = codeOf(() => lians.canonicalJson({ big: 1n }));
+  assert.equal(e.code, "wrong_type");
+  assert.equal(e.path, "/big");
+  assert.match(e.message, /BigInt/);
+
+  e = codeOf(() => lians.canonicalJson({ when: new Date(0) }));
+  assert.equal(e.code, "wrong_type");
+  assert.match(e.message, /toISOString/);
+
+  e = codeOf(() => lians.canonicalJson({ f() {} }));
+  assert.equal(e.code, "wrong_type");
+  assert.equal(e.path, "/f");
+
+  e = codeOf(() => lians.canonicalJson([Symbol("s")]));
+  assert.equal(e.code, "wrong_type");
+  assert.equal(e.path, "/0");
+
+  e = codeOf(() => lians.canonicalJson({ get boom() { throw new RangeError("nope"); } }));
+  assert.equal(e.code, "invalid_value");
+  assert.match(e.message, /RangeError: nope/);
+
+  const { proxy, revoke } = Proxy.revocable({}, {});
+  revoke();
+  e = codeOf(() => lians.canonicalJson({ p: proxy }));
+  assert.equal(e.code, "invalid_value");
+
+  e = codeOf(() => lians.canonicalJson(new Proxy({}, { ownKeys() { throw new Error("trap"); } })));
+  assert.equal(e.code, "invalid_value");
+
+  let deep = [];
+  for (let i = 0; i < 600; i++) deep = [deep];
+  e = codeOf(() => lians.canonicalJson(deep));
+  assert.equal(e.code, "nesting_too_deep");
+
+  e = codeOf(() => lians.canonicalJson(new Map()));
+  assert.equal(e.code, "wrong_type");
+  assert.match(e.message, /Map/);
+
+  // The instance is still healthy after all of that.
+  assert.equal(lians.sha256Hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+});
+
+test("receipts and packs must be raw JSON text", () => {
+  for (const verify of [lians.verifyRecallReceipt, lians.verifyContextReceipt, lians.verifyEvidencePack]) {
+    const e = codeOf(() => verify({ schema: "lians.recall-receipt.v2" }));
+    assert.equal(e.code, "wrong_type");
+    assert.match(e.message, /raw JSON text/);
+    assert.match(e.message, /1\.0/);
+  }
+});
+
+test("sha256Hex hashes UTF-8 and bytes, refuses lone surrogates", () => {
+  assert.equal(lians.sha256Hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  assert.equal(lians.sha256Hex("é"), lians.sha256Hex(new TextEncoder().encode("é")));
+  assert.equal(codeOf(() => lians.sha256Hex("a\ud800")).code, "invalid_value");
+  assert.equal(codeOf(() => lians.sha256Hex(5)).code, "wrong_type");
+});
+
+test("canonicalJson: numbers, strings and key order as Python prints them", () => {
+  assert.equal(lians.canonicalJson('{"b":1.0,"a":[1,1e-07,-0.0,1e400],"\\ud800":"\\u00e9"}'), '{"\\ud800":"\\u00e9","a":[1,1e-07,-0.0,Infinity],"b":1.0}');
+  // Safe integers are ints, other numbers floats; -0 stays a float.
+  assert.equal(lians.canonicalJson([1, 1.5, -0, 2 ** 53, 1e21, NaN]), "[1,1.5,-0.0,9007199254740992.0,1e+21,NaN]");
+  // Lone surrogates in JS strings survive (keys and values).
+  assert.equal(lians.canonicalJson({ "\ud800": "x\udfff" }), '{"\\ud800":"x\\udfff"}');
+  assert.equal(lians.canonicalJson({ z: 1, y: undefined, a: null }), '{"a":null,"z":1}');
+  assert.equal(lians.canonicalJson({ "\u{1F600}": 1, "\uFF5E": 2 }), '{"\\uff5e":2,"\\ud83d\\ude00":1}');
+  assert.equal(codeOf(() => lians.canonicalJson("{")).code, "malformed_json");
+});
+
+const SCORING = [
+  ["score_memory", 60, (input) => lians.scoreMemory(input), (out) => out],
+  ["tokenize_for_scoring", 40, (input) => lians.tokenizeForScoring(JSON.parse(input).value), (out) => ({ tokens: out })],
+  ["detect_risk_tags", 40, (input) => lians.detectRiskTags(JSON.parse(input).content), (out) => ({ tags: out })],
+  ["evaluate", 40, (input) => lians.evaluateAdmission(input), (out) => out],
+  ["stable_score_key", 20, (input) => lians.sortCandidates(JSON.stringify(JSON.parse(input).candidates)).map((c) => c.id), (out) => ({ order: out })],
+];
+
+for (const [fn, count, call, shape] of SCORING) {
+  test(`conformance sample through the JS API: ${fn}`, () => {
+    let checked = 0;
+    for (const line of sample(vectorLines(fn), count)) {
+      // Inputs go in as JSON text (exact); vectors that use the non-finite markers are left to the replay.
+      if (/"(NaN|-?Infinity)"/.test(line)) continue;
+      const vector = JSON.parse(line);
+      const inputText = line.slice(line.indexOf('"input":') + 8, line.lastIndexOf(',"expected":'));
+      assert.deepEqual(JSON.parse(inputText), vector.input, "input slice");
+      let actual;
+      try {
+        actual = shape(call(inputText));
+      } catch (error) {
+        actual = { error: error.code };
+      }
+      const diff = compare(vector.expected, actual);
+      assert.equal(diff, null, `${vector.id}: ${diff}`);
+      checked++;
+    }
+    assert.ok(checked > 0);
+  });
+}
+
+test("rankPositionScore takes values, not JSON text", () => {
+  assert.equal(lians.rankPositionScore(0, 3, 0.9), 0.8625);
+  assert.equal(lians.rankPositionScore(2.9, 10, "x"), 0.727273);
+  assert.equal(lians.rankPositionScore(true, 4, null), 0.6);
+  assert.equal(lians.rankPositionScore(126, 127, 0), 0.007812);
+});
+
+test("object input equals JSON text input when no 1.0/key-order hazard is involved", () => {
+  const input = {
+    content: "Alice prefers window seats on long flights since 2024-03-01",
+    reference_time: "2026-08-01T00:00:00+00:00",
+    event_time: "2026-07-01T00:00:00",
+    metadata: { topic: "travel", tags: ["seat", "flight"] },
+    importance: 0.7,
+    query: "window seat",
+    source: "chat",
+  };
+  assert.deepEqual(lians.scoreMemory(input), lians.scoreMemory(JSON.stringify(input)));
+  const out = lians.scoreMemory(input);
+  assert.equal(out.scoring_policy_version, lians.SCORING_POLICY_VERSION);
+  assert.equal(out.purpose, "recall");
+  assert.equal(typeof out.final_score, "number");
+});
+
+test("outputs keep __proto__ as data", () => {
+  const sorted = lians.sortCandidates('[{"id":"a","event_time":null,"created_at":null,"__proto__":{"x":1}}]');
+  assert.equal(Object.getPrototypeOf(sorted[0]), Object.prototype);
+  assert.ok(Object.hasOwn(sorted[0], "__proto__"));
+  assert.deepEqual(sorted[0]["__proto__"], { x: 1 });
+});
+
+function sampleText(name) {
+  return readFileSync(path.join(SAMPLES, name), "utf8");
+}
+
+test("verifies the captured recall response (pydantic-core 1e-7 float)", () => {
+  const wire = sampleText("recall-08-fast-filters-acme-tinyfloat.json");
+  const body = JSON.parse(wire);
+  const report = lians.verifyRecallReceipt(wire);
+  assert.equal(report.valid, true, JSON.stringify(report.failures));
+  assert.equal(report.receipt_sha256, body.receipt_sha256);
+  // The same text as UTF-8 bytes.
+  assert.equal(lians.verifyRecallReceipt(new TextEncoder().encode(wire)).receipt_sha256, body.receipt_sha256);
+  // A pinned wrong hash is a finding, not an exception.
+  const bad = lians.verifyRecallReceipt(wire, { expected_sha256: "0".repeat(64) });
+  assert.equal(bad.valid, false);
+  assert.ok(bad.failures.includes("receipt_hash_mismatch"));
+});
+
+test("verifies the captured context response", () => {
+  const wire = sampleText("context-01-deep-acme-summary.json");
+  const body = JSON.parse(wire);
+  const report = lians.verifyContextReceipt(wire, { context_text: body.context });
+  assert.equal(report.valid, true, JSON.stringify(report.failures));
+  assert.equal(report.receipt_sha256, body.receipt_sha256);
+});
+
+test("verifies the captured signed Evidence Pack", () => {
+  const wire = sampleText("pack-01-v2-signed.json");
+  const key = sampleText("evidence_public_key.b64").trim();
+  const report = lians.verifyEvidencePack(wire, { trusted_public_key: key, expected_key_id: "lians-real-test-key" });
+  assert.equal(report.valid, true, JSON.stringify(report.failures));
+  const other = lians.verifyEvidencePack(wire, { trusted_public_key: "A".repeat(43) + "=" });
+  assert.equal(other.valid, false);
+  assert.ok(other.failures.includes("untrusted_key"));
+});
