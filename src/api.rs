@@ -2,9 +2,14 @@
 //! [`Value`]s with the Lians API's snake_case field names. The CLI and the
 //! wasm binding call only these, so both speak exactly the same language,
 //! and a second binding (PyO3, a C ABI) would need nothing else.
+//!
+//! Every entry point first applies the input caps of [`crate::limits`]
+//! (typed `too_large` / `nesting_too_deep` errors); JSON text should enter
+//! through [`crate::limits::parse_input`].
 
 use crate::admission::{self, WriteRequest};
 use crate::json::{Object, Value};
+use crate::limits::{self, Caps};
 use crate::py::float::round6;
 use crate::py::time::PyDateTime;
 use crate::rank;
@@ -18,17 +23,20 @@ use crate::{Error, ErrorCode, Result};
 /// `base_relevance`, `safety_status`, `risk_tags`, `verified_trust_level`,
 /// `query_tokens`, `purpose`). Returns the breakdown object (spec §5).
 pub fn score_memory(input: &Value) -> Result<Value> {
+    limits::check_api_input(input)?;
     let input = ScoreInput::from_json(input)?;
     Ok(score::score_memory(&input).to_json())
 }
 
 /// `tokenize_for_scoring(value)`: returns an array of strings.
 pub fn tokenize_for_scoring(value: &Value) -> Result<Value> {
+    limits::check_value(value, "", "the value", &Caps::INPUT)?;
     Ok(strings(text::tokenize_value(value)))
 }
 
 /// `detect_risk_tags(content)`: returns an array of tag strings.
 pub fn detect_risk_tags(content: &Value) -> Result<Value> {
+    limits::check_value(content, "", "the content", &Caps::INPUT)?;
     let content = required_str(Some(content), "")?;
     Ok(strings(admission::detect_risk_tags(&content)))
 }
@@ -38,6 +46,7 @@ pub fn detect_risk_tags(content: &Value) -> Result<Value> {
 /// `{action, risk_tags, reasons}`. `blocked_sources` is an array used as
 /// given, or a string normalized like the server's comma-separated setting.
 pub fn evaluate_admission(input: &Value) -> Result<Value> {
+    limits::check_api_input(input)?;
     let obj = input.as_object().ok_or_else(|| Error::wrong_type("", "an object", input.type_name()))?;
     let content = required_str(obj.get("content"), "/content")?;
     let source = optional_str(obj.get("source"), "/source")?;
@@ -65,6 +74,7 @@ pub fn evaluate_admission(input: &Value) -> Result<Value> {
 /// the content, so injection-like text stays ineligible); `drift` compares
 /// the held re-score with the stored `score_breakdown` and names known causes.
 pub fn rescore_review_item(item: &Value) -> Result<Value> {
+    limits::check_api_input(item)?;
     let obj = item.as_object().ok_or_else(|| Error::wrong_type("", "an object", item.type_name()))?;
     let content = required_str(obj.get("content"), "/content")?;
     let event_text = required_str(obj.get("event_time"), "/event_time")?;
@@ -184,16 +194,53 @@ fn same_value(a: &Value, b: &Value) -> bool {
 
 /// `rank_position_score(position, total, input_score)` (rank-calibration-v1).
 pub fn rank_position_score(position: &Value, total: &Value, input: &Value) -> Result<Value> {
+    for v in [position, total, input] {
+        limits::check_value(v, "", "the argument", &Caps::INPUT)?;
+    }
     rank::rank_position_score(position, total, input).map(Value::Float)
 }
 
 /// Sort candidates `[{id, event_time, created_at, final_score?}]` by the
 /// stable key (final desc, event desc, created desc, id asc); returns the sorted array.
 pub fn sort_candidates(candidates: &Value) -> Result<Value> {
+    limits::check_value(candidates, "", "the candidates", &Caps::INPUT)?;
     let items = candidates
         .as_array()
         .ok_or_else(|| Error::wrong_type("", "an array of candidates", candidates.type_name()))?;
     rank::sort_candidates(items).map(Value::Array)
+}
+
+// ---------------------------------------------------------------- receipts
+
+/// Verify a `lians.recall-receipt.v2` from the raw response body (or bare
+/// receipt) text; returns the report object ([`crate::receipt::Report::to_json`]).
+/// Findings are report data; only input over [`crate::limits`] is an error.
+pub fn verify_recall_receipt(wire: &str, given: &Value) -> Result<Value> {
+    receipt_limits(wire, given, "the recall response")?;
+    Ok(crate::receipt::verify_recall_receipt(wire, given).to_json())
+}
+
+/// Verify a `lians.context-receipt.v2` from the raw response body (or bare receipt) text.
+pub fn verify_context_receipt(wire: &str, given: &Value) -> Result<Value> {
+    receipt_limits(wire, given, "the context response")?;
+    Ok(crate::receipt::verify_context_receipt(wire, given).to_json())
+}
+
+/// Verify an Evidence Pack v2 from its raw JSON text.
+pub fn verify_evidence_pack(wire: &str, options: &Value) -> Result<Value> {
+    receipt_limits(wire, options, "the evidence pack")?;
+    Ok(crate::receipt::verify_evidence_pack(wire, options).to_json())
+}
+
+/// Verify any JSON document's canonical hash (kind `canonical`).
+pub fn verify_canonical(wire: &str, given: &Value) -> Result<Value> {
+    receipt_limits(wire, given, "the document")?;
+    Ok(crate::receipt::verify_canonical(wire, given).to_json())
+}
+
+fn receipt_limits(wire: &str, given: &Value, what: &str) -> Result<()> {
+    limits::check_text(wire, what)?;
+    limits::check_given(given).map_err(|e| e.under("/given"))
 }
 
 fn strings<S: AsRef<str>>(items: impl IntoIterator<Item = S>) -> Value {

@@ -9,6 +9,7 @@ pub mod admission;
 pub mod api;
 pub mod error;
 pub mod json;
+pub mod limits;
 pub mod metadata;
 pub mod py;
 pub mod rank;
