@@ -15,7 +15,8 @@
 //! * Errors carry Python's message (`Expecting value: line 1 column 1 (char 0)`)
 //!   and `path` = `line L, column C`.
 
-use std::collections::HashMap;
+use std::collections::hash_map::RandomState;
+use std::hash::BuildHasher;
 
 use super::value::{Object, PyStr, Value};
 use super::MAX_DEPTH;
@@ -77,8 +78,46 @@ enum Frame {
 /// Members of an object under construction, with Python dict semantics.
 struct ObjectBuilder {
     members: Vec<(PyStr, Value)>,
-    index: Option<HashMap<PyStr, usize>>,
+    index: Option<KeyIndex>,
     key: Option<PyStr>,
+}
+
+/// Open-addressing table of member positions, keyed by a randomly seeded
+/// SipHash of the key bytes (so crafted keys cannot force collisions).
+struct KeyIndex {
+    slots: Vec<u32>,
+    hasher: RandomState,
+}
+
+const EMPTY: u32 = u32::MAX;
+
+impl KeyIndex {
+    fn build(members: &[(PyStr, Value)]) -> KeyIndex {
+        let mut index = KeyIndex { slots: Vec::new(), hasher: RandomState::new() };
+        index.rehash(members, (members.len() * 4).next_power_of_two());
+        index
+    }
+
+    fn rehash(&mut self, members: &[(PyStr, Value)], size: usize) {
+        self.slots = vec![EMPTY; size];
+        for i in 0..members.len() {
+            let slot = self.probe(members, members[i].0.as_bytes());
+            self.slots[slot] = i as u32;
+        }
+    }
+
+    /// The slot holding `key`, or the empty slot where it would go.
+    fn probe(&self, members: &[(PyStr, Value)], key: &[u8]) -> usize {
+        let mask = self.slots.len() - 1;
+        let mut slot = (self.hasher.hash_one(key) as usize) & mask;
+        loop {
+            let at = self.slots[slot];
+            if at == EMPTY || members[at as usize].0.as_bytes() == key {
+                return slot;
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
 }
 
 impl ObjectBuilder {
@@ -88,12 +127,17 @@ impl ObjectBuilder {
 
     fn insert(&mut self, key: PyStr, value: Value) {
         if let Some(index) = &mut self.index {
-            match index.get(&key) {
-                Some(&i) => self.members[i].1 = value,
-                None => {
-                    index.insert(key.clone(), self.members.len());
-                    self.members.push((key, value));
-                }
+            let slot = index.probe(&self.members, key.as_bytes());
+            let at = index.slots[slot];
+            if at != EMPTY {
+                self.members[at as usize].1 = value;
+                return;
+            }
+            index.slots[slot] = self.members.len() as u32;
+            self.members.push((key, value));
+            if self.members.len() * 2 > index.slots.len() {
+                let size = index.slots.len() * 4;
+                index.rehash(&self.members, size);
             }
             return;
         }
@@ -103,11 +147,7 @@ impl ObjectBuilder {
         }
         self.members.push((key, value));
         if self.members.len() > INDEX_THRESHOLD {
-            let mut index = HashMap::with_capacity(self.members.len() * 2);
-            for (i, (k, _)) in self.members.iter().enumerate() {
-                index.insert(k.clone(), i);
-            }
-            self.index = Some(index);
+            self.index = Some(KeyIndex::build(&self.members));
         }
     }
 }

@@ -313,7 +313,12 @@ pub(crate) fn common_checks(report: &mut Report, receipt: &Value, rptr: &str, gi
                         &parsed
                     }
                     Err(e) => {
-                        report.fail(codes::INVALID_GIVEN, &gp, format!("neighbour metadata is not JSON: {}", e.message));
+                        // No metadata hash can be recomputed, so nothing matches.
+                        report.fail(
+                            codes::NEIGHBOR_HASH_MISMATCH,
+                            &gp,
+                            format!("neighbour metadata is not JSON ({}): {}", e.code, e.message),
+                        );
                         continue;
                     }
                 },

@@ -37,7 +37,12 @@ fn context_checks(report: &mut Report, receipt: &Value, rptr: &str, given: &Give
                     &parsed
                 }
                 Err(e) => {
-                    report.fail(codes::INVALID_GIVEN, "/given/recall_wire", format!("recall_wire is not JSON: {}", e.message));
+                    // No recall receipt can be recomputed, so nothing matches.
+                    report.fail(
+                        codes::RETRIEVAL_RECEIPT_MISMATCH,
+                        "/given/recall_wire",
+                        format!("recall_wire is not JSON ({}): {}", e.code, e.message),
+                    );
                     return;
                 }
             },

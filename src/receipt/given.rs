@@ -13,6 +13,9 @@ pub enum MetadataInput {
     Value(Value),
 }
 
+/// Per-memory neighbour inputs: memory id → [(position, input)].
+pub type PerNeighbor<T> = Vec<(PyStr, Vec<(PyStr, T)>)>;
+
 /// The typed `given` / `options` object.
 #[derive(Clone, Debug, Default)]
 pub struct Given {
@@ -20,9 +23,9 @@ pub struct Given {
     /// memory id → content (None = the caller holds no plaintext).
     pub contents: Vec<(PyStr, Option<PyStr>)>,
     /// memory id → position → content or null.
-    pub neighbor_contents: Vec<(PyStr, Vec<(PyStr, Option<PyStr>)>)>,
+    pub neighbor_contents: PerNeighbor<Option<PyStr>>,
     /// memory id → position → metadata.
-    pub neighbor_metadata: Vec<(PyStr, Vec<(PyStr, MetadataInput)>)>,
+    pub neighbor_metadata: PerNeighbor<MetadataInput>,
     pub context_text: Option<PyStr>,
     /// The recall response body or bare recall receipt (text, or a parsed value).
     pub recall_wire: Option<MetadataInput>,

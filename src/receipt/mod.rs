@@ -23,6 +23,7 @@ pub mod evidence;
 pub mod given;
 pub mod hash;
 pub mod recall;
+pub mod replay;
 pub mod report;
 
 pub use base64::decode_strict as base64_decode_strict;

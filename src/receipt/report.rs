@@ -22,8 +22,9 @@ pub mod codes {
     pub const UNSIGNED_PACK: &str = "unsigned_pack";
     pub const UNTRUSTED_KEY: &str = "untrusted_key";
     pub const KEY_ID_MISMATCH: &str = "key_id_mismatch";
-    /// A field of the caller's `given`/`options` object has the wrong type
-    /// (or, for neighbour metadata, is not JSON). Not a finding about the
+    /// A field of the caller's `given`/`options` object has the wrong type.
+    /// (Text that is not JSON in `recall_wire` or neighbour metadata is
+    /// reported under the mismatch code it prevents checking.) Not a finding about the
     /// receipt, but it makes the report invalid: the requested check could
     /// not run.
     pub const INVALID_GIVEN: &str = "invalid_given";
