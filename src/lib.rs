@@ -1,9 +1,36 @@
 //! # lians-score
 //!
 //! The deterministic Lians memory scorer and receipt verifier, exact to the
-//! Python reference (CPython 3.12), as a pure Rust library. The WebAssembly
-//! binding lives in `wasm.rs` and is the only place that knows about
-//! JavaScript.
+//! Python reference (CPython 3.12, Unicode 15.0), as a pure Rust library.
+//! The WebAssembly binding (`wasm.rs`) is the only place that knows about
+//! JavaScript; everything else works on plain JSON-shaped data.
+//!
+//! Data flows one way: **wire text or JSON-shaped input → Python-exact
+//! primitives → rules → result or report.**
+//!
+//! | module | job |
+//! |---|---|
+//! | [`api`] | the JSON-level façade every binding calls (`score_memory`, `evaluate_admission`, `rescore_review_item`, ...) |
+//! | [`limits`] | the documented input caps (sizes, depth, counts) and their typed errors |
+//! | [`json`] | Python's JSON model: one lexeme-preserving parser, one printer (canonical = `json.dumps(sort_keys=True, separators=(",", ":"))`) |
+//! | [`py`] | Python semantics the rules need: float repr/round/sum, datetimes, Unicode 15.0 tables |
+//! | [`text`] | head/tail sample, tokenizer, durable/date/ephemeral signals |
+//! | [`metadata`] | public-metadata test and bounded flattening |
+//! | [`score`] | the seven components, weights, gates, breakdown object |
+//! | [`admission`] | risk detectors, admission decision, reserved-metadata attach, approval |
+//! | [`rank`] | stable tie order, rank-calibration-v1, stage records, recall blend |
+//! | [`receipt`] | recall/context receipt and Evidence Pack verification reports |
+//! | [`replay`] | conformance-vector replay shared by the CLI and the wasm package |
+//!
+//! ```
+//! use lians_score::{api, json};
+//! let input = json::parse(r#"{"content":"NVDA guidance is $36B",
+//!     "reference_time":"2026-08-01T00:00:00+00:00",
+//!     "event_time":"2026-08-01T00:00:00+00:00",
+//!     "query":"NVDA guidance","source":"user_provided"}"#).unwrap();
+//! let breakdown = api::score_memory(&input).unwrap();
+//! assert_eq!(breakdown.get("final_score"), Some(&json::Value::Float(0.8475)));
+//! ```
 
 pub mod admission;
 pub mod api;
@@ -13,10 +40,10 @@ pub mod limits;
 pub mod metadata;
 pub mod py;
 pub mod rank;
-pub mod text;
 pub mod receipt;
 pub mod replay;
 pub mod score;
+pub mod text;
 #[cfg(target_arch = "wasm32")]
 mod wasm;
 
