@@ -1,41 +1,38 @@
 #!/usr/bin/env node
 // lians-score command line, running the WebAssembly build (Node.js entry).
-// Exit codes: 0 success / valid, 1 invalid or failed input, 2 usage error.
+// Mirrors the native CLI (src/bin/lians-score): same commands, flags, output
+// bytes and exit statuses (0 ok/valid, 1 invalid input or failed
+// verification, 2 usage or I/O error), plus a few conveniences (--fn,
+// --content, --*-file flags, --version).
 import { readFileSync, writeSync } from "node:fs";
 import { createRequire } from "node:module";
 
 const require = createRequire(import.meta.url);
-const api = require("./node.cjs");
+const { VERSION } = require("./node.cjs");
 const glue = require("../dist/node/lians_score.js");
 
-const USAGE = `usage: lians-score <command> [options]
+const USAGE = `usage: lians-score <command> [args]
 
 commands:
-  score [FILE|-] [--fn NAME]
-        Score JSON input: one JSON object (the score_memory keyword arguments)
-        or JSON Lines, one object per line. Prints one compact JSON result per
-        input (Python number forms: 1.0 stays 1.0). --fn selects another
-        function: score_memory (default), evaluate, tokenize_for_scoring,
-        detect_risk_tags, rescore_review_item, sort_candidates.
-  verify FILE [--expected-sha256 HEX] [--query TEXT] [--content ID=TEXT]...
-              [--context-text-file FILE] [--recall-file FILE] [--given FILE]
-        Verify a /v1/recall or /v1/context response body (or a bare receipt)
-        from its raw text. The kind is taken from the receipt's schema.
-  verify-pack FILE [--trusted-key BASE64 | --trusted-key-file FILE]
-              [--key-id ID] [--allow-unsigned]
-        Verify a signed Evidence Pack v2.
-  replay FILE...
-        Replay scoring conformance vectors; prints {"id","actual"} lines for
-        check_scoring.py (byte-identical to the native CLI).
-  verify-replay FILE...
-        Replay receipt conformance cases; prints result lines for
-        check_receipts.py (byte-identical to the native CLI).
+  replay FILE.jsonl...       replay scoring vectors; prints {"id","actual"} lines
+  verify-replay FILE.jsonl   replay receipt cases; prints checker result lines
+  score [FILE|-] [--fn NAME] score a JSON object, array or JSONL of score_memory inputs
+                             (--fn: evaluate, tokenize_for_scoring, detect_risk_tags,
+                             rescore_review_item or sort_candidates instead)
+  verify FILE|- [--kind recall|context] [--query Q] [--expected-sha256 H]
+                [--context-text T | --context-text-file F] [--recall-file F]
+                [--content ID=TEXT]... [--given GIVEN.json] [--include-canonical]
+                             verify a recall/context response body or bare receipt
+  verify-pack FILE|- [--trusted-public-key B64 | --trusted-public-key-file F]
+                [--expected-key-id ID] [--allow-unsigned] [--include-canonical]
+                             verify an Evidence Pack v2
+  --version                  print the package version
 
-options:
-  -h, --help      this help
-  -V, --version   print the version
+Inputs are read as raw text (receipts must be: number spellings decide the
+hash). Output is compact JSON, one line per result, the same bytes as the
+native \`cargo run --release --bin lians-score -- ...\`.
 
-Verification prints the report as JSON and exits 0 when valid, 1 when not.
+exit status: 0 ok/valid, 1 invalid input or failed verification, 2 usage error
 `;
 
 class UsageError extends Error {}
@@ -63,14 +60,11 @@ function readInput(file) {
   return readFileSync(file, "utf8");
 }
 
-function readBytes(file) {
-  return file === "-" ? readFileSync(0) : readFileSync(file);
-}
-
-/** Parse `--name value` / `--flag` options; returns {positional, options}. */
+/** Parse `--name value` / `--name=value` / `--flag` options; returns {positional, options, order}. */
 function parseArgs(args, spec) {
   const positional = [];
   const options = {};
+  const order = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (arg === "--") {
@@ -85,6 +79,7 @@ function parseArgs(args, spec) {
       if (kind === "flag") {
         if (eq > 0) throw new UsageError(`--${name} takes no value`);
         options[name] = true;
+        order.push([name, true]);
         continue;
       }
       let value;
@@ -93,11 +88,12 @@ function parseArgs(args, spec) {
       else throw new UsageError(`--${name} needs a value`);
       if (kind === "list") (options[name] ??= []).push(value);
       else options[name] = value;
+      order.push([name, value]);
     } else {
       positional.push(arg);
     }
   }
-  return { positional, options };
+  return { positional, options, order };
 }
 
 function describe(error) {
@@ -107,106 +103,71 @@ function describe(error) {
   return error instanceof Error ? error.message : String(error);
 }
 
-const SCORE_FUNCTIONS = new Set([
-  "score_memory",
-  "evaluate",
-  "tokenize_for_scoring",
-  "detect_risk_tags",
-  "rescore_review_item",
-  "sort_candidates",
-]);
-
 function cmdScore(args) {
   const { positional, options } = parseArgs(args, { fn: "value" });
-  if (positional.length > 1) throw new UsageError("score takes at most one input file");
-  const fn = options.fn ?? "score_memory";
-  if (!SCORE_FUNCTIONS.has(fn)) throw new UsageError(`unknown --fn ${fn}`);
-  const text = readInput(positional[0]);
-  // One JSON document, or JSON Lines when the whole text is not one document.
-  let documents;
-  try {
-    JSON.parse(text);
-    documents = [text];
-  } catch {
-    documents = text.split("\n").filter((line) => line.trim() !== "");
-  }
-  let failed = 0;
-  const lines = [];
-  for (const doc of documents) {
-    try {
-      lines.push(glue.callJson(fn, doc));
-    } catch (error) {
-      failed++;
-      lines.push(JSON.stringify({ error: { code: error.code ?? "error", message: error.message, path: error.path ?? "" } }));
-    }
-  }
-  out(lines.length ? lines.join("\n") + "\n" : "");
-  if (failed) process.stderr.write(`lians-score: ${failed} of ${documents.length} inputs failed\n`);
-  return failed ? 1 : 0;
+  if (positional.length > 1) throw new UsageError("usage: lians-score score FILE|-");
+  const file = positional[0] ?? "-";
+  const [output, status] = glue.cliScore(readInput(file), options.fn ?? "score_memory", file);
+  out(output);
+  return status;
 }
 
-function printReport(report) {
-  out(JSON.stringify(report, null, 2) + "\n");
-  return report.valid === true ? 0 : 1;
-}
-
-function receiptSchema(text) {
-  try {
-    const body = JSON.parse(text);
-    if (body && typeof body === "object" && !Array.isArray(body)) {
-      const receipt = body.receipt && typeof body.receipt === "object" ? body.receipt : body;
-      return typeof receipt.schema === "string" ? receipt.schema : undefined;
+/** Flag values → the flat `key, JSON text` list the wasm helpers read ("" = merge a --given file). */
+function optionOps(options, order) {
+  const ops = [];
+  for (const [name, value] of order) {
+    switch (name) {
+      case "given":
+        ops.push("", readInput(value));
+        break;
+      case "context-text-file":
+        ops.push("context_text", JSON.stringify(readInput(value)));
+        break;
+      case "recall-file":
+        ops.push("recall_wire", JSON.stringify(readInput(value)));
+        break;
+      case "trusted-public-key-file":
+        ops.push("trusted_public_key", JSON.stringify(readInput(value).trim()));
+        break;
+      case "content": {
+        const eq = value.indexOf("=");
+        if (eq <= 0) throw new UsageError("--content needs ID=TEXT");
+        (options.contents ??= {})[value.slice(0, eq)] = value.slice(eq + 1);
+        break;
+      }
+      case "kind":
+        break;
+      default:
+        ops.push(name.replaceAll("-", "_"), value === true ? "true" : JSON.stringify(value));
     }
-  } catch {
-    // The verifier itself reports malformed JSON.
   }
-  return undefined;
+  if (options.contents) ops.push("contents", JSON.stringify(options.contents));
+  return ops;
 }
 
 function cmdVerify(args) {
-  const { positional, options } = parseArgs(args, {
-    "expected-sha256": "value",
-    query: "value",
-    content: "list",
-    "context-text-file": "value",
-    "recall-file": "value",
-    given: "value",
-  });
-  if (positional.length !== 1) throw new UsageError("verify takes exactly one response or receipt file");
-  const wire = readBytes(positional[0]).toString("utf8");
-  const given = options.given ? JSON.parse(readFileSync(options.given, "utf8")) : {};
-  if (options["expected-sha256"]) given.expected_sha256 = options["expected-sha256"];
-  if (options.query !== undefined) given.query = options.query;
-  for (const pair of options.content ?? []) {
-    const eq = pair.indexOf("=");
-    if (eq <= 0) throw new UsageError("--content needs ID=TEXT");
-    (given.contents ??= {})[pair.slice(0, eq)] = pair.slice(eq + 1);
-  }
-  if (options["context-text-file"]) given.context_text = readFileSync(options["context-text-file"], "utf8");
-  if (options["recall-file"]) given.recall_wire = readFileSync(options["recall-file"], "utf8");
-  const schema = receiptSchema(wire);
-  const verify = schema === api.CONTEXT_RECEIPT_SCHEMA ? api.verifyContextReceipt : api.verifyRecallReceipt;
-  return printReport(verify(wire, given));
+  const spec = {
+    kind: "value", query: "value", "expected-sha256": "value", "context-text": "value", "context-text-file": "value",
+    "recall-file": "value", content: "list", given: "value", "include-canonical": "flag",
+  };
+  const { positional, options, order } = parseArgs(args, spec);
+  if (positional.length !== 1) throw new UsageError("usage: lians-score verify FILE|- [--kind recall|context] [--query Q] [--expected-sha256 H] [--given GIVEN.json]");
+  const wire = readInput(positional[0]);
+  const [output, status] = glue.cliVerify(options.kind ?? "", wire, optionOps(options, order));
+  out(output);
+  return status;
 }
 
 function cmdVerifyPack(args) {
-  const { positional, options } = parseArgs(args, {
-    "trusted-key": "value",
-    "trusted-key-file": "value",
-    "key-id": "value",
-    "allow-unsigned": "flag",
-  });
-  if (positional.length !== 1) throw new UsageError("verify-pack takes exactly one pack file");
-  const wire = readBytes(positional[0]).toString("utf8");
-  const opts = {};
-  if (options["trusted-key"] && options["trusted-key-file"]) {
-    throw new UsageError("give --trusted-key or --trusted-key-file, not both");
-  }
-  if (options["trusted-key"]) opts.trusted_public_key = options["trusted-key"];
-  if (options["trusted-key-file"]) opts.trusted_public_key = readFileSync(options["trusted-key-file"], "utf8").trim();
-  if (options["key-id"]) opts.expected_key_id = options["key-id"];
-  if (options["allow-unsigned"]) opts.allow_unsigned = true;
-  return printReport(api.verifyEvidencePack(wire, opts));
+  const spec = {
+    "trusted-public-key": "value", "trusted-public-key-file": "value", "expected-key-id": "value",
+    "allow-unsigned": "flag", "include-canonical": "flag",
+  };
+  const { positional, options, order } = parseArgs(args, spec);
+  if (positional.length !== 1) throw new UsageError("usage: lians-score verify-pack FILE|- [--trusted-public-key B64] [--expected-key-id ID] [--allow-unsigned]");
+  const [output, status] = glue.cliVerifyPack(readInput(positional[0]), optionOps(options, order));
+  out(output);
+  return status;
 }
 
 function replayFiles(args, lineFn) {
@@ -261,19 +222,18 @@ export function main(argv) {
         return 0;
       case "-V":
       case "--version":
-        out(`lians-score ${api.VERSION}\n`);
+        out(`lians-score ${VERSION}\n`);
         return 0;
       default:
         process.stderr.write(command === undefined ? USAGE : `lians-score: unknown command ${command}\n\n${USAGE}`);
         return 2;
     }
   } catch (error) {
-    if (error instanceof UsageError) {
-      process.stderr.write(`lians-score: ${error.message}\n(see lians-score --help)\n`);
-      return 2;
-    }
-    process.stderr.write(`lians-score: ${describe(error)}\n`);
-    return 1;
+    // As natively: anything that stops a command (usage, unreadable file,
+    // a case line that is not a case) exits 2; 1 is for results.
+    const hint = error instanceof UsageError ? "\n(see lians-score --help)" : "";
+    process.stderr.write(`lians-score: ${describe(error)}${hint}\n`);
+    return 2;
   }
 }
 

@@ -194,8 +194,11 @@ export interface EvaluateAdmissionInput {
   source: string | null;
   /** Default `"monitor"`; matched case-sensitively. */
   mode?: AdmissionMode;
-  /** Normalized (stripped, lowercased) source names; `null` for none. */
-  blocked_sources?: string[] | null;
+  /**
+   * Blocked sources: an array used as given (already stripped and lowercased),
+   * or the server's comma-separated setting string (normalized); `null` for none.
+   */
+  blocked_sources?: string[] | string | null;
 }
 
 /** The admission decision. */
@@ -229,11 +232,38 @@ export interface ReviewItemInput extends PendingAdmissionOut {
   metadata?: JsonObject | null;
 }
 
-/** Re-scored review item: the held (as queued) and approved (after trusted review) breakdowns. */
+/** A known explanation of review-queue drift. */
+export interface ReviewDriftCause {
+  /** `missing-inputs` (importance/metadata not in the list response), `reference-time-offset`
+   * (same instant, other offset text), `policy-version`, or `unexplained`. */
+  code: "missing-inputs" | "reference-time-offset" | "policy-version" | "unexplained";
+  text: string;
+}
+
+/** How a held re-score compares with the stored `score_breakdown` (by key; numbers after rounding to 6 places). */
+export interface ReviewDrift {
+  drifted: boolean;
+  /** Breakdown keys whose values differ. */
+  fields: string[];
+  /** True when every differing field is accounted for by a known cause. */
+  explained: boolean;
+  /** The differing fields no known cause accounts for. */
+  unexplained_fields: string[];
+  causes: ReviewDriftCause[];
+}
+
+/** A review-queue item re-scored three ways. */
 export interface ReviewRescore {
+  /** As held: safety `review_needed` (what the queue stores). */
   held: ScoreMemoryResult;
+  /** As the reviewer's approval stores it: safety `approved`, the item's risk tags. */
   approved: ScoreMemoryResult;
-  [key: string]: unknown;
+  /** On the trusted-review path: safety `approved`, tags re-detected from the content. */
+  trusted_review: ScoreMemoryResult;
+  trusted_review_risk_tags: string[];
+  inputs: { importance_supplied: boolean; metadata_supplied: boolean };
+  /** Null when the item has no stored `score_breakdown`. */
+  drift: ReviewDrift | null;
 }
 
 /** A recall candidate for `sortCandidates` (the stable score key's inputs). */
@@ -267,7 +297,32 @@ export type VerificationFailure =
   | "signature_invalid"
   | "unsigned_pack"
   | "untrusted_key"
-  | "key_id_mismatch";
+  | "key_id_mismatch"
+  /** A field of `given`/`options` has the wrong type: the requested check could not run. */
+  | "invalid_given";
+
+/** Informational checks: reported in `checks`, never failures. */
+export type VerificationInfoCode = "body_hash_consistency" | "stage_chain" | "rank_calibration";
+
+/** One check of a report. */
+export interface VerificationCheck {
+  code: VerificationFailure | VerificationInfoCode;
+  status: "passed" | "failed" | "skipped";
+  /** `error` checks decide `valid`; `info` checks never do. */
+  severity: "error" | "info";
+  /** JSON pointer into the parsed wire document (or `/given/...`). */
+  pointer: string;
+  message: string;
+}
+
+/** A `recall_receipt` link of an Evidence Pack and what its bound body hashes to. */
+export interface BoundReceipt {
+  pointer: string;
+  artifact_hash: string | null;
+  receipt_sha256: string | null;
+  schema: string | null;
+  matches: boolean;
+}
 
 /** The outcome of a verification. Findings are data, not exceptions. */
 export interface VerificationReport {
@@ -275,11 +330,16 @@ export interface VerificationReport {
   valid: boolean;
   /** The recomputed hash (receipt, or pack manifest); null when the text could not be parsed. */
   receipt_sha256: string | null;
-  /** The canonical (PyJSON) text that was hashed; null when the text could not be parsed. */
-  canonical: string | null;
-  /** Each failure code once. */
+  /** `schema` of the hashed value, when it is a string. */
+  schema: string | null;
+  /** Each failed error-severity code once, in first-seen order. */
   failures: VerificationFailure[];
-  [key: string]: unknown;
+  /** Every check that ran (or was skipped), in order. */
+  checks: VerificationCheck[];
+  /** Evidence Packs: the recall receipts the pack binds (empty otherwise). */
+  bound_receipts: BoundReceipt[];
+  /** The canonical (PyJSON) text that was hashed, when `include_canonical` was set; else null. */
+  canonical: string | null;
 }
 
 /** What the client also holds, to check a recall receipt against. Absent means "not checked". */
@@ -294,6 +354,8 @@ export interface RecallGiven {
   neighbor_metadata?: Record<string, Record<string, JsonText>>;
   /** A pinned receipt hash (hex, any case). */
   expected_sha256?: string;
+  /** Return the canonical text in `report.canonical`. Default false. */
+  include_canonical?: boolean;
 }
 
 /** What the client also holds, to check a context receipt against. */
@@ -311,6 +373,8 @@ export interface EvidencePackOptions {
   expected_key_id?: string;
   /** Accept a pack whose `signature.status` is `unsigned`. Default false. */
   allow_unsigned?: boolean;
+  /** Return the manifest's canonical text in `report.canonical`. Default false. */
+  include_canonical?: boolean;
 }
 
 // ---------------------------------------------------------------- functions

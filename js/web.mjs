@@ -22,7 +22,10 @@ function notInitialized(name) {
 /** Fetch/compile/instantiate the wasm (idempotent; concurrent calls share one load). */
 export async function init(input) {
   if (ready) return;
-  await initGlue(input === undefined || isOptionsObject(input) ? input : { module_or_path: input });
+  if (hasOwn(input, "module_or_path")) input = input.module_or_path;
+  // A URL object (or anything URL-like with `href`) is fetched by its text.
+  if (input !== null && typeof input === "object" && typeof input.href === "string") input = input.href;
+  await initGlue(input === undefined ? undefined : { module_or_path: input });
   ready = true;
 }
 
@@ -32,7 +35,7 @@ export function initSync(input) {
   if (input === undefined) {
     throw new TypeError("lians-score: initSync() needs the WebAssembly.Module or the .wasm bytes");
   }
-  glue.initSync(isOptionsObject(input) ? input : { module: input });
+  glue.initSync({ module: hasOwn(input, "module") ? input.module : input });
   ready = true;
 }
 
@@ -41,8 +44,8 @@ export function isInitialized() {
   return ready;
 }
 
-function isOptionsObject(value) {
-  return value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype;
+function hasOwn(value, key) {
+  return value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype && Object.hasOwn(value, key);
 }
 
 function guarded(name) {

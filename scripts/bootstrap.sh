@@ -42,14 +42,14 @@ else
     || cargo install wasm-pack --version "$want_pack"
 fi
 
-step "chromium + chromedriver"
-if [[ -x /usr/bin/chromium && -x /usr/bin/chromedriver ]]; then
+step "chromium + chromedriver (+ a CJK font for readable screenshots)"
+if [[ -x /usr/bin/chromium && -x /usr/bin/chromedriver && -d /usr/share/fonts/truetype/wqy ]]; then
   echo "present: $(/usr/bin/chromium --version 2>/dev/null || echo chromium)"
 elif command -v apt-get >/dev/null 2>&1; then
   sudo_cmd=""
   if [[ $(id -u) -ne 0 ]]; then sudo_cmd="sudo"; fi
   $sudo_cmd apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq chromium chromium-driver
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq chromium chromium-driver fonts-wqy-microhei
 else
   echo "bootstrap: cannot install chromium (no apt-get); browser tests will fail" >&2
 fi

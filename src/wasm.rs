@@ -13,14 +13,14 @@
 //! Hand-checked TypeScript declarations live in `js/index.d.ts`; the
 //! generated ones are not shipped.
 
+mod cli;
 mod interop;
-mod pending;
-mod replay;
 
 use wasm_bindgen::prelude::*;
 
 use crate::api;
-use crate::json::Value;
+use crate::json::{self, Value};
+use crate::receipt;
 use crate::Error;
 use interop::{input_value, js_error, options_value, to_js, wire_text};
 
@@ -97,14 +97,14 @@ pub fn sort_candidates(candidates: JsValue) -> JsResult {
 #[wasm_bindgen(js_name = canonicalJson, skip_typescript)]
 pub fn canonical_json(input: JsValue) -> JsResult {
     let value = arg(&input)?;
-    pending::canonical(&value).map(|s| JsValue::from_str(&s)).map_err(|e| js_error(&e))
+    Ok(JsValue::from_str(&json::canonical(&value)))
 }
 
 /// SHA-256 (lowercase hex) of a string's UTF-8 bytes, or of raw bytes.
 #[wasm_bindgen(js_name = sha256Hex, skip_typescript)]
 pub fn sha256_hex(input: JsValue) -> JsResult {
     if let Some(bytes) = input.dyn_ref::<js_sys::Uint8Array>() {
-        return Ok(JsValue::from_str(&pending::sha256_hex(&bytes.to_vec())));
+        return Ok(JsValue::from_str(&receipt::sha256_hex(&bytes.to_vec())));
     }
     if !input.is_string() {
         return Err(js_error(&Error::wrong_type("", "a string or Uint8Array", "another type")));
@@ -117,7 +117,7 @@ pub fn sha256_hex(input: JsValue) -> JsResult {
             "the string holds a lone surrogate, which has no UTF-8 encoding (the server cannot hash it either)",
         )));
     }
-    Ok(JsValue::from_str(&pending::sha256_hex(s.as_bytes())))
+    Ok(JsValue::from_str(&receipt::sha256_hex(s.as_bytes())))
 }
 
 fn wire(v: &JsValue, what: &str) -> Result<String, JsValue> {
@@ -128,52 +128,49 @@ fn wire(v: &JsValue, what: &str) -> Result<String, JsValue> {
 #[wasm_bindgen(js_name = verifyRecallReceipt, skip_typescript)]
 pub fn verify_recall_receipt(wire_json: JsValue, given: JsValue) -> JsResult {
     let text = wire(&wire_json, "the recall response")?;
-    let given = options_value(&given, "given").map_err(|e| js_error(&e))?;
-    out(pending::verify_recall_receipt(&text, &given))
+    let given = options_value(&given)?;
+    Ok(to_js(&receipt::verify_recall_receipt(&text, &given).to_json()))
 }
 
 /// Verify a `lians.context-receipt.v2` from the raw response body (or bare receipt) text.
 #[wasm_bindgen(js_name = verifyContextReceipt, skip_typescript)]
 pub fn verify_context_receipt(wire_json: JsValue, given: JsValue) -> JsResult {
     let text = wire(&wire_json, "the context response")?;
-    let given = options_value(&given, "given").map_err(|e| js_error(&e))?;
-    out(pending::verify_context_receipt(&text, &given))
+    let given = options_value(&given)?;
+    Ok(to_js(&receipt::verify_context_receipt(&text, &given).to_json()))
 }
 
 /// Verify an Evidence Pack v2 from its raw JSON text.
 #[wasm_bindgen(js_name = verifyEvidencePack, skip_typescript)]
 pub fn verify_evidence_pack(wire_json: JsValue, options: JsValue) -> JsResult {
     let text = wire(&wire_json, "the evidence pack")?;
-    let options = options_value(&options, "options").map_err(|e| js_error(&e))?;
-    out(pending::verify_evidence_pack(&text, &options))
+    let options = options_value(&options)?;
+    Ok(to_js(&receipt::verify_evidence_pack(&text, &options).to_json()))
 }
 
-/// Conformance replay of one scoring vector line: the `{"id","actual"}`
-/// checker line (no newline), or `undefined` for a blank line. Used by the CLI.
+/// CLI: one scoring vector line → its `{"id","actual"}` checker line (no
+/// newline), or `undefined` for a blank line: exactly what the native
+/// `lians-score replay` prints for that line (same [`crate::replay`] code).
 #[wasm_bindgen(js_name = replayScoringLine, skip_typescript)]
-pub fn replay_scoring_line(line: &str) -> Result<Option<String>, JsValue> {
-    replay::scoring_line(line).map_err(|e| js_error(&e))
+pub fn replay_scoring_line(line: &str) -> Option<String> {
+    if line.trim().is_empty() {
+        return None;
+    }
+    Some(crate::replay::scoring_line(line))
 }
 
-/// CLI helper: call one façade function on JSON text and return the result
-/// as compact JSON text (Python number forms kept: `1.0` stays `1.0`).
-/// `name` is the Python function name (`score_memory`, `evaluate`, ...).
-#[wasm_bindgen(js_name = callJson, skip_typescript)]
-pub fn call_json(name: &str, input: &str) -> Result<String, JsValue> {
-    let run = || -> Result<String, Error> {
-        let input = crate::json::parse(input)?;
-        let result = match name {
-            "score_memory" => api::score_memory(&input),
-            "tokenize_for_scoring" => api::tokenize_for_scoring(&input),
-            "detect_risk_tags" => api::detect_risk_tags(&input),
-            "evaluate" => api::evaluate_admission(&input),
-            "rescore_review_item" => api::rescore_review_item(&input),
-            "sort_candidates" => api::sort_candidates(&input),
-            _ => Err(interop::error(crate::ErrorCode::InvalidValue, "", format!("unknown function {name:?}"))),
-        }?;
-        Ok(pending::write_compact(&result))
-    };
-    run().map_err(|e| js_error(&e))
+/// CLI: one receipt case line → its checker line (no newline), or
+/// `undefined` for a blank line, as the native `lians-score verify-replay`.
+/// A line that is not a case throws.
+#[wasm_bindgen(js_name = replayReceiptsLine, skip_typescript)]
+pub fn replay_receipts_line(line: &str) -> Result<Option<String>, JsValue> {
+    if line.trim().is_empty() {
+        return Ok(None);
+    }
+    let case = json::parse(line).map_err(|e| js_error(&e))?;
+    let row = receipt::replay::replay_case(&case)
+        .map_err(|message| js_error(&interop::error(crate::ErrorCode::InvalidValue, "", message)))?;
+    Ok(Some(json::to_json_string(&row)))
 }
 
 /// The crate version (equals the npm package version).

@@ -397,15 +397,12 @@ pub fn wire_text(v: &JsValue, what: &str) -> Result<String, Error> {
     ))
 }
 
-/// An optional options/`given` argument: `undefined`/`null` → empty object,
-/// JSON text, or plain JS data. Must be an object.
-pub fn options_value(v: &JsValue, what: &str) -> Result<Value, Error> {
+/// An optional `given`/`options` argument: `undefined`/`null` → `null`
+/// (nothing pinned), JSON text, or plain JS data. A non-object is left to the
+/// verifier, which reports it as an `invalid_given` finding.
+pub fn options_value(v: &JsValue) -> Result<Value, JsValue> {
     if v.is_undefined() || v.is_null() {
-        return Ok(Value::Object(JsonObject::new()));
+        return Ok(Value::Null);
     }
-    let value = input_value(v)?;
-    if value.as_object().is_none() {
-        return Err(Error::wrong_type("", &format!("{what} (an object)"), value.type_name()));
-    }
-    Ok(value)
+    input_value(v).map_err(|e| js_error(&e))
 }

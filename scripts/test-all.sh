@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# Every test of the project, in one run (called by `npm test` and `.ci/run`,
+# after scripts/bootstrap.sh). Runs all steps, then prints a summary and exits
+# non-zero if any step failed. Outputs go to test-output/.
+#   Rust: cargo test --release; native conformance replays + checkers.
+#   wasm: build (all targets + size budget); wasm replays + checkers, byte-
+#   compared with the native ones; Node tests (ESM, CJS, web entry, CLI);
+#   tsc --noEmit; headless Chromium; workerd; Deno; npm pack + install.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+export PATH="$ROOT/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+export DENO_NO_UPDATE_CHECK=1 DENO_NO_PROMPT=1
+SHARED=../shared
+SCORING=$SHARED/conformance/scoring
+RECEIPTS=$SHARED/conformance/receipts
+OUT=test-output
+mkdir -p "$OUT"
+
+failed=()
+passed=()
+step() { # <name> <command...>
+  local name=$1 start=$SECONDS
+  shift
+  printf '\n===== %s\n' "$name"
+  if "$@"; then
+    passed+=("$name ($((SECONDS - start)) s)")
+  else
+    failed+=("$name")
+    printf -- '----- FAILED: %s\n' "$name"
+  fi
+}
+
+native_bin=target/release/lians-score
+
+native_scoring() {
+  cargo build --release --quiet --bin lians-score || return 1
+  : > "$OUT/native-scoring.jsonl"
+  for f in "$SCORING"/*.jsonl; do
+    "$native_bin" replay "$f" >> "$OUT/native-scoring.jsonl" || return 1
+  done
+  python3 "$SHARED/conformance/check_scoring.py" "$SCORING" "$OUT/native-scoring.jsonl"
+}
+
+wasm_scoring() {
+  : > "$OUT/wasm-scoring.jsonl"
+  for f in "$SCORING"/*.jsonl; do
+    node js/cli.mjs replay "$f" >> "$OUT/wasm-scoring.jsonl" || return 1
+  done
+  python3 "$SHARED/conformance/check_scoring.py" "$SCORING" "$OUT/wasm-scoring.jsonl" || return 1
+  if [[ -s "$OUT/native-scoring.jsonl" ]]; then
+    cmp "$OUT/native-scoring.jsonl" "$OUT/wasm-scoring.jsonl" && echo "wasm scoring replay is byte-identical to native"
+  else
+    echo "no native scoring output to compare with" >&2
+    return 1
+  fi
+}
+
+native_receipts() {
+  cargo build --release --quiet --bin lians-score || return 1
+  "$native_bin" verify-replay "$RECEIPTS/cases.jsonl" > "$OUT/native-receipts.jsonl" || return 1
+  python3 "$SHARED/conformance/check_receipts.py" "$RECEIPTS" "$OUT/native-receipts.jsonl"
+}
+
+wasm_receipts() {
+  node js/cli.mjs verify-replay "$RECEIPTS/cases.jsonl" > "$OUT/wasm-receipts.jsonl" || return 1
+  python3 "$SHARED/conformance/check_receipts.py" "$RECEIPTS" "$OUT/wasm-receipts.jsonl" || return 1
+  if [[ -s "$OUT/native-receipts.jsonl" ]]; then
+    cmp "$OUT/native-receipts.jsonl" "$OUT/wasm-receipts.jsonl" && echo "wasm receipt replay is byte-identical to native"
+  else
+    echo "no native receipt output to compare with" >&2
+    return 1
+  fi
+}
+
+node_tests() {
+  node --test --test-reporter=spec tests/js/*.test.mjs tests/js/*.test.cjs
+}
+
+types() {
+  tsc --version && tsc -p tsconfig.json
+}
+
+deno_tests() {
+  deno --version | head -1 && deno test --allow-read --no-prompt tests/edge/deno.test.mjs
+}
+
+step "cargo test --release" cargo test --release
+step "wasm build + size" bash scripts/build.sh
+if [[ " ${failed[*]-} " == *"wasm build"* ]]; then
+  echo "wasm build failed: skipping the wasm tests" >&2
+  step "native scoring conformance" native_scoring
+  step "native receipt conformance" native_receipts
+else
+  step "native scoring conformance" native_scoring
+  step "wasm scoring conformance (= native bytes)" wasm_scoring
+  step "native receipt conformance" native_receipts
+  step "wasm receipt conformance (= native bytes)" wasm_receipts
+  step "node tests (ESM, CJS, web entry, CLI)" node_tests
+  step "typescript (tsc --noEmit)" types
+  step "headless chromium (playwright-core)" node --test --test-reporter=spec tests/js/browser.e2e.mjs
+  step "workerd" node --test --test-reporter=spec tests/edge/workerd.test.mjs
+  step "deno" deno_tests
+  step "npm package (pack, install, ESM/CJS/TS/Deno/bin)" bash tests/package/run.sh
+  if compgen -G "tests/e2e/*.test.mjs" >/dev/null; then
+    step "dashboard e2e (tests/e2e)" node --test --test-reporter=spec tests/e2e/*.test.mjs
+  fi
+fi
+
+printf '\n===== summary\n'
+for p in "${passed[@]}"; do echo "ok    $p"; done
+for f in "${failed[@]}"; do echo "FAIL  $f"; done
+if ((${#failed[@]})); then
+  echo "${#failed[@]} step(s) failed"
+  exit 1
+fi
+echo "all ${#passed[@]} steps passed"

@@ -1,0 +1,105 @@
+// Unit tests (Node, no browser) of the dashboard's DOM-free modules.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { spansAt, textAt } from '../../www/jsonspan.js';
+import { parseQueueText, driftView, buildDecisionExport, shellQuote, gateOf, componentRows, QueueError } from '../../www/queue.js';
+import { REPO } from './pkg.mjs';
+
+const U1 = '11111111-1111-4111-8111-111111111111';
+const U2 = '22222222-2222-4222-8222-222222222222';
+
+describe('jsonspan', () => {
+  it('cuts exact value texts, keeping lexemes and key order', () => {
+    const t = '{"pending": [ {"id":"a","metadata":{"2":1.0,"b":1e-7}} , {"id":"b\\"}"} ], "x": [1]}';
+    assert.deepEqual(spansAt(t, [['pending', '*']]).map((s) => s.text), ['{"id":"a","metadata":{"2":1.0,"b":1e-7}}', '{"id":"b\\"}"}']);
+    assert.equal(textAt(t, ['pending', 0, 'metadata']), '{"2":1.0,"b":1e-7}');
+    assert.equal(textAt(t, ['nope']), null);
+  });
+  it('takes the last of duplicate keys, like JSON.parse', () => {
+    assert.equal(textAt('{"a":1,"a":{"z":2}}', ['a']), '{"z":2}');
+  });
+  it('decodes escaped keys and refuses malformed text', () => {
+    assert.equal(textAt('{"\\u0061\\n":[true]}', ['a\n']), '[true]');
+    assert.throws(() => spansAt('{"a":1', [['a']]), SyntaxError);
+    assert.throws(() => spansAt('[1] 2', [[0]]), SyntaxError);
+  });
+});
+
+describe('parseQueueText', () => {
+  const item = (id, extra = {}) => ({ id, content: 'c', event_time: '2026-01-01T00:00:00Z', ...extra });
+  it('reads AdmissionListResult, {items}, and bare arrays', () => {
+    const a = parseQueueText(JSON.stringify({ pending: [item(U1)], total: 1, status_filter: 'pending' }));
+    assert.equal(a.info.shape, 'AdmissionListResult');
+    assert.equal(a.info.status_filter, 'pending');
+    assert.equal(parseQueueText(JSON.stringify({ items: [item(U1)] })).info.shape, 'items');
+    assert.equal(parseQueueText(JSON.stringify([item(U1), item(U2)])).items.length, 2);
+  });
+  it('keeps each item\'s raw text', () => {
+    const text = `{"pending":[{"id":"${U1}","content":"c","metadata":{"1":1.0,"a":2}}]}`;
+    assert.equal(parseQueueText(text).items[0].raw, `{"id":"${U1}","content":"c","metadata":{"1":1.0,"a":2}}`);
+  });
+  it('skips bad items with a warning and flags non-UUID ids', () => {
+    const r = parseQueueText(JSON.stringify({ pending: [item(U1), item(U1), { id: 'x' }, 7, item('not-a-uuid')] }));
+    assert.deepEqual(r.items.map((i) => i.obj.id), [U1, 'not-a-uuid']);
+    assert.equal(r.warnings.length, 4);
+  });
+  it('gives clear errors', () => {
+    assert.throws(() => parseQueueText(''), QueueError);
+    assert.throws(() => parseQueueText('{"pending":'), /Not valid JSON/);
+    assert.throws(() => parseQueueText('{"memories":[]}'), /Expected an AdmissionListResult/);
+  });
+});
+
+describe('drift', () => {
+  const base = {
+    importance_score: 0.6, confidence_score: 1.0, trust_score: 0.6, freshness_score: 1.0, relevance_score: 0.5, stability_score: 0.65,
+    safety_score: 0.5, final_score: 0.0, eligible: false, safety_eligible: false, temporal_eligible: true, purpose: 'admission',
+    scoring_policy_version: 'lians-memory-scoring-v2', reference_time: '2026-11-18T09:00:00+00:00',
+    weights: { importance_score: 0.25 }, scoring_limits: { token_cap: 1024 }, reasons: ['r'],
+  };
+  // The analysis itself is the package's (tests/spec_examples.rs, mod drift);
+  // the page only maps it to what it renders.
+  it('maps the package drift analysis to the view', () => {
+    const causes = [{ code: 'missing-inputs', text: 'importance and caller metadata are not in the GET /v1/admissions response' }];
+    const d = driftView({ drift: { drifted: true, fields: ['confidence_score'], explained: true, unexplained_fields: [], causes } });
+    assert.deepEqual(d, { status: 'drift', differs: ['confidence_score'], causes, explained: true });
+    assert.equal(driftView({ drift: { drifted: false, fields: [], explained: true, unexplained_fields: [], causes: [] } }).status, 'match');
+    assert.equal(driftView({ drift: null }).causes[0].code, 'no-stored');
+    assert.equal(driftView(null).causes[0].code, 'no-rescore');
+  });
+  it('names the gate that zeroed a score', () => {
+    assert.deepEqual(gateOf({ ...base, reasons: ['a', 'b', 'c', 'd', 'e', 'f', 'human review required before normal recall'] }), { gate: 'safety', reason: 'human review required before normal recall' });
+    assert.equal(gateOf({ ...base, eligible: true }), null);
+    assert.equal(gateOf({ ...base, safety_eligible: true, temporal_eligible: false, reasons: ['a', 'b', 'c', 'not yet valid'] }).gate, 'temporal');
+    assert.equal(componentRows(base).find((r) => r.key === 'importance_score').contribution, 0.6 * 0.25);
+  });
+});
+
+describe('decision export', () => {
+  it('writes exact resolve bodies and safe curl lines', () => {
+    const ex = buildDecisionExport(new Map([
+      [U1, { action: 'approve', note: null }],
+      [U2, { action: 'reject', note: "it's PII; $(rm -rf /) `x`" }],
+      ['"; rm -rf / #', { action: 'approve', note: null }],
+    ]), { generatedAt: 'T' });
+    assert.deepEqual(ex.skipped, ['"; rm -rf / #']);
+    assert.deepEqual(ex.doc.decisions.map((d) => JSON.stringify(d.body)), ['{"action":"approve","note":null}', `{"action":"reject","note":"it's PII; $(rm -rf /) \`x\`"}`]);
+    const line = ex.curl.split('\n').find((l) => l.includes(U2));
+    // The shell hands curl exactly the JSON body.
+    const body = line.slice(line.indexOf('--data-raw ') + 11);
+    assert.equal(execFileSync('sh', ['-c', `printf %s ${body}`]).toString(), JSON.stringify(ex.doc.decisions[1].body));
+    assert.equal(shellQuote("a'b"), "'a'\\''b'");
+  });
+});
+
+describe('serve.mjs', () => {
+  it('rejects a bad PORT and a bad LIANS_API_URL', () => {
+    const run = (env) => {
+      try { execFileSync(process.execPath, [join(REPO, 'scripts', 'serve.mjs')], { env: { ...process.env, ...env }, stdio: 'pipe', timeout: 5000 }); return 0; } catch (e) { return e.status; }
+    };
+    assert.equal(run({ PORT: 'eighty' }), 2);
+    assert.equal(run({ PORT: '0', LIANS_API_URL: 'javascript:alert(1)' }), 2);
+  });
+});

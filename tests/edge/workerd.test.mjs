@@ -1,0 +1,74 @@
+// Real workerd (npm `workerd`) serving the worker on 127.0.0.1: a score and a
+// verify request. The process is started and stopped by this test.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { ROOT, SAMPLES } from "../js/helpers.mjs";
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(url, child, log, ms = 30000) {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`workerd exited (${child.exitCode}):\n${log()}`);
+    try {
+      const res = await fetch(url);
+      if (res.ok) return res;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`workerd did not answer in ${ms} ms:\n${log()}`);
+}
+
+test("workerd serves score and verify requests", async () => {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const bin = path.join(ROOT, "node_modules/.bin/workerd");
+  const config = path.join(ROOT, "tests/edge/workerd/config.capnp");
+  const child = spawn(bin, ["serve", config, "--socket-addr", `http=127.0.0.1:${port}`], { stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout.on("data", (d) => (output += d));
+  child.stderr.on("data", (d) => (output += d));
+  try {
+    const health = await (await waitFor(`${base}/health`, child, () => output)).json();
+    assert.equal(health.ok, true);
+    assert.equal(health.sha, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+
+    const scored = await fetch(`${base}/score`, {
+      method: "POST",
+      body: '{"content":"Alice prefers window seats on long flights","reference_time":"2026-08-01T00:00:00+00:00","query":"window seat"}',
+    });
+    const breakdown = await scored.json();
+    assert.equal(scored.status, 200, JSON.stringify(breakdown));
+    assert.equal(breakdown.scoring_policy_version, "lians-memory-scoring-v2");
+    assert.equal(typeof breakdown.final_score, "number");
+
+    const wire = readFileSync(path.join(SAMPLES, "recall-08-fast-filters-acme-tinyfloat.json"), "utf8");
+    const verified = await fetch(`${base}/verify`, { method: "POST", body: wire });
+    const report = await verified.json();
+    assert.equal(verified.status, 200, JSON.stringify(report));
+    assert.equal(report.valid, true, JSON.stringify(report.failures));
+    assert.equal(report.receipt_sha256, JSON.parse(wire).receipt_sha256);
+
+    const bad = await fetch(`${base}/score`, { method: "POST", body: "{" });
+    assert.equal(bad.status, 400);
+    assert.equal((await bad.json()).error.code, "malformed_json");
+  } finally {
+    child.kill("SIGTERM");
+    await new Promise((r) => (child.exitCode !== null ? r() : child.once("exit", r)));
+  }
+});

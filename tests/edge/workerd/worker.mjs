@@ -1,0 +1,21 @@
+// A Worker using lians-score through its workerd entry (no init() call: the
+// entry instantiates the imported WebAssembly.Module synchronously).
+import { scoreMemory, verifyRecallReceipt, sha256Hex, isInitialized, VERSION } from "./js/workerd.mjs";
+
+function json(value, status = 200) {
+  return new Response(JSON.stringify(value), { status, headers: { "content-type": "application/json" } });
+}
+
+export default {
+  async fetch(request) {
+    const url = new URL(request.url);
+    try {
+      if (url.pathname === "/health") return json({ ok: isInitialized(), version: VERSION, sha: sha256Hex("abc") });
+      if (url.pathname === "/score" && request.method === "POST") return json(scoreMemory(await request.text()));
+      if (url.pathname === "/verify" && request.method === "POST") return json(verifyRecallReceipt(await request.text()));
+      return json({ error: "not found" }, 404);
+    } catch (error) {
+      return json({ error: { code: error.code, path: error.path, message: error.message } }, 400);
+    }
+  },
+};

@@ -1,0 +1,97 @@
+// The one module that talks to the lians-score package.
+//
+// Everything else in www/ calls these functions and never the package
+// directly, so a change in the package's JS surface is a change here only.
+// Used by the page (app.js) and by the Web Worker (worker.js).
+//
+// The package's browser build is served at ./lians-pkg.js: a module whose
+// default export is the package's namespace (scripts/serve.mjs generates it;
+// a static deployment writes the one line itself, see docs/dashboard.md).
+
+const PKG_URL = new URL('./lians-pkg.js', import.meta.url).href;
+
+let pkg = null;
+let loading = null;
+let loadError = null;
+
+/** Load and initialise the package once. Resolves to true, or false with lastLoadError() set. */
+export function load() {
+  if (!loading) {
+    loading = (async () => {
+      try {
+        const ns = await import(PKG_URL);
+        const m = ns.default && typeof ns.default === 'object' ? ns.default : ns;
+        const init = typeof m.init === 'function' ? m.init : (typeof m.default === 'function' ? m.default : null);
+        if (init) await init();
+        for (const name of ['scoreMemory', 'rescoreReviewItem', 'verifyRecallReceipt', 'verifyContextReceipt', 'verifyEvidencePack']) {
+          if (typeof m[name] !== 'function') throw new Error(`the package has no ${name}()`);
+        }
+        pkg = m;
+        return true;
+      } catch (e) {
+        loadError = e;
+        return false;
+      }
+    })();
+  }
+  return loading;
+}
+
+export const isLoaded = () => pkg !== null;
+export const lastLoadError = () => loadError;
+
+function need() {
+  if (!pkg) throw Object.assign(new Error('the lians-score package is not loaded'), { code: 'package_unavailable' });
+  return pkg;
+}
+
+/** {code, path, message} of anything thrown by the package (or by us). */
+export function errorInfo(e) {
+  if (e && typeof e === 'object') {
+    return { code: String(e.code ?? e.name ?? 'error'), path: e.path == null ? '' : String(e.path), message: String(e.message ?? e) };
+  }
+  return { code: 'error', path: '', message: String(e) };
+}
+
+// Prefer the exact JSON text (key order, int/float lexemes matter to the
+// scorer); fall back to the parsed object if the package rejects text.
+function textOrObject(fn, text, obj) {
+  if (typeof text === 'string') {
+    try { return fn(text); } catch (e) {
+      if (obj === undefined) throw e;
+      try { return fn(obj); } catch { throw e; }
+    }
+  }
+  return fn(obj);
+}
+
+/**
+ * Re-score one review-queue item (PendingAdmissionOut, optionally with
+ * `importance` and `metadata`). Returns {held, approved, trusted_review}.
+ */
+export function rescoreItem(itemText, itemObj) {
+  const m = need();
+  const r = textOrObject((x) => m.rescoreReviewItem(x), itemText, itemObj);
+  return { held: r.held ?? null, approved: r.approved ?? null, trusted_review: r.trusted_review ?? null, drift: r.drift ?? null };
+}
+
+export function scoreMemory(input) {
+  const m = need();
+  return m.scoreMemory(input);
+}
+
+export function detectRiskTags(content) { return need().detectRiskTags(content); }
+export function evaluateAdmission(args) { return need().evaluateAdmission(args); }
+export function canonicalJson(text) { return need().canonicalJson(text); }
+export function sha256Hex(text) { return need().sha256Hex(text); }
+
+/** kind: 'recall' | 'context'. Returns the package's report object. */
+export function verifyReceipt(kind, wireText, given) {
+  const m = need();
+  const g = given && Object.keys(given).length ? given : undefined;
+  return kind === 'context' ? m.verifyContextReceipt(wireText, g) : m.verifyRecallReceipt(wireText, g);
+}
+
+export function verifyEvidencePack(wireText, opts) {
+  return need().verifyEvidencePack(wireText, opts ?? {});
+}

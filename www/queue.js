@@ -1,0 +1,180 @@
+// Review-queue logic with no DOM and no package calls: parsing a loaded
+// queue, drift analysis, sorting/filtering and the decision export.
+// Shared by the page and the worker; importable from Node for tests.
+
+import { spansAt } from './jsonspan.js';
+
+export const COMPONENTS = [
+  ['importance_score', 'Importance'],
+  ['confidence_score', 'Confidence'],
+  ['trust_score', 'Trust'],
+  ['freshness_score', 'Freshness'],
+  ['relevance_score', 'Relevance'],
+  ['stability_score', 'Stability'],
+  ['safety_score', 'Safety'],
+];
+export const COMPONENT_KEYS = COMPONENTS.map(([k]) => k);
+
+// Reason index per component (spec §5: reasons are in component order).
+export const REASON_INDEX = Object.fromEntries(COMPONENT_KEYS.map((k, i) => [k, i]));
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+export const isUuid = (s) => typeof s === 'string' && UUID_RE.test(s);
+
+export class QueueError extends Error {
+  constructor(message, code = 'invalid_queue') { super(message); this.code = code; }
+}
+
+/**
+ * Parse the text of a queue: a `GET /v1/admissions` response
+ * (AdmissionListResult), a richer export in the same shape whose items also
+ * carry `importance`/`metadata`, `{items:[…]}`, or a bare array of items.
+ * Returns {items:[{raw, obj}], info:{shape, total, status_filter, count}, warnings}.
+ * `raw` is each item's exact source text, for the scorer.
+ */
+export function parseQueueText(text) {
+  if (typeof text !== 'string' || !text.trim()) throw new QueueError('The queue is empty: paste or load a GET /v1/admissions response.');
+  let doc;
+  try { doc = JSON.parse(text); } catch (e) {
+    throw new QueueError(`Not valid JSON: ${e.message}`, 'malformed_json');
+  }
+  let path;
+  let shape;
+  if (Array.isArray(doc)) { path = []; shape = 'array'; }
+  else if (doc && typeof doc === 'object' && Array.isArray(doc.pending)) { path = ['pending']; shape = 'AdmissionListResult'; }
+  else if (doc && typeof doc === 'object' && Array.isArray(doc.items)) { path = ['items']; shape = 'items'; }
+  else throw new QueueError('Expected an AdmissionListResult ({"pending": [...]}), {"items": [...]} or an array of review items.');
+
+  const list = path.length ? doc[path[0]] : doc;
+  const spans = spansAt(text, [[...path, '*']]);
+  // Duplicate top-level keys: JSON.parse keeps the last one; so do we.
+  const last = spans.slice(-list.length);
+  const items = [];
+  const warnings = [];
+  const seen = new Set();
+  list.forEach((obj, i) => {
+    const where = `item ${i + 1}`;
+    if (!obj || typeof obj !== 'object' || Array.isArray(obj)) { warnings.push(`${where}: not an object, skipped`); return; }
+    if (typeof obj.content !== 'string') { warnings.push(`${where}: no string "content", skipped`); return; }
+    if (typeof obj.id !== 'string' || !obj.id) { warnings.push(`${where}: no "id", skipped`); return; }
+    if (seen.has(obj.id)) { warnings.push(`${where}: duplicate id ${obj.id}, skipped`); return; }
+    seen.add(obj.id);
+    if (!isUuid(obj.id)) warnings.push(`${where}: id is not a lowercase UUID; it is excluded from the decision export`);
+    items.push({ raw: last[i] ? last[i].text : JSON.stringify(obj), obj });
+  });
+  const info = {
+    shape,
+    count: items.length,
+    total: shape === 'AdmissionListResult' ? doc.total ?? null : null,
+    status_filter: shape === 'AdmissionListResult' ? doc.status_filter ?? null : null,
+  };
+  return { items, info, warnings };
+}
+
+/** Does the item carry the inputs the list route omits? */
+export function inputsOf(obj) {
+  return { importance: Object.hasOwn(obj, 'importance'), metadata: Object.hasOwn(obj, 'metadata') };
+}
+
+// ---------- scores ----------
+/** Which gate zeroed the final score, or null when the breakdown is eligible. */
+export function gateOf(b) {
+  if (!b || typeof b !== 'object' || b.eligible !== false) return null;
+  const reasons = Array.isArray(b.reasons) ? b.reasons : [];
+  if (b.safety_eligible === false) return { gate: 'safety', reason: reasons[REASON_INDEX.safety_score] ?? '' };
+  if (b.temporal_eligible === false) return { gate: 'temporal', reason: reasons[REASON_INDEX.freshness_score] ?? '' };
+  return { gate: 'ineligible', reason: '' };
+}
+
+/** Per component: value, weight (0 when the table has none), contribution = value × weight. */
+export function componentRows(b) {
+  const weights = (b && typeof b.weights === 'object' && b.weights) || {};
+  const reasons = (b && Array.isArray(b.reasons)) ? b.reasons : [];
+  return COMPONENTS.map(([key, label]) => {
+    const value = num(b?.[key]);
+    const weight = Object.hasOwn(weights, key) ? num(weights[key]) : null;
+    return { key, label, value, weight, contribution: value != null && weight != null ? value * weight : null, reason: reasons[REASON_INDEX[key]] ?? '' };
+  });
+}
+
+const num = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+/**
+ * The drift view of one item: the package's analysis (`rescoreReviewItem(...).drift`,
+ * which compares the stored breakdown with the held re-score by key and names the
+ * known causes) in the shape the page renders.
+ * Returns {status: 'match'|'drift'|'unknown', differs:[…], causes:[{code,text}], explained}.
+ */
+export function driftView(res) {
+  if (!res) return { status: 'unknown', differs: [], causes: [{ code: 'no-rescore', text: 'No client re-score (package not loaded or the item failed to score).' }], explained: true };
+  const d = res.drift;
+  if (!d) return { status: 'unknown', differs: [], causes: [{ code: 'no-stored', text: 'No stored score_breakdown to compare with.' }], explained: true };
+  return { status: d.drifted ? 'drift' : 'match', differs: d.fields, causes: d.causes, explained: d.explained };
+}
+
+// ---------- sort & filter ----------
+export const SORTS = {
+  server: { label: 'Server order', cmp: (a, b) => a.index - b.index },
+  approved_desc: { label: 'If approved ↓', cmp: (a, b) => cmpNum(b.approvedFinal, a.approvedFinal) || a.index - b.index },
+  approved_asc: { label: 'If approved ↑', cmp: (a, b) => cmpNum(a.approvedFinal, b.approvedFinal) || a.index - b.index },
+  stored_desc: { label: 'Stored ↓', cmp: (a, b) => cmpNum(b.storedFinal, a.storedFinal) || a.index - b.index },
+  drift_first: { label: 'Drift first', cmp: (a, b) => driftRank(a) - driftRank(b) || a.index - b.index },
+  risk: { label: 'Risk tag', cmp: (a, b) => (a.tags[0] ?? '~').localeCompare(b.tags[0] ?? '~') || a.index - b.index },
+};
+const cmpNum = (x, y) => (x ?? -1) - (y ?? -1);
+const driftRank = (r) => (r.drift?.status === 'drift' ? (r.drift.explained ? 1 : 0) : 2);
+
+/** rows: view rows (see app.js). f: {tag, status, decision, drift, minScore, text} */
+export function filterRows(rows, f) {
+  const text = (f.text || '').trim().toLowerCase();
+  return rows.filter((r) => {
+    if (f.tag && f.tag !== '*' && !(f.tag === '(none)' ? r.tags.length === 0 : r.tags.includes(f.tag))) return false;
+    if (f.status && f.status !== '*' && r.status !== f.status) return false;
+    if (f.decision && f.decision !== '*' && (r.decision ?? 'undecided') !== f.decision) return false;
+    if (f.drift === 'drift' && r.drift?.status !== 'drift') return false;
+    if (f.drift === 'unexplained' && !(r.drift?.status === 'drift' && !r.drift.explained)) return false;
+    if (f.drift === 'match' && r.drift?.status !== 'match') return false;
+    if (f.minScore != null && f.minScore > 0 && !((r.approvedFinal ?? -1) >= f.minScore)) return false;
+    if (text && !r.searchText.includes(text)) return false;
+    return true;
+  });
+}
+
+// ---------- decision export ----------
+/** POSIX shell single-quoting. */
+export const shellQuote = (s) => `'${String(s).replace(/'/g, `'\\''`)}'`;
+
+/**
+ * decisions: Map id → {action: 'approve'|'reject', note: string|null}.
+ * Only UUID ids are exported (ids come from untrusted files and end up in
+ * URLs and shell lines). Returns {doc, json, curl, skipped}.
+ */
+export function buildDecisionExport(decisions, { baseUrl = '', generatedAt = new Date().toISOString() } = {}) {
+  const entries = [];
+  const skipped = [];
+  for (const [id, d] of decisions) {
+    if (!isUuid(id)) { skipped.push(id); continue; }
+    if (d.action !== 'approve' && d.action !== 'reject') continue;
+    const body = { action: d.action, note: d.note === undefined || d.note === '' ? null : d.note };
+    entries.push({ pending_id: id, method: 'POST', path: `/v1/admissions/${id}/resolve`, body });
+  }
+  const doc = {
+    format: 'lians-review-decisions.v1',
+    generated_at: generatedAt,
+    base_url: baseUrl || null,
+    count: entries.length,
+    decisions: entries,
+  };
+  const json = JSON.stringify(doc, null, 2) + '\n';
+  const lines = [
+    '#!/bin/sh',
+    '# Review decisions exported by the lians-score review-queue dashboard.',
+    '# Set LIANS_URL (e.g. https://lians.example.com) and LIANS_API_KEY (admin scope) first.',
+    'set -eu',
+    ': "${LIANS_URL:?set LIANS_URL}" "${LIANS_API_KEY:?set LIANS_API_KEY}"',
+  ];
+  for (const e of entries) {
+    lines.push(`curl -sS --fail-with-body -X POST "$LIANS_URL${e.path}" -H "X-API-Key: $LIANS_API_KEY" -H 'Content-Type: application/json' --data-raw ${shellQuote(JSON.stringify(e.body))}`);
+  }
+  return { doc, json, curl: lines.join('\n') + '\n', skipped };
+}
