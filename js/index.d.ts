@@ -232,13 +232,24 @@ export interface ReviewItemInput extends PendingAdmissionOut {
   metadata?: JsonObject | null;
 }
 
-/** How a held re-score compares with the stored `score_breakdown`. */
+/** A known explanation of review-queue drift. */
+export interface ReviewDriftCause {
+  /** `missing-inputs` (importance/metadata not in the list response), `reference-time-offset`
+   * (same instant, other offset text), `policy-version`, or `unexplained`. */
+  code: "missing-inputs" | "reference-time-offset" | "policy-version" | "unexplained";
+  text: string;
+}
+
+/** How a held re-score compares with the stored `score_breakdown` (by key; numbers after rounding to 6 places). */
 export interface ReviewDrift {
   drifted: boolean;
-  /** Breakdown keys whose values differ (numbers compared after rounding to 6 places). */
+  /** Breakdown keys whose values differ. */
   fields: string[];
-  /** Known explanations (importance/metadata not returned by the list route, policy change, ...). */
-  causes: string[];
+  /** True when every differing field is accounted for by a known cause. */
+  explained: boolean;
+  /** The differing fields no known cause accounts for. */
+  unexplained_fields: string[];
+  causes: ReviewDriftCause[];
 }
 
 /** A review-queue item re-scored three ways. */

@@ -42,4 +42,8 @@ build nodejs node commonjs
 build web web module
 build bundler bundler module
 
+# One hand-checked declaration file; CommonJS consumers get a byte copy
+# (TypeScript needs a .d.cts beside require-style entries).
+cp js/index.d.ts js/index.d.cts
+
 bash scripts/size.sh

@@ -2,9 +2,14 @@
 //! [`Value`]s with the Lians API's snake_case field names. The CLI and the
 //! wasm binding call only these, so both speak exactly the same language,
 //! and a second binding (PyO3, a C ABI) would need nothing else.
+//!
+//! Every entry point first applies the input caps of [`crate::limits`]
+//! (typed `too_large` / `nesting_too_deep` errors); JSON text should enter
+//! through [`crate::limits::parse_input`].
 
 use crate::admission::{self, WriteRequest};
 use crate::json::{Object, Value};
+use crate::limits::{self, Caps};
 use crate::py::float::round6;
 use crate::py::time::PyDateTime;
 use crate::rank;
@@ -18,17 +23,20 @@ use crate::{Error, ErrorCode, Result};
 /// `base_relevance`, `safety_status`, `risk_tags`, `verified_trust_level`,
 /// `query_tokens`, `purpose`). Returns the breakdown object (spec §5).
 pub fn score_memory(input: &Value) -> Result<Value> {
+    limits::check_api_input(input)?;
     let input = ScoreInput::from_json(input)?;
     Ok(score::score_memory(&input).to_json())
 }
 
 /// `tokenize_for_scoring(value)`: returns an array of strings.
 pub fn tokenize_for_scoring(value: &Value) -> Result<Value> {
+    limits::check_value(value, "", "the value", &Caps::INPUT)?;
     Ok(strings(text::tokenize_value(value)))
 }
 
 /// `detect_risk_tags(content)`: returns an array of tag strings.
 pub fn detect_risk_tags(content: &Value) -> Result<Value> {
+    limits::check_value(content, "", "the content", &Caps::INPUT)?;
     let content = required_str(Some(content), "")?;
     Ok(strings(admission::detect_risk_tags(&content)))
 }
@@ -38,6 +46,7 @@ pub fn detect_risk_tags(content: &Value) -> Result<Value> {
 /// `{action, risk_tags, reasons}`. `blocked_sources` is an array used as
 /// given, or a string normalized like the server's comma-separated setting.
 pub fn evaluate_admission(input: &Value) -> Result<Value> {
+    limits::check_api_input(input)?;
     let obj = input.as_object().ok_or_else(|| Error::wrong_type("", "an object", input.type_name()))?;
     let content = required_str(obj.get("content"), "/content")?;
     let source = optional_str(obj.get("source"), "/source")?;
@@ -65,6 +74,7 @@ pub fn evaluate_admission(input: &Value) -> Result<Value> {
 /// the content, so injection-like text stays ineligible); `drift` compares
 /// the held re-score with the stored `score_breakdown` and names known causes.
 pub fn rescore_review_item(item: &Value) -> Result<Value> {
+    limits::check_api_input(item)?;
     let obj = item.as_object().ok_or_else(|| Error::wrong_type("", "an object", item.type_name()))?;
     let content = required_str(obj.get("content"), "/content")?;
     let event_text = required_str(obj.get("event_time"), "/event_time")?;
@@ -118,53 +128,113 @@ pub fn rescore_review_item(item: &Value) -> Result<Value> {
     Ok(Value::Object(out))
 }
 
-/// Compare a stored breakdown with a re-score, by key (JSONB reorders keys),
-/// numbers after rounding to 6 places.
+/// Compare a stored breakdown with the held re-score, by key (Postgres
+/// JSONB reorders keys), numbers after rounding to 6 places, and explain the
+/// differences where a known cause accounts for them:
+///
+/// * `missing-inputs`: the list route returns neither `importance` nor the
+///   caller metadata (spec §11.1); they feed importance, confidence and
+///   stability (and so `final_score`, when eligibility agrees).
+/// * `reference-time-offset`: same instant, different offset text (§11.2).
+/// * `policy-version`: scores from another policy are not comparable, so
+///   every difference counts as explained by it.
+///
+/// Anything left is listed in `unexplained_fields` with an `unexplained` cause.
 fn drift(stored: &Object, rescored: &Value, importance_supplied: bool, metadata_supplied: bool) -> Value {
-    let mut fields = Vec::new();
     let keys = COMPONENTS.iter().copied().chain([
         "final_score",
         "eligible",
         "safety_eligible",
         "temporal_eligible",
         "purpose",
-        "scoring_policy_version",
-        "reference_time",
+        "weights",
+        "scoring_limits",
         "reasons",
+        "reference_time",
+        "scoring_policy_version",
     ]);
-    for key in keys {
-        let ours = rescored.get(key);
-        let theirs = stored.get(key);
-        let same = match (ours, theirs) {
-            (Some(a), Some(b)) => same_value(a, b),
-            (None, None) => true,
-            _ => false,
+    let fields: Vec<&str> = keys
+        .filter(|key| match (rescored.get(key), stored.get(key)) {
+            (Some(a), Some(b)) => !same_value(a, b),
+            (None, None) => false,
+            _ => true,
+        })
+        .collect();
+    let mut unexplained: Vec<&str> = fields.clone();
+    let mut causes: Vec<Value> = Vec::new();
+    let mut cause = |code: &str, text: String| {
+        let mut c = Object::new();
+        c.push_unique("code", Value::str(code));
+        c.push_unique("text", Value::str(text));
+        causes.push(Value::Object(c));
+    };
+    let num = |o: Option<&Value>| match o {
+        Some(Value::Float(f)) => Some(*f),
+        Some(Value::Int(d)) => d.parse::<f64>().ok(),
+        _ => None,
+    };
+
+    const INPUT_FED: [&str; 3] = ["importance_score", "confidence_score", "stability_score"];
+    if !(importance_supplied && metadata_supplied) && unexplained.iter().any(|f| INPUT_FED.contains(f)) {
+        let missing = match (importance_supplied, metadata_supplied) {
+            (false, false) => "importance and caller metadata are",
+            (false, true) => "importance is",
+            _ => "caller metadata is",
         };
-        if !same {
-            fields.push(key.to_string());
+        let mut text = format!(
+            "{missing} not in the GET /v1/admissions response (spec §11.1): re-scored with {} and {}.",
+            if importance_supplied { "the given importance" } else { "importance 0.5" },
+            if metadata_supplied { "the given metadata" } else { "metadata {}" },
+        );
+        if let (false, Some(a), Some(b)) = (metadata_supplied, num(stored.get("confidence_score")), num(rescored.get("confidence_score"))) {
+            if (round6(a - b) - 0.15).abs() < 1e-9 {
+                text.push_str(" Stored confidence is 0.15 higher: the original write had public metadata.");
+            }
+        }
+        cause("missing-inputs", text);
+        unexplained.retain(|f| !INPUT_FED.contains(f));
+        if stored.get("eligible") == rescored.get("eligible") {
+            unexplained.retain(|f| *f != "final_score");
         }
     }
-    let mut causes = Vec::new();
-    let has = |k: &str| fields.iter().any(|f| f == k);
-    let scores_differ = COMPONENTS.iter().any(|c| has(c)) || has("final_score");
-    if scores_differ && !importance_supplied {
-        causes.push("importance is not returned by the list route; the re-score assumed the default 0.5".to_string());
+    if unexplained.contains(&"reference_time") {
+        let instant = |v: Option<&Value>| v.and_then(Value::as_str).and_then(|t| PyDateTime::parse(t).ok()).map(|t| t.instant_micros());
+        let (a, b) = (instant(stored.get("reference_time")), instant(rescored.get("reference_time")));
+        if a.is_some() && a == b {
+            let text = |v: Option<&Value>| v.and_then(Value::as_str).unwrap_or("").to_string();
+            cause(
+                "reference-time-offset",
+                format!(
+                    "reference_time written with a different offset ({} stored vs {}): the list returns event_time normalised to UTC (spec §11.2). Same instant.",
+                    text(stored.get("reference_time")),
+                    text(rescored.get("reference_time"))
+                ),
+            );
+            unexplained.retain(|f| *f != "reference_time");
+        }
     }
-    if scores_differ && !metadata_supplied {
-        causes.push("caller metadata is not returned by the list route; the re-score assumed {}".to_string());
+    if fields.contains(&"scoring_policy_version") {
+        let stored_version = stored.get("scoring_policy_version").map(json_text).unwrap_or_else(|| "null".into());
+        cause(
+            "policy-version",
+            format!("stored with scoring policy {stored_version}; the client implements \"{SCORING_POLICY_VERSION}\". Scores from another policy version are not comparable."),
+        );
+        unexplained.clear();
     }
-    if has("reference_time") {
-        causes.push("reference-time text differs: the list route returns event_time in UTC, while the stored breakdown keeps the writer's offset".to_string());
-    }
-    if has("scoring_policy_version") {
-        let stored_version = stored.get("scoring_policy_version").and_then(Value::as_str).unwrap_or("(none)");
-        causes.push(format!("scoring policy changed: stored {stored_version}, client {SCORING_POLICY_VERSION}"));
+    if !unexplained.is_empty() {
+        cause("unexplained", format!("not explained by a known cause: {}.", unexplained.join(", ")));
     }
     let mut o = Object::new();
     o.push_unique("drifted", Value::Bool(!fields.is_empty()));
-    o.push_unique("fields", strings(fields));
-    o.push_unique("causes", strings(causes));
+    o.push_unique("fields", strings(&fields));
+    o.push_unique("explained", Value::Bool(unexplained.is_empty()));
+    o.push_unique("unexplained_fields", strings(&unexplained));
+    o.push_unique("causes", Value::Array(causes));
     Value::Object(o)
+}
+
+fn json_text(v: &Value) -> String {
+    crate::json::to_json_string(v)
 }
 
 fn same_value(a: &Value, b: &Value) -> bool {
@@ -177,6 +247,10 @@ fn same_value(a: &Value, b: &Value) -> bool {
         (Some(x), Some(y)) => round6(x) == round6(y),
         _ => match (a, b) {
             (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_value(p, q)),
+            // By key: JSONB storage reorders object keys.
+            (Value::Object(x), Value::Object(y)) => {
+                x.len() == y.len() && x.iter().all(|(k, v)| y.iter().any(|(k2, v2)| k2 == k && same_value(v, v2)))
+            }
             _ => a == b,
         },
     }
@@ -184,16 +258,53 @@ fn same_value(a: &Value, b: &Value) -> bool {
 
 /// `rank_position_score(position, total, input_score)` (rank-calibration-v1).
 pub fn rank_position_score(position: &Value, total: &Value, input: &Value) -> Result<Value> {
+    for v in [position, total, input] {
+        limits::check_value(v, "", "the argument", &Caps::INPUT)?;
+    }
     rank::rank_position_score(position, total, input).map(Value::Float)
 }
 
 /// Sort candidates `[{id, event_time, created_at, final_score?}]` by the
 /// stable key (final desc, event desc, created desc, id asc); returns the sorted array.
 pub fn sort_candidates(candidates: &Value) -> Result<Value> {
+    limits::check_value(candidates, "", "the candidates", &Caps::INPUT)?;
     let items = candidates
         .as_array()
         .ok_or_else(|| Error::wrong_type("", "an array of candidates", candidates.type_name()))?;
     rank::sort_candidates(items).map(Value::Array)
+}
+
+// ---------------------------------------------------------------- receipts
+
+/// Verify a `lians.recall-receipt.v2` from the raw response body (or bare
+/// receipt) text; returns the report object ([`crate::receipt::Report::to_json`]).
+/// Findings are report data; only input over [`crate::limits`] is an error.
+pub fn verify_recall_receipt(wire: &str, given: &Value) -> Result<Value> {
+    receipt_limits(wire, given, "the recall response")?;
+    Ok(crate::receipt::verify_recall_receipt(wire, given).to_json())
+}
+
+/// Verify a `lians.context-receipt.v2` from the raw response body (or bare receipt) text.
+pub fn verify_context_receipt(wire: &str, given: &Value) -> Result<Value> {
+    receipt_limits(wire, given, "the context response")?;
+    Ok(crate::receipt::verify_context_receipt(wire, given).to_json())
+}
+
+/// Verify an Evidence Pack v2 from its raw JSON text.
+pub fn verify_evidence_pack(wire: &str, options: &Value) -> Result<Value> {
+    receipt_limits(wire, options, "the evidence pack")?;
+    Ok(crate::receipt::verify_evidence_pack(wire, options).to_json())
+}
+
+/// Verify any JSON document's canonical hash (kind `canonical`).
+pub fn verify_canonical(wire: &str, given: &Value) -> Result<Value> {
+    receipt_limits(wire, given, "the document")?;
+    Ok(crate::receipt::verify_canonical(wire, given).to_json())
+}
+
+fn receipt_limits(wire: &str, given: &Value, what: &str) -> Result<()> {
+    limits::check_text(wire, what)?;
+    limits::check_given(given).map_err(|e| e.under("/given"))
 }
 
 fn strings<S: AsRef<str>>(items: impl IntoIterator<Item = S>) -> Value {

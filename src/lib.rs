@@ -11,6 +11,7 @@
 //! | module | job |
 //! |---|---|
 //! | [`api`] | the JSON-level façade every binding calls (`score_memory`, `evaluate_admission`, `rescore_review_item`, ...) |
+//! | [`limits`] | the documented input caps (sizes, depth, counts) and their typed errors |
 //! | [`json`] | Python's JSON model: one lexeme-preserving parser, one printer (canonical = `json.dumps(sort_keys=True, separators=(",", ":"))`) |
 //! | [`py`] | Python semantics the rules need: float repr/round/sum, datetimes, Unicode 15.0 tables |
 //! | [`text`] | head/tail sample, tokenizer, durable/date/ephemeral signals |
@@ -33,8 +34,10 @@
 
 pub mod admission;
 pub mod api;
+pub mod cli;
 pub mod error;
 pub mod json;
+pub mod limits;
 pub mod metadata;
 #[cfg(test)]
 mod perf_reference;

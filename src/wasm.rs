@@ -48,6 +48,7 @@ pub fn score_memory(input: JsValue) -> JsResult {
 pub fn tokenize_for_scoring(value: JsValue) -> JsResult {
     // A bare string is the value itself, not JSON text.
     let value = if value.is_string() {
+        interop::check_js_string(&value, crate::limits::MAX_STRING_BYTES, "").map_err(|e| js_error(&e))?;
         Value::Str(interop::js_string_to_pystr(&value))
     } else {
         arg(&value)?
@@ -59,6 +60,7 @@ pub fn tokenize_for_scoring(value: JsValue) -> JsResult {
 #[wasm_bindgen(js_name = detectRiskTags, skip_typescript)]
 pub fn detect_risk_tags(content: JsValue) -> JsResult {
     let content = if content.is_string() {
+        interop::check_js_string(&content, crate::limits::MAX_STRING_BYTES, "").map_err(|e| js_error(&e))?;
         Value::Str(interop::js_string_to_pystr(&content))
     } else {
         arg(&content)?
@@ -104,11 +106,13 @@ pub fn canonical_json(input: JsValue) -> JsResult {
 #[wasm_bindgen(js_name = sha256Hex, skip_typescript)]
 pub fn sha256_hex(input: JsValue) -> JsResult {
     if let Some(bytes) = input.dyn_ref::<js_sys::Uint8Array>() {
+        interop::check_bytes(bytes, "the input").map_err(|e| js_error(&e))?;
         return Ok(JsValue::from_str(&receipt::sha256_hex(&bytes.to_vec())));
     }
     if !input.is_string() {
         return Err(js_error(&Error::wrong_type("", "a string or Uint8Array", "another type")));
     }
+    interop::check_js_string(&input, crate::limits::MAX_TEXT_BYTES, "").map_err(|e| js_error(&e))?;
     let s = interop::js_string_to_pystr(&input);
     if s.has_lone_surrogates() {
         return Err(js_error(&interop::error(
@@ -129,7 +133,8 @@ fn wire(v: &JsValue, what: &str) -> Result<String, JsValue> {
 pub fn verify_recall_receipt(wire_json: JsValue, given: JsValue) -> JsResult {
     let text = wire(&wire_json, "the recall response")?;
     let given = options_value(&given)?;
-    Ok(to_js(&receipt::verify_recall_receipt(&text, &given).to_json()))
+    // api:: applies the limits (wire text, given) before verifying.
+    out(api::verify_recall_receipt(&text, &given))
 }
 
 /// Verify a `lians.context-receipt.v2` from the raw response body (or bare receipt) text.
@@ -137,7 +142,8 @@ pub fn verify_recall_receipt(wire_json: JsValue, given: JsValue) -> JsResult {
 pub fn verify_context_receipt(wire_json: JsValue, given: JsValue) -> JsResult {
     let text = wire(&wire_json, "the context response")?;
     let given = options_value(&given)?;
-    Ok(to_js(&receipt::verify_context_receipt(&text, &given).to_json()))
+    // api:: applies the limits (wire text, given) before verifying.
+    out(api::verify_context_receipt(&text, &given))
 }
 
 /// Verify an Evidence Pack v2 from its raw JSON text.
@@ -145,7 +151,7 @@ pub fn verify_context_receipt(wire_json: JsValue, given: JsValue) -> JsResult {
 pub fn verify_evidence_pack(wire_json: JsValue, options: JsValue) -> JsResult {
     let text = wire(&wire_json, "the evidence pack")?;
     let options = options_value(&options)?;
-    Ok(to_js(&receipt::verify_evidence_pack(&text, &options).to_json()))
+    out(api::verify_evidence_pack(&text, &options))
 }
 
 /// CLI: one scoring vector line → its `{"id","actual"}` checker line (no

@@ -117,6 +117,8 @@ fn v13_held_and_approved_review_item() {
           "relevance_score":0.5,"stability_score":0.55,"safety_score":0.5,"final_score":0.0,"eligible":false,
           "safety_eligible":false,"temporal_eligible":true,"purpose":"admission",
           "scoring_policy_version":"lians-memory-scoring-v2","reference_time":"2026-01-01T00:00:00+00:00",
+          "scoring_limits":{"text_sample_chars":8192,"token_cap":1024,"metadata_chars":4096,"metadata_items":64,"metadata_depth":4,"metadata_value_chars":512},
+          "weights":{"importance_score":0.25,"stability_score":0.2,"confidence_score":0.2,"trust_score":0.15,"safety_score":0.15,"freshness_score":0.05},
           "reasons":["durable fact signals evaluated; caller importance preserved","structured content, timestamp, source, and metadata evidence evaluated","caller-declared source trust level unknown","valid at reference time with deterministic age decay","no recall query; neutral relevance","durability, specificity, timestamp, and evidence evaluated","human review required before normal recall"]}}"#;
     let r = api::rescore_review_item(&json::parse(item).unwrap()).unwrap();
     let held = r.get("held").unwrap();
@@ -170,5 +172,79 @@ fn bad_input_is_a_typed_error() {
     ] {
         let err = api::score_memory(&json::parse(input).unwrap()).unwrap_err();
         assert_eq!((err.code.as_str(), err.path.as_str()), (code, path), "{input}");
+    }
+}
+
+/// The review-queue drift analysis (spec §11.1–11.2): which stored fields
+/// differ from the held re-score, and which known cause explains them.
+mod drift {
+    use super::*;
+
+    const ITEM: &str = r#"{"content":"Send the renewal invoice to billing.contact@example.com before 2026-12-15.","event_time":"2026-11-18T09:00:00","source":"crm","risk_tags":["pii:email"]}"#;
+
+    fn rescore(item: &str, stored: Option<&str>) -> Value {
+        let mut v = json::parse(item).unwrap();
+        if let (Value::Object(o), Some(s)) = (&mut v, stored) {
+            o.insert("score_breakdown", json::parse(s).unwrap());
+        }
+        api::rescore_review_item(&v).unwrap()
+    }
+
+    fn held_json(item: &str) -> String {
+        json::to_json_string(rescore(item, None).get("held").unwrap())
+    }
+
+    fn drift_of(item: &str, stored: &str) -> Value {
+        rescore(item, Some(stored)).get("drift").unwrap().clone()
+    }
+
+    fn codes(d: &Value) -> Vec<String> {
+        d.get("causes").and_then(Value::as_array).unwrap().iter().map(|c| c.get("code").and_then(Value::as_str).unwrap().to_string()).collect()
+    }
+
+    #[test]
+    fn identical_or_reordered_stored_breakdown_does_not_drift() {
+        let held = held_json(ITEM);
+        let d = drift_of(ITEM, &held);
+        assert_eq!(d.get("drifted"), Some(&Value::Bool(false)));
+        // JSONB order: reverse every key order.
+        let reversed = json::parse(&held).unwrap();
+        let Value::Object(o) = reversed else { panic!() };
+        let mut members = o.into_members();
+        members.reverse();
+        let reordered = Value::Object(json::Object::from_unique(members));
+        assert_eq!(drift_of(ITEM, &json::to_json_string(&reordered)).get("drifted"), Some(&Value::Bool(false)));
+    }
+
+    #[test]
+    fn metadata_written_but_not_listed_is_explained() {
+        // The server scored the write with public metadata: +0.1 importance and stability, +0.15 confidence.
+        let with_meta = ITEM.replacen('{', r#"{"metadata":{"customer":"acme"},"#, 1);
+        let stored = held_json(&with_meta);
+        let d = drift_of(ITEM, &stored);
+        assert_eq!(d.get("drifted"), Some(&Value::Bool(true)));
+        assert_eq!(codes(&d), ["missing-inputs"]);
+        assert!(json::to_json_string(&d).contains("0.15 higher"));
+        assert_eq!(d.get("explained"), Some(&Value::Bool(true)));
+        // With the inputs supplied, the same difference has no known cause.
+        let supplied = ITEM.replacen('{', r#"{"importance":0.5,"metadata":{},"#, 1);
+        let d = drift_of(&supplied, &stored);
+        assert_eq!(d.get("explained"), Some(&Value::Bool(false)));
+        assert_eq!(codes(&d), ["unexplained"]);
+    }
+
+    #[test]
+    fn offset_only_reference_time_and_policy_changes() {
+        let held = held_json(ITEM);
+        let shifted = held.replace("2026-11-18T09:00:00+00:00", "2026-11-18T14:30:00+05:30");
+        let d = drift_of(ITEM, &shifted);
+        assert_eq!(codes(&d), ["reference-time-offset"]);
+        assert_eq!(d.get("explained"), Some(&Value::Bool(true)));
+        let moved = held.replace("2026-11-18T09:00:00+00:00", "2026-11-18T14:30:00+00:00");
+        assert_eq!(drift_of(ITEM, &moved).get("explained"), Some(&Value::Bool(false)));
+        let old_policy = held.replace("lians-memory-scoring-v2", "lians-memory-scoring-v1").replace("\"safety_score\":0.5", "\"safety_score\":0.4");
+        let d = drift_of(ITEM, &old_policy);
+        assert!(codes(&d).contains(&"policy-version".to_string()));
+        assert_eq!(d.get("explained"), Some(&Value::Bool(true)));
     }
 }

@@ -5,7 +5,7 @@
 import * as lians from './lians.js';
 import { h, replace, $, download } from './dom.js';
 import {
-  parseQueueText, analyzeDrift, componentRows, gateOf, filterRows, SORTS,
+  parseQueueText, driftView, componentRows, gateOf, filterRows, SORTS,
   buildDecisionExport, inputsOf, QueueError,
 } from './queue.js';
 import { scoreBatch } from './scoring.js';
@@ -25,7 +25,7 @@ const SAMPLE = {
 const state = {
   source: '',          // where the queue came from (for the status line)
   items: [],           // [{raw, obj}]
-  results: [],         // per item: {held, approved, trusted_review, error} or undefined
+  results: [],         // per item: {held, approved, trusted_review, drift, error} or undefined
   rows: [],            // view rows (see makeRow)
   visible: [],         // rows after filter/sort
   selectedId: null,
@@ -320,7 +320,7 @@ function makeRow(it, index) {
     storedFinal: numOrNull(stored?.final_score),
     heldFinal: numOrNull(res?.held?.final_score),
     approvedFinal: numOrNull(res?.approved?.final_score),
-    drift: res ? analyzeDrift(o, stored, res.held) : null,
+    drift: res ? driftView(res.error ? null : res) : null,
     searchText: [o.content, o.id, o.source, o.agent_id, o.namespace, ...tags].filter((x) => typeof x === 'string').join('\n').toLowerCase(),
   };
 }

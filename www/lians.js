@@ -72,7 +72,7 @@ function textOrObject(fn, text, obj) {
 export function rescoreItem(itemText, itemObj) {
   const m = need();
   const r = textOrObject((x) => m.rescoreReviewItem(x), itemText, itemObj);
-  return { held: r.held ?? null, approved: r.approved ?? null, trusted_review: r.trusted_review ?? null };
+  return { held: r.held ?? null, approved: r.approved ?? null, trusted_review: r.trusted_review ?? null, drift: r.drift ?? null };
 }
 
 export function scoreMemory(input) {

@@ -76,24 +76,6 @@ export function inputsOf(obj) {
   return { importance: Object.hasOwn(obj, 'importance'), metadata: Object.hasOwn(obj, 'metadata') };
 }
 
-// ---------- time ----------
-const TIME_RE = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?)?$/;
-
-/** Microseconds since the epoch (naive = UTC, as the reference does), or null. */
-export function instantMicros(s) {
-  if (typeof s !== 'string') return null;
-  const m = TIME_RE.exec(s.trim());
-  if (!m) return null;
-  const [, y, mo, d, h, mi, sec = '0', frac = '', off] = m;
-  let us = Date.UTC(+y, +mo - 1, +d, +h, +mi, +sec) * 1000 + Number((frac + '000000').slice(0, 6));
-  if (off && off !== 'Z') {
-    const sign = off[0] === '-' ? -1 : 1;
-    const [oh, om, os = '0'] = off.slice(1).split(':');
-    us -= sign * Math.round((+oh * 3600 + +om * 60 + Number(os)) * 1e6);
-  }
-  return us;
-}
-
 // ---------- scores ----------
 /** Which gate zeroed the final score, or null when the breakdown is eligible. */
 export function gateOf(b) {
@@ -117,72 +99,17 @@ export function componentRows(b) {
 
 const num = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
-const sameJson = (a, b) => JSON.stringify(sortDeep(a)) === JSON.stringify(sortDeep(b));
-function sortDeep(v) {
-  if (Array.isArray(v)) return v.map(sortDeep);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortDeep(v[k])]));
-  return v;
-}
-
 /**
- * Compare the stored score_breakdown with the client's re-score of the held
- * state. Keys are compared by name (Postgres JSONB reorders them).
- * Returns {status: 'none'|'match'|'drift'|'unknown', differs:[…], causes:[{code,text}], explained}.
+ * The drift view of one item: the package's analysis (`rescoreReviewItem(...).drift`,
+ * which compares the stored breakdown with the held re-score by key and names the
+ * known causes) in the shape the page renders.
+ * Returns {status: 'match'|'drift'|'unknown', differs:[…], causes:[{code,text}], explained}.
  */
-export function analyzeDrift(obj, stored, held) {
-  if (!stored || typeof stored !== 'object') return { status: 'unknown', differs: [], causes: [{ code: 'no-stored', text: 'No stored score_breakdown to compare with.' }], explained: true };
-  if (!held) return { status: 'unknown', differs: [], causes: [{ code: 'no-rescore', text: 'No client re-score (package not loaded or the item failed to score).' }], explained: true };
-  const differs = [];
-  for (const k of [...COMPONENT_KEYS, 'final_score']) {
-    if (stored[k] !== held[k]) differs.push(k);
-  }
-  for (const k of ['eligible', 'safety_eligible', 'temporal_eligible', 'purpose']) {
-    if (stored[k] !== held[k]) differs.push(k);
-  }
-  for (const k of ['weights', 'scoring_limits', 'reasons']) {
-    if (!sameJson(stored[k], held[k])) differs.push(k);
-  }
-  const refDiff = stored.reference_time !== held.reference_time;
-  if (refDiff) differs.push('reference_time');
-  const polDiff = stored.scoring_policy_version !== held.scoring_policy_version;
-  if (polDiff) differs.push('scoring_policy_version');
-  if (!differs.length) return { status: 'match', differs, causes: [], explained: true };
-
-  const causes = [];
-  const has = inputsOf(obj);
-  const unexplainedKeys = new Set(differs);
-  if (!has.importance || !has.metadata) {
-    // Metadata feeds importance, confidence and stability (public-key test);
-    // importance feeds importance. With both held-state finals gated to 0,
-    // nothing else can move.
-    const metaKeys = ['importance_score', 'confidence_score', 'stability_score'];
-    const touched = metaKeys.filter((k) => unexplainedKeys.has(k));
-    if (touched.length) {
-      const missing = [!has.importance && 'importance', !has.metadata && 'caller metadata'].filter(Boolean).join(' and ');
-      let text = `${missing[0].toUpperCase()}${missing.slice(1)} not in the GET /v1/admissions response (spec §11.1): re-scored with ${!has.importance ? 'importance 0.5' : 'the given importance'} and ${!has.metadata ? 'metadata {}' : 'the given metadata'}.`;
-      const dc = num(stored.confidence_score) != null && num(held.confidence_score) != null ? stored.confidence_score - held.confidence_score : 0;
-      if (!has.metadata && Math.abs(dc - 0.15) < 1e-9) text += ' Stored confidence is 0.15 higher: the original write had public metadata.';
-      causes.push({ code: 'missing-inputs', text });
-      touched.forEach((k) => unexplainedKeys.delete(k));
-      if (unexplainedKeys.has('final_score') && stored.eligible === held.eligible) unexplainedKeys.delete('final_score');
-    }
-  }
-  if (refDiff) {
-    const a = instantMicros(stored.reference_time);
-    const b = instantMicros(held.reference_time);
-    if (a != null && a === b) {
-      causes.push({ code: 'reference-time-offset', text: `reference_time written with a different offset (${stored.reference_time} stored vs ${held.reference_time}): the list returns event_time normalised to UTC (spec §11.2). Same instant.` });
-      unexplainedKeys.delete('reference_time');
-    }
-  }
-  if (polDiff) {
-    causes.push({ code: 'policy-version', text: `Stored with scoring policy ${JSON.stringify(stored.scoring_policy_version ?? null)}; the client implements ${JSON.stringify(held.scoring_policy_version ?? null)}. Scores from another policy version are not comparable.` });
-    unexplainedKeys.clear();
-  }
-  if (unexplainedKeys.size) {
-    causes.push({ code: 'unexplained', text: `Not explained by a known cause: ${[...unexplainedKeys].join(', ')}.` });
-  }
-  return { status: 'drift', differs, causes, explained: unexplainedKeys.size === 0 };
+export function driftView(res) {
+  if (!res) return { status: 'unknown', differs: [], causes: [{ code: 'no-rescore', text: 'No client re-score (package not loaded or the item failed to score).' }], explained: true };
+  const d = res.drift;
+  if (!d) return { status: 'unknown', differs: [], causes: [{ code: 'no-stored', text: 'No stored score_breakdown to compare with.' }], explained: true };
+  return { status: d.drifted ? 'drift' : 'match', differs: d.fields, causes: d.causes, explained: d.explained };
 }
 
 // ---------- sort & filter ----------

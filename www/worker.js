@@ -1,7 +1,7 @@
 // Web Worker: re-scores a whole queue off the main thread and reports progress.
 // Messages in:  {type:'score', job, items:[{raw, obj}]}
 // Messages out: {type:'ready', ok, error?}
-//               {type:'progress', job, done, total, results:[{i, held, approved, trusted_review, error}]}
+//               {type:'progress', job, done, total, results:[{i, held, approved, trusted_review, drift, error}]}
 //               {type:'done', job, total, ms}
 
 import * as lians from './lians.js';

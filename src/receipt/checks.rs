@@ -44,39 +44,57 @@ pub(crate) fn sha256_pystr(s: &PyStr) -> String {
 }
 
 /// Pointer to the first NaN/infinite float in `v`, and how many there are.
+///
+/// Two iterative passes: count, then find the first hit in document order
+/// with a stack of (container, next child) frames that spells its pointer.
+/// (Building a pointer string for every node before the first hit was
+/// quadratic: a 1 MiB key over 10^6 members allocated 10^6 copies of it.)
 pub(crate) fn find_non_finite(v: &Value, base: &str) -> Option<(String, usize)> {
-    // Iterative walk; the pointer is rebuilt only for the first hit.
+    let non_finite = |v: &Value| matches!(v, Value::Float(f) if !f.is_finite());
     let mut count = 0usize;
-    let mut first: Option<String> = None;
-    let mut stack: Vec<(&Value, Option<String>)> = vec![(v, Some(base.to_string()))];
-    while let Some((v, path)) = stack.pop() {
+    let mut stack: Vec<&Value> = vec![v];
+    while let Some(v) = stack.pop() {
         match v {
-            Value::Float(f) if !f.is_finite() => {
-                count += 1;
-                if first.is_none() {
-                    first = path;
-                }
-            }
-            Value::Array(items) => {
-                for (i, item) in items.iter().enumerate().rev() {
-                    let p = if first.is_none() { path.as_ref().map(|p| pointer(p, &i.to_string())) } else { None };
-                    stack.push((item, p));
-                }
-            }
-            Value::Object(o) => {
-                for (k, item) in o.members().iter().rev() {
-                    let p = if first.is_none() { path.as_ref().map(|p| pointer(p, &k.to_str_lossy())) } else { None };
-                    stack.push((item, p));
-                }
-            }
+            Value::Array(items) => stack.extend(items.iter()),
+            Value::Object(o) => stack.extend(o.members().iter().map(|(_, item)| item)),
+            v if non_finite(v) => count += 1,
             _ => {}
         }
     }
-    if count > 0 {
-        Some((first.unwrap_or_default(), count))
-    } else {
-        None
+    if count == 0 {
+        return None;
     }
+    if non_finite(v) {
+        return Some((base.to_string(), count));
+    }
+    let mut frames: Vec<(&Value, usize)> = vec![(v, 0)];
+    while let Some(&mut (container, ref mut next)) = frames.last_mut() {
+        let child = match container {
+            Value::Array(items) => items.get(*next),
+            Value::Object(o) => o.members().get(*next).map(|(_, item)| item),
+            _ => None,
+        };
+        let Some(child) = child else {
+            frames.pop();
+            continue;
+        };
+        *next += 1;
+        if non_finite(child) {
+            let mut path = base.to_string();
+            for &(c, n) in &frames {
+                path = match c {
+                    Value::Array(_) => pointer(&path, &(n - 1).to_string()),
+                    Value::Object(o) => pointer(&path, &o.members()[n - 1].0.to_str_lossy()),
+                    _ => path,
+                };
+            }
+            return Some((path, count));
+        }
+        if matches!(child, Value::Array(_) | Value::Object(_)) {
+            frames.push((child, 0));
+        }
+    }
+    Some((base.to_string(), count))
 }
 
 /// A JSON number as Python compares it (bools are not numbers here).
@@ -256,16 +274,26 @@ pub(crate) fn common_checks(report: &mut Report, receipt: &Value, rptr: &str, gi
     }
 
     // Neighbours: returned content and metadata.
-    let neighbor_entry = |id: &PyStr, pos: &PyStr| -> Result<(String, &Value), String> {
+    // `context_neighbors` of a result is indexed once, on first use: a scan
+    // of it per asked (id, position) pair was quadratic.
+    let mut neighbor_maps: HashMap<usize, HashMap<&[u8], &Value>> = HashMap::new();
+    let mut neighbor_entry = |id: &PyStr, pos: &PyStr| -> Result<(String, &Value), String> {
         let idl = id.to_str_lossy();
         let Some(&i) = index.get(id.as_bytes()) else {
             return Err(format!("no receipt result has id {idl:?}"));
         };
         let np = pointer(&pointer(&results_ptr, &i.to_string()), "context_neighbors");
         let ep = pointer(&np, &pos.to_str_lossy());
-        match results[i].get("context_neighbors").and_then(|n| n.as_object()).and_then(|n| {
-            n.iter().find(|(k, _)| k.as_bytes() == pos.as_bytes()).map(|(_, v)| v)
-        }) {
+        let map = neighbor_maps.entry(i).or_insert_with(|| {
+            let mut map = HashMap::new();
+            if let Some(n) = results[i].get("context_neighbors").and_then(|n| n.as_object()) {
+                for (k, v) in n.iter() {
+                    map.entry(k.as_bytes()).or_insert(v);
+                }
+            }
+            map
+        });
+        match map.get(pos.as_bytes()).copied() {
             Some(entry @ Value::Object(_)) => Ok((ep, entry)),
             Some(other) => Err(format!("{ep} is {}, not a neighbour object", other.type_name())),
             None => Err(format!("result {idl:?} has no {:?} neighbour", pos.to_str_lossy())),
@@ -523,5 +551,20 @@ mod tests {
         assert!(!num_eq(Num::Int("9007199254740993"), Num::Float(9007199254740992.0)));
         assert!(!num_eq(Num::Float(f64::NAN), Num::Float(f64::NAN)));
         assert!(!num_eq(Num::Int("1"), Num::Float(1.5)));
+    }
+
+    #[test]
+    fn find_non_finite_points_at_the_first_hit_in_document_order() {
+        let v = json::parse(r#"{"a":[1,{"b/c":[2,NaN]}],"d":Infinity,"e":[-Infinity]}"#).unwrap();
+        assert_eq!(find_non_finite(&v, "/receipt"), Some(("/receipt/a/1/b~1c/1".to_string(), 3)));
+        assert_eq!(find_non_finite(&json::parse("NaN").unwrap(), ""), Some((String::new(), 1)));
+        assert_eq!(find_non_finite(&json::parse(r#"[[],{},[1e400]]"#).unwrap(), ""), Some(("/2/0".to_string(), 1)));
+        assert_eq!(find_non_finite(&json::parse(r#"{"x":[1,2.5,"NaN"]}"#).unwrap(), ""), None);
+        // Regression (tests/adversarial.rs): a long key over many members
+        // used to allocate one copy of the key per member.
+        let key = "k".repeat(1 << 16);
+        let wide = format!("{{\"{key}\":[{}NaN]}}", "0,".repeat(1 << 16));
+        let (path, n) = find_non_finite(&json::parse(&wide).unwrap(), "").unwrap();
+        assert_eq!((path.len(), n), (1 + key.len() + 1 + 5, 1));
     }
 }

@@ -17,6 +17,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::json::{Object as JsonObject, PyStr, Value, MAX_DEPTH};
+use crate::limits::{MAX_ARRAY_ITEMS, MAX_INPUT_BYTES, MAX_INPUT_VALUES, MAX_STRING_BYTES, MAX_TEXT_BYTES};
 use crate::{Error, ErrorCode};
 
 #[wasm_bindgen]
@@ -105,6 +106,48 @@ fn js_type_name(v: &JsValue) -> String {
     v.js_typeof().as_string().unwrap_or_else(|| "unknown".into())
 }
 
+/// Limits (`crate::limits`) checked *before* JS data is copied into wasm
+/// memory: an oversized string or array, a sparse array with a huge
+/// `length`, or a shared-reference "bomb" (`a = [x, x, ...]`, `x = [y, y,
+/// ...]`) would otherwise exhaust the 4 GiB of wasm memory, and a failed
+/// allocation aborts the instance (`RuntimeError: unreachable`).
+/// A JS string's UTF-16 length is a lower bound on its UTF-8 length.
+pub fn check_js_string(v: &JsValue, cap: usize, path: &str) -> Result<(), Error> {
+    let units = v.unchecked_ref::<JsString>().length() as usize;
+    if units > cap {
+        return Err(error(
+            ErrorCode::TooLarge,
+            path,
+            format!("a string of {units} UTF-16 code units; the limit is {cap} bytes of UTF-8"),
+        ));
+    }
+    Ok(())
+}
+
+/// What one [`from_js`] conversion may still copy: [`MAX_INPUT_VALUES`]
+/// values and [`MAX_INPUT_BYTES`] bytes of keys and strings.
+struct Budget {
+    values: usize,
+    bytes: usize,
+}
+
+impl Budget {
+    fn take(&mut self, values: usize, bytes: usize, path: &str) -> Result<(), Error> {
+        match (self.values.checked_sub(values), self.bytes.checked_sub(bytes)) {
+            (Some(v), Some(b)) => {
+                self.values = v;
+                self.bytes = b;
+                Ok(())
+            }
+            _ => Err(error(
+                ErrorCode::TooLarge,
+                path,
+                format!("the input holds more than {MAX_INPUT_VALUES} values or {MAX_INPUT_BYTES} bytes of text (shared references count each time)"),
+            )),
+        }
+    }
+}
+
 /// Convert a JS string to a Python string, keeping lone surrogates.
 pub fn js_string_to_pystr(v: &JsValue) -> PyStr {
     let s = v.as_string().unwrap_or_default();
@@ -158,7 +201,8 @@ fn push_wtf8(out: &mut Vec<u8>, cp: u32) {
 pub fn from_js(v: &JsValue) -> Result<Value, Error> {
     let mut path = String::new();
     let mut ancestors: Vec<JsValue> = Vec::new();
-    walk(v, &mut path, &mut ancestors)
+    let mut budget = Budget { values: MAX_INPUT_VALUES, bytes: MAX_INPUT_BYTES };
+    walk(v, &mut path, &mut ancestors, &mut budget)
 }
 
 fn push_pointer_token(path: &mut String, token: &str) {
@@ -172,7 +216,8 @@ fn push_pointer_token(path: &mut String, token: &str) {
     }
 }
 
-fn walk(v: &JsValue, path: &mut String, ancestors: &mut Vec<JsValue>) -> Result<Value, Error> {
+fn walk(v: &JsValue, path: &mut String, ancestors: &mut Vec<JsValue>, budget: &mut Budget) -> Result<Value, Error> {
+    budget.take(1, 0, path)?;
     if v.is_null() || v.is_undefined() {
         return Ok(Value::Null);
     }
@@ -189,6 +234,8 @@ fn walk(v: &JsValue, path: &mut String, ancestors: &mut Vec<JsValue>) -> Result<
         return Ok(Value::Float(x));
     }
     if v.is_string() {
+        check_js_string(v, MAX_STRING_BYTES, path)?;
+        budget.take(0, v.unchecked_ref::<JsString>().length() as usize, path)?;
         return Ok(Value::Str(js_string_to_pystr(v)));
     }
     if v.is_bigint() {
@@ -220,7 +267,8 @@ fn walk(v: &JsValue, path: &mut String, ancestors: &mut Vec<JsValue>) -> Result<
     }
     let is_array = array_is_array(v).map_err(|e| thrown(path, "Array.isArray", &e))?;
     ancestors.push(v.clone());
-    let result = if is_array { walk_array(v, path, ancestors) } else { walk_object(v, path, ancestors) };
+    let result =
+        if is_array { walk_array(v, path, ancestors, budget) } else { walk_object(v, path, ancestors, budget) };
     ancestors.pop();
     result
 }
@@ -233,13 +281,20 @@ fn where_(path: &str) -> String {
     }
 }
 
-fn walk_array(v: &JsValue, path: &mut String, ancestors: &mut Vec<JsValue>) -> Result<Value, Error> {
+fn walk_array(v: &JsValue, path: &mut String, ancestors: &mut Vec<JsValue>, budget: &mut Budget) -> Result<Value, Error> {
     let len = Reflect::get(v, &JsValue::from_str("length"))
         .map_err(|e| thrown(path, "reading the array length", &e))?
         .as_f64()
         .unwrap_or(0.0);
     if !(0.0..=4294967295.0).contains(&len) {
         return Err(error(ErrorCode::InvalidValue, path, "array length is not a valid length"));
+    }
+    if len > MAX_ARRAY_ITEMS as f64 {
+        return Err(error(
+            ErrorCode::TooLarge,
+            path,
+            format!("an array of {len} items; the limit is {MAX_ARRAY_ITEMS}"),
+        ));
     }
     let len = len as u32;
     let mut items = Vec::with_capacity(len.min(1 << 16) as usize);
@@ -249,13 +304,13 @@ fn walk_array(v: &JsValue, path: &mut String, ancestors: &mut Vec<JsValue>) -> R
         push_pointer_token(path, &i.to_string());
         let item = Reflect::get_u32(v, i).map_err(|e| thrown(path, "reading an array element", &e))?;
         // Like JSON.stringify: holes and undefined elements become null.
-        items.push(walk(&item, path, ancestors)?);
+        items.push(walk(&item, path, ancestors, budget)?);
     }
     path.truncate(base);
     Ok(Value::Array(items))
 }
 
-fn walk_object(v: &JsValue, path: &mut String, ancestors: &mut Vec<JsValue>) -> Result<Value, Error> {
+fn walk_object(v: &JsValue, path: &mut String, ancestors: &mut Vec<JsValue>, budget: &mut Budget) -> Result<Value, Error> {
     // Only plain objects: prototype null, or a prototype that is itself a
     // root (Object.prototype of any realm). Dates, Maps, class instances,
     // typed arrays... are rejected rather than guessed at.
@@ -274,9 +329,12 @@ fn walk_object(v: &JsValue, path: &mut String, ancestors: &mut Vec<JsValue>) -> 
         ));
     }
     let keys = object_keys(v).map_err(|e| thrown(path, "Object.keys", &e))?;
+    budget.take(keys.length() as usize, 0, path)?;
     let mut members = JsonObject::with_capacity(keys.length() as usize);
     let base = path.len();
     for key in keys.iter() {
+        check_js_string(&key, MAX_STRING_BYTES, path)?;
+        budget.take(0, key.unchecked_ref::<JsString>().length() as usize, path)?;
         let name = js_string_to_pystr(&key);
         path.truncate(base);
         push_pointer_token(path, &name.to_str_lossy());
@@ -285,7 +343,7 @@ fn walk_object(v: &JsValue, path: &mut String, ancestors: &mut Vec<JsValue>) -> 
             // Like JSON.stringify and optional TS fields: an undefined member is absent.
             continue;
         }
-        let value = walk(&item, path, ancestors)?;
+        let value = walk(&item, path, ancestors, budget)?;
         members.push_unique(name, value);
     }
     path.truncate(base);
@@ -357,8 +415,9 @@ pub fn pystr_to_js(s: &PyStr) -> JsValue {
 /// A scoring input: JSON text (exact: key order, `1` vs `1.0`) or plain JS data.
 pub fn input_value(v: &JsValue) -> Result<Value, Error> {
     if v.is_string() {
+        check_js_string(v, MAX_TEXT_BYTES, "")?;
         let text = v.as_string().unwrap_or_default();
-        return crate::json::parse(&text);
+        return crate::limits::parse_input(&text);
     }
     from_js(v)
 }
@@ -367,15 +426,20 @@ pub fn input_value(v: &JsValue) -> Result<Value, Error> {
 /// UTF-8 bytes (`Uint8Array`/`ArrayBuffer`). Parsed objects are refused.
 pub fn wire_text(v: &JsValue, what: &str) -> Result<String, Error> {
     if v.is_string() {
+        check_js_string(v, MAX_TEXT_BYTES, "")?;
         return Ok(v.as_string().unwrap_or_default());
     }
-    let bytes = if let Some(u8s) = v.dyn_ref::<Uint8Array>() {
-        Some(u8s.to_vec())
+    let view = if let Some(u8s) = v.dyn_ref::<Uint8Array>() {
+        Some(u8s.clone())
     } else if v.is_instance_of::<js_sys::ArrayBuffer>() {
-        Some(Uint8Array::new(v).to_vec())
+        Some(Uint8Array::new(v))
     } else {
         None
     };
+    if let Some(view) = &view {
+        check_bytes(view, what)?;
+    }
+    let bytes = view.map(|u8s| u8s.to_vec());
     if let Some(bytes) = bytes {
         return String::from_utf8(bytes).map_err(|e| {
             error(
@@ -395,6 +459,15 @@ pub fn wire_text(v: &JsValue, what: &str) -> Result<String, Error> {
             js_type_name(v)
         ),
     ))
+}
+
+/// Refuse raw bytes over [`MAX_TEXT_BYTES`] before copying them.
+pub fn check_bytes(bytes: &Uint8Array, what: &str) -> Result<(), Error> {
+    let n = bytes.length() as usize;
+    if n > MAX_TEXT_BYTES {
+        return Err(error(ErrorCode::TooLarge, "", format!("{what} is {n} bytes; the limit is {MAX_TEXT_BYTES}")));
+    }
+    Ok(())
 }
 
 /// An optional `given`/`options` argument: `undefined`/`null` → `null`

@@ -11,7 +11,8 @@ const USAGE: &str = "usage: lians-score <command> [args]
 commands:
   replay FILE.jsonl          replay scoring vectors; prints {\"id\",\"actual\"} lines
   verify-replay FILE.jsonl   replay receipt cases; prints checker result lines
-  score FILE|-               score a JSON object, array or JSONL of score_memory inputs
+  score FILE|- [--fn NAME]   score a JSON object, array or JSONL of score_memory inputs
+                             (or evaluate, tokenize_for_scoring, detect_risk_tags, ...)
   verify FILE|- [--kind recall|context] [--query Q] [--expected-sha256 H]
                 [--context-text T] [--given GIVEN.json] [--include-canonical]
                              verify a recall/context response body or bare receipt

@@ -1,0 +1,130 @@
+//! Command logic shared by the native CLI (`src/bin/lians-score`) and the
+//! package's CLI (`js/cli.mjs` through `src/wasm/cli.rs`): pure functions
+//! from input *texts* to output text and an exit status. Each front end only
+//! reads files and flags, so both print the same bytes and exit the same way
+//! by construction.
+
+use crate::json::{self, Object, Value};
+use crate::{api, receipt, Error, ErrorCode, Result};
+
+/// Exit status: everything scored / verified valid.
+pub const OK: u8 = 0;
+/// Exit status: an input failed to score, or a verification found failures.
+pub const INVALID: u8 = 1;
+
+/// A command's output lines (each ending in `\n`) and its exit status.
+pub struct Outcome {
+    pub output: String,
+    pub status: u8,
+}
+
+fn usage(message: String) -> Error {
+    Error::new(ErrorCode::InvalidValue, "", message)
+}
+
+/// An `{"error", "message", "path"}` line for an input that could not be processed.
+pub fn error_value(e: &Error) -> Value {
+    let mut o = Object::new();
+    o.push_unique("error", Value::str(e.code.as_str()));
+    o.push_unique("message", Value::str(e.message.as_str()));
+    o.push_unique("path", Value::str(e.path.as_str()));
+    Value::Object(o)
+}
+
+/// `score`: `text` is one JSON document (an object, or an array of inputs)
+/// or JSON Lines; `function` names the API function (`score_memory`,
+/// `evaluate`, `tokenize_for_scoring`, `detect_risk_tags`,
+/// `rescore_review_item`, `sort_candidates`). One output line per input; an
+/// input that fails gives an error line and exit status [`INVALID`]. A JSONL
+/// line that is not JSON is a usage-level error (`label` names the input).
+pub fn score(text: &str, function: &str, label: &str) -> Result<Outcome> {
+    let call: fn(&Value) -> Result<Value> = match function {
+        "score_memory" => api::score_memory,
+        "evaluate" => api::evaluate_admission,
+        "tokenize_for_scoring" => api::tokenize_for_scoring,
+        "detect_risk_tags" => api::detect_risk_tags,
+        "rescore_review_item" => api::rescore_review_item,
+        "sort_candidates" => api::sort_candidates,
+        other => return Err(usage(format!("unknown function {other:?}"))),
+    };
+    let inputs: Vec<Value> = match json::parse(text) {
+        Ok(Value::Array(items)) if function != "sort_candidates" => items,
+        Ok(one) => vec![one],
+        Err(whole) => {
+            let mut items = Vec::new();
+            for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+                let item = json::parse(line).map_err(|e| usage(format!("{label}: {whole}; as JSONL, line {}: {e}", n + 1)))?;
+                items.push(item);
+            }
+            items
+        }
+    };
+    let mut status = OK;
+    let mut output = String::new();
+    for input in &inputs {
+        let out = call(input).unwrap_or_else(|e| {
+            status = INVALID;
+            error_value(&e)
+        });
+        output.push_str(&json::to_json_string(&out));
+        output.push('\n');
+    }
+    Ok(Outcome { output, status })
+}
+
+/// Build a `given`/`options` object from `(key, JSON text)` pairs; the key
+/// `""` merges the members of a `--given FILE` object in order.
+pub fn options<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Result<Value> {
+    let mut o = Object::new();
+    for (key, value) in pairs {
+        let parsed = json::parse(value)?;
+        if key.is_empty() {
+            let Value::Object(g) = parsed else { return Err(usage("--given must be a JSON object".into())) };
+            for (k, v) in g.iter() {
+                o.insert(k.clone(), v.clone());
+            }
+        } else {
+            o.insert(key, parsed);
+        }
+    }
+    Ok(Value::Object(o))
+}
+
+fn report(report: &receipt::Report) -> Outcome {
+    Outcome {
+        output: format!("{}\n", json::to_json_string(&report.to_json())),
+        status: if report.valid { OK } else { INVALID },
+    }
+}
+
+/// Which receipt a wire text holds: a `lians.context-receipt*` schema (of
+/// the body's `receipt`, or of a bare receipt) is context; anything else recall.
+pub fn detect_kind(wire: &str) -> &'static str {
+    let parsed = json::parse(wire).ok();
+    let schema = parsed
+        .as_ref()
+        .and_then(|v| v.get("receipt").or(Some(v)))
+        .and_then(|r| r.get("schema"))
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    if schema.starts_with("lians.context-receipt") {
+        "context"
+    } else {
+        "recall"
+    }
+}
+
+/// `verify`: `kind` is `recall`, `context`, or `None` to detect it.
+pub fn verify(wire: &str, kind: Option<&str>, given: &Value) -> Result<Outcome> {
+    let kind = kind.unwrap_or_else(|| detect_kind(wire));
+    match kind {
+        "recall" => Ok(report(&receipt::verify_recall_receipt(wire, given))),
+        "context" => Ok(report(&receipt::verify_context_receipt(wire, given))),
+        other => Err(usage(format!("--kind must be recall or context, not {other:?}"))),
+    }
+}
+
+/// `verify-pack`.
+pub fn verify_pack(wire: &str, options: &Value) -> Outcome {
+    report(&receipt::verify_evidence_pack(wire, options))
+}
