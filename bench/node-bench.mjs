@@ -211,14 +211,21 @@ async function main() {
   const api = glue;
   console.error(`node ${process.version}, wasm ${path.join(DIST, "lians_score_bg.wasm")}, data ${DATA}`);
 
-  if (want("recall_batch_1600")) {
+  if (["recall_batch_1600", "recall_batch_1600_short", "recall_batch_1600_api_text", "recall_batch_1600_api_object"].some(want)) {
     const recall = lines("recall_batch.jsonl");
     const recallText = file("recall_batch.jsonl").toString("utf8");
     // Same work as the native case: the JSONL batch in, compact JSON lines
     // out, in one call (the package CLI's helper; no per-item JS crossing).
-    if (want("recall_batch_1600") && !FILTER.includes("api")) {
+    if (want("recall_batch_1600") && !FILTER.includes("api") && !FILTER.includes("short")) {
       report("wasm", "recall_batch_1600", measure(() => glue.cliScore(recallText, "score_memory", "bench")), {
         items: recall.length,
+      });
+    }
+    // Sensitivity: the same batch with short contents only.
+    if (want("recall_batch_1600_short")) {
+      const shortText = file("recall_batch_short.jsonl").toString("utf8");
+      report("wasm", "recall_batch_1600_short", measure(() => glue.cliScore(shortText, "score_memory", "bench")), {
+        items: 1600,
       });
     }
     // The public API: JSON text in, a JS object out.
@@ -265,6 +272,13 @@ async function main() {
         bytes,
         items: n,
       });
+    }
+    if (want(`receipt_hash_${n}`)) {
+      // The bare receipt in one call: parse, canonicalize, hash, structural checks.
+      const bare = file(`recall_receipt_${n}.receipt.json`).toString("utf8");
+      const r = api.verifyRecallReceipt(bare);
+      if (!r.valid || r.receipt_sha256 !== manifest.receipt_sha256[String(n)]) throw new Error(`bare receipt ${n} does not verify`);
+      report("wasm", `receipt_hash_${n}`, measure(() => api.verifyRecallReceipt(bare)), { bytes: Buffer.byteLength(bare) });
     }
     if (want(`canonicalize_hash_${n}`)) {
       // Wire text -> canonical text -> SHA-256 (two calls through the public API).

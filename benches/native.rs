@@ -141,12 +141,15 @@ fn main() {
         "recall_phase_from_json",
         "recall_phase_output",
     ]) { workload::recall_batch() } else { Vec::new() };
+    let recall_short = if needs(&["recall_batch_1600_short"]) { workload::recall_batch_short() } else { Vec::new() };
     let review = if needs(&["review_queue_500"]) { workload::review_queue() } else { Vec::new() };
     let receipts = if needs(&[
         "verify_recall_receipt_10",
         "verify_recall_receipt_200",
         "canonicalize_hash_10",
         "canonicalize_hash_200",
+        "receipt_hash_10",
+        "receipt_hash_200",
     ]) {
         let r = workload::recall_receipts();
         workload::self_check(&r);
@@ -178,6 +181,20 @@ fn main() {
             black_box(output);
         });
         report("recall_batch_1600", None, Some(recall.len()), &s);
+    }
+    // Sensitivity: the same batch with short contents only.
+    if want("recall_batch_1600_short") && !recall_short.is_empty() {
+        let s = measure(|| {
+            let mut output = String::new();
+            for text in &recall_short {
+                let input = json::parse(text).expect("input");
+                let out = api::score_memory(&input).expect("score");
+                output.push_str(&json::to_json_string(&out));
+                output.push('\n');
+            }
+            black_box(output);
+        });
+        report("recall_batch_1600_short", None, Some(recall_short.len()), &s);
     }
     // The scorer alone (inputs pre-parsed, no JSON output).
     if want("recall_batch_1600_core") {
@@ -246,6 +263,16 @@ fn main() {
                 black_box(r.to_json());
             });
             report(&name, Some(case.wire.len()), Some(n), &s);
+        }
+        // The bare receipt in one call: parse, canonicalize, hash, structural checks.
+        let name = format!("receipt_hash_{n}");
+        if want(&name) {
+            let s = measure(|| {
+                let r = receipt::verify_recall_receipt(&case.bare, &json::Value::Null);
+                debug_assert!(r.valid);
+                black_box(r.to_json());
+            });
+            report(&name, Some(case.bare.len()), None, &s);
         }
         let name = format!("canonicalize_hash_{n}");
         if want(&name) {

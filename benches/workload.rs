@@ -345,11 +345,22 @@ pub const QUERY: &str = "What did Acme decide about the 2026 budget, revenue gui
 /// 1,600 `score_memory` inputs as compact JSON text (raw UTF-8, Python number forms).
 pub fn recall_batch() -> Vec<String> {
     let mut rng = stream("recall-batch");
-    (0..RECALL_CANDIDATES).map(|_| json::to_json_string(&recall_input(&mut rng))).collect()
+    (0..RECALL_CANDIDATES).map(|_| json::to_json_string(&recall_input(&mut rng, content_len))).collect()
 }
 
-fn recall_input(rng: &mut Rng) -> Value {
-    let len = content_len(rng);
+/// Sensitivity case (not one of the issue's workloads): the same batch
+/// shape with short contents only (50–400 code points, log-uniform), the
+/// way many memories are single facts. Shows how the batch time scales with
+/// the amount of text.
+pub fn recall_batch_short() -> Vec<String> {
+    let mut rng = stream("recall-batch-short");
+    (0..RECALL_CANDIDATES)
+        .map(|_| json::to_json_string(&recall_input(&mut rng, |r| r.log_uniform(50, 400))))
+        .collect()
+}
+
+fn recall_input(rng: &mut Rng, length: fn(&mut Rng) -> usize) -> Value {
+    let len = length(rng);
     let mut o = Object::new();
     o.insert("content", Value::str(content(rng, len, false)));
     o.insert("reference_time", s(REFERENCE_TIME));
@@ -440,6 +451,8 @@ pub struct ReceiptCase {
     pub given: String,
     /// The canonical receipt hash (= the body's `receipt_sha256`).
     pub sha256: String,
+    /// The receipt alone, as it appears inside `wire` (pydantic float forms).
+    pub bare: String,
 }
 
 /// Recall responses with 10 and 200 results.
@@ -639,6 +652,7 @@ pub fn recall_receipt(n: usize) -> ReceiptCase {
         ("receipt_view", view),
     ]);
     let wire = pydantic_json(&body);
+    let bare = pydantic_json(body.get("receipt").unwrap_or(&Value::Null));
     let mut given = Object::new();
     given.insert("query", s(QUERY));
     let mut c = Object::new();
@@ -646,7 +660,7 @@ pub fn recall_receipt(n: usize) -> ReceiptCase {
         c.insert(id.as_str(), Value::str(text));
     }
     given.insert("contents", Value::Object(c));
-    ReceiptCase { wire, given: json::to_json_string(&Value::Object(given)), sha256: sha }
+    ReceiptCase { wire, given: json::to_json_string(&Value::Object(given)), sha256: sha, bare }
 }
 
 // ------------------------------------------------------------------ pydantic-core wire form
@@ -754,6 +768,9 @@ pub fn self_check(receipts: &[ReceiptCase]) {
         let report = receipt::verify_recall_receipt(&case.wire, &given);
         assert!(report.valid, "generated receipt does not verify: {:?}", report.failures());
         assert_eq!(report.receipt_sha256.as_deref(), Some(case.sha256.as_str()));
+        let bare = receipt::verify_recall_receipt(&case.bare, &Value::Null);
+        assert!(bare.valid, "bare receipt does not verify: {:?}", bare.failures());
+        assert_eq!(bare.receipt_sha256.as_deref(), Some(case.sha256.as_str()));
         // The wire must really use pydantic float spellings, not Python repr.
         assert!(case.wire.contains("\"_mmr_lambda\":1e-7"), "pydantic float form missing");
         assert!(case.wire.contains("0.000015"), "pydantic float form missing");

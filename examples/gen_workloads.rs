@@ -3,10 +3,12 @@
 //! (default `target/bench-data`).
 //!
 //! Files: `recall_batch.jsonl` (1,600 `score_memory` inputs, one JSON text
-//! per line), `review_queue.jsonl` (500 `rescore_review_item` inputs),
-//! `recall_receipt_{10,200}.wire.json` (response bodies as sent, pydantic
-//! float forms), `recall_receipt_{10,200}.given.json`, `hash_{size}.bin`, and
-//! `manifest.json` with every file's SHA-256 and the seed.
+//! per line), `recall_batch_short.jsonl` (the same with short contents, a
+//! sensitivity case), `review_queue.jsonl` (500 `rescore_review_item`
+//! inputs), `recall_receipt_{10,200}.wire.json` (response bodies as sent,
+//! pydantic float forms), `recall_receipt_{10,200}.receipt.json` (the bare
+//! receipt as it appears in the body), `recall_receipt_{10,200}.given.json`,
+//! `hash_{size}.bin`, and `manifest.json` with every file's SHA-256 and the seed.
 
 #[path = "../benches/workload.rs"]
 mod workload;
@@ -31,10 +33,12 @@ fn main() -> std::io::Result<()> {
         s.into_bytes()
     };
     files.push(("recall_batch.jsonl".into(), lines(workload::recall_batch())));
+    files.push(("recall_batch_short.jsonl".into(), lines(workload::recall_batch_short())));
     files.push(("review_queue.jsonl".into(), lines(workload::review_queue())));
     for (case, n) in receipts.iter().zip(workload::RECEIPT_SIZES) {
         files.push((format!("recall_receipt_{n}.wire.json"), case.wire.clone().into_bytes()));
         files.push((format!("recall_receipt_{n}.given.json"), case.given.clone().into_bytes()));
+        files.push((format!("recall_receipt_{n}.receipt.json"), case.bare.clone().into_bytes()));
     }
     for size in workload::HASH_SIZES {
         files.push((format!("hash_{size}.bin"), workload::hash_input(size)));

@@ -778,6 +778,45 @@ mod tests {
     }
 
     #[test]
+    fn float_repr_fast_path_matches_general() {
+        use crate::py::float::{round6, write_repr, write_repr_general};
+        let mut rng = Rng(0x5EED_0008);
+        let check = |x: f64| {
+            if !x.is_finite() || x == 0.0 {
+                return;
+            }
+            let (mut a, mut b) = (String::new(), String::new());
+            write_repr(x, &mut a);
+            write_repr_general(x, &mut b);
+            assert_eq!(a, b, "repr({x:e})");
+        };
+        for k in 0..=2_000_000u32 {
+            let v = k as f64 / 1e6;
+            check(v);
+            check(-v);
+            check(round6(v * 7.3));
+            check(k as f64 / 128.0);
+            check(k as f64 * 37.5);
+            check(f64::from_bits(v.to_bits() + 1));
+        }
+        for _ in 0..2_000_000 {
+            let bits = rng.next();
+            let x = match rng.below(5) {
+                0 => f64::from_bits(bits),
+                1 => (bits >> 11) as f64 / (1u64 << 53) as f64,
+                2 => round6(((bits >> 11) as f64 / (1u64 << 53) as f64) * 10f64.powi(rng.below(12) as i32 - 4)),
+                3 => (bits % 100_000_000_000) as f64 / 10f64.powi(rng.below(10) as i32),
+                _ => ((bits >> 11) as f64 / (1u64 << 53) as f64) * 1e8,
+            };
+            check(x);
+        }
+        for x in [1e-4, 9.9e-5, 1e-5, 0.0001, 99999999.99, 1e8, 1e7, 12345678.9, 0.1, 0.2, 0.3, 1.0 / 3.0, 2.675, 1e-7, 0.007812, 0.992188] {
+            check(x);
+            check(-x);
+        }
+    }
+
+    #[test]
     fn tokenizer_matches_reference() {
         let mut rng = Rng(0x5EED_0001);
         for i in 0..CASES {

@@ -36,6 +36,87 @@ pub fn write_repr(x: f64, out: &mut String) {
         out.push_str(if x.is_sign_negative() { "-0.0" } else { "0.0" });
         return;
     }
+    if write_repr_short_fixed(x, out) {
+        return;
+    }
+    write_repr_general(x, out);
+}
+
+/// Powers of ten exactly representable as doubles.
+const POW10: [f64; 7] = [1.0, 10.0, 100.0, 1e3, 1e4, 1e5, 1e6];
+
+/// Fast path of [`write_repr`] for the floats the scorer prints most (scores
+/// rounded to 6 places, weights, small amounts): `1e-4 ≤ |x| < 1e8` with at
+/// most 6 fractional digits. For the smallest `d ≤ 6` such that `n / 10^d`
+/// (a correctly rounded division, i.e. exactly what parsing the decimal
+/// `n·10^-d` gives) equals `x`, that decimal is a round-tripping string with
+/// the fewest significant digits; requiring that `n ± 1` do not round-trip
+/// makes it the only one of that length, so it is what repr prints (no tie to
+/// break). In this range `x·10^d` is far below 2^53 and its rounding error is
+/// under 0.02, so `round(x·10^d)` is the only candidate. Python prints this
+/// range in fixed notation with at least one fractional digit. Returns false
+/// (writing nothing) when the fast path does not apply.
+fn write_repr_short_fixed(x: f64, out: &mut String) -> bool {
+    let a = x.abs();
+    if !(1e-4..1e8).contains(&a) {
+        return false;
+    }
+    for (d, &p) in POW10.iter().enumerate() {
+        let n = (a * p).round();
+        if n / p != a {
+            continue;
+        }
+        if (n - 1.0) / p == a || (n + 1.0) / p == a {
+            return false;
+        }
+        let n = n as u64;
+        let (int, frac) = (n / 10u64.pow(d as u32), n % 10u64.pow(d as u32));
+        if x < 0.0 {
+            out.push('-');
+        }
+        let mut buf = itoa_u64(int);
+        out.push_str(buf.as_str());
+        out.push('.');
+        if d == 0 {
+            out.push('0');
+        } else {
+            buf = itoa_u64(frac);
+            for _ in buf.as_str().len()..d {
+                out.push('0');
+            }
+            out.push_str(buf.as_str());
+        }
+        return true;
+    }
+    false
+}
+
+/// Decimal digits of `v` in a stack buffer.
+struct Digits {
+    buf: [u8; 20],
+    start: usize,
+}
+
+impl Digits {
+    fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.buf[self.start..]).unwrap_or("")
+    }
+}
+
+fn itoa_u64(mut v: u64) -> Digits {
+    let mut d = Digits { buf: [b'0'; 20], start: 20 };
+    loop {
+        d.start -= 1;
+        d.buf[d.start] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            return d;
+        }
+    }
+}
+
+/// The general [`write_repr`] for finite non-zero `x` (any magnitude).
+pub fn write_repr_general(x: f64, out: &mut String) {
     // `{:e}` prints the shortest round-trip digits: "d[.ddd]e<exp>".
     let sci = format!("{:e}", x.abs());
     let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
