@@ -693,15 +693,36 @@ mod tests {
 
     const CASES: usize = 30_000;
 
+    /// The default run samples; `cargo test --release -- --ignored` runs the
+    /// exhaustive versions of the two float tests (about 6 s each).
+    fn float_step(exhaustive: bool) -> (u32, usize) {
+        if exhaustive {
+            (1, 2_000_000)
+        } else {
+            (37, 100_000)
+        }
+    }
+
     #[test]
     fn round6_fast_path_matches_exact() {
+        round6_check(false);
+    }
+
+    #[test]
+    #[ignore = "exhaustive (about 6 s in release): cargo test --release -- --ignored"]
+    fn round6_fast_path_matches_exact_exhaustive() {
+        round6_check(true);
+    }
+
+    fn round6_check(exhaustive: bool) {
         use crate::py::float::{round6, round6_exact};
+        let (step, randoms) = float_step(exhaustive);
         let mut rng = Rng(0x5EED_0006);
         let check = |x: f64| {
             let (a, b) = (round6(x), round6_exact(x));
             assert!(a.to_bits() == b.to_bits(), "round6({x:e}): {a:e} vs {b:e}");
         };
-        for k in 0..=1_000_000u32 {
+        for k in (0..=1_000_000u32).step_by(step as usize) {
             // Every 7-place half point and its neighbours, and k/128 ties.
             let h = (k as f64 + 0.5) / 1e6;
             check(h);
@@ -710,7 +731,7 @@ mod tests {
             check(f64::from_bits(h.to_bits() - 1));
             check(k as f64 / 128.0);
         }
-        for _ in 0..2_000_000 {
+        for _ in 0..randoms {
             let bits = rng.next();
             let x = match rng.below(4) {
                 0 => f64::from_bits(bits),                           // anything, incl. NaN/inf
@@ -779,7 +800,18 @@ mod tests {
 
     #[test]
     fn float_repr_fast_path_matches_general() {
+        float_repr_check(false);
+    }
+
+    #[test]
+    #[ignore = "exhaustive (about 5 s in release): cargo test --release -- --ignored"]
+    fn float_repr_fast_path_matches_general_exhaustive() {
+        float_repr_check(true);
+    }
+
+    fn float_repr_check(exhaustive: bool) {
         use crate::py::float::{round6, write_repr, write_repr_general};
+        let (step, randoms) = float_step(exhaustive);
         let mut rng = Rng(0x5EED_0008);
         let check = |x: f64| {
             if !x.is_finite() || x == 0.0 {
@@ -790,7 +822,7 @@ mod tests {
             write_repr_general(x, &mut b);
             assert_eq!(a, b, "repr({x:e})");
         };
-        for k in 0..=2_000_000u32 {
+        for k in (0..=2_000_000u32).step_by(step as usize) {
             let v = k as f64 / 1e6;
             check(v);
             check(-v);
@@ -799,7 +831,7 @@ mod tests {
             check(k as f64 * 37.5);
             check(f64::from_bits(v.to_bits() + 1));
         }
-        for _ in 0..2_000_000 {
+        for _ in 0..randoms {
             let bits = rng.next();
             let x = match rng.below(5) {
                 0 => f64::from_bits(bits),
