@@ -466,7 +466,9 @@ pub fn recall_receipt(n: usize) -> ReceiptCase {
     let reference_time = "2026-08-01T00:00:00.171538+00:00";
     let mode = if n > 50 { "deep" } else { "fast" };
     // Candidates scored by the crate's own scorer, blended, then calibrated by MMR.
-    let mut items: Vec<(String, String, String, Option<String>, Object, Value, f64)> = Vec::new();
+    // (id, content, event time, source, recall breakdown, metadata, blended score)
+    type Scored = (String, String, String, Option<String>, Object, Value, f64);
+    let mut items: Vec<Scored> = Vec::new();
     for _ in 0..n {
         let len = content_len(&mut rng);
         let text = content(&mut rng, len, false);

@@ -134,23 +134,23 @@ impl ScoreInput {
                     }
                 }
                 "importance" => s.importance = value.clone(),
-                "source" => s.source = opt_string(value, &path)?,
-                "event_time" => s.event_time = opt_datetime(value, &path)?,
-                "valid_from" => s.valid_from = opt_datetime(value, &path)?,
-                "valid_to" => s.valid_to = opt_datetime(value, &path)?,
+                "source" => s.source = opt_string(value, path)?,
+                "event_time" => s.event_time = opt_datetime(value, path)?,
+                "valid_from" => s.valid_from = opt_datetime(value, path)?,
+                "valid_to" => s.valid_to = opt_datetime(value, path)?,
                 "superseded" => s.superseded = value.truthy(),
-                "query" => s.query = opt_string(value, &path)?,
+                "query" => s.query = opt_string(value, path)?,
                 "base_relevance" => s.base_relevance = (!value.is_null()).then(|| value.clone()),
                 "safety_status" => {
-                    if let Some(status) = opt_string(value, &path)? {
+                    if let Some(status) = opt_string(value, path)? {
                         s.safety_status = status;
                     }
                 }
-                "risk_tags" => s.risk_tags = opt_strings(value, &path)?.unwrap_or_default(),
+                "risk_tags" => s.risk_tags = opt_strings(value, path)?.unwrap_or_default(),
                 "verified_trust_level" => s.verified_trust_level = (!value.is_null()).then(|| value.clone()),
-                "query_tokens" => s.query_tokens = opt_strings(value, &path)?,
+                "query_tokens" => s.query_tokens = opt_strings(value, path)?,
                 "purpose" => {
-                    if let Some(purpose) = opt_string(value, &path)? {
+                    if let Some(purpose) = opt_string(value, path)? {
                         s.purpose = purpose;
                     }
                 }
