@@ -6,6 +6,7 @@
 # once fixed, so tests/fuzz_regressions.rs replays it).
 #
 #   bash fuzz/run.sh [SECONDS] [TARGET...]
+#   FUZZ_SANITIZER=none bash fuzz/run.sh ...   # no ASan: ~2x the executions
 #
 # Stable Rust: cargo-fuzz needs nightly flags, RUSTC_BOOTSTRAP=1 allows them.
 set -euo pipefail
@@ -21,7 +22,8 @@ command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz
 [[ -d corpus ]] || python3 seeds.py
 mkdir -p logs
 # -O: release; -a: debug assertions (integer overflow checks) on.
-nice cargo fuzz build -O -a
+san=(-s "${FUZZ_SANITIZER:-address}")
+nice cargo fuzz build -O -a "${san[@]}"
 max_len() {
   case $1 in
     receipt_verify|json_roundtrip) echo 65536 ;;
@@ -32,7 +34,7 @@ max_len() {
 run() {
   local t=$1
   mkdir -p "corpus/$t"
-  nice -n 10 cargo fuzz run -O -a "$t" "corpus/$t" -- \
+  nice -n 10 cargo fuzz run -O -a "${san[@]}" "$t" "corpus/$t" -- \
     -max_len="$(max_len "$t")" -timeout=20 -rss_limit_mb=3072 \
     -max_total_time="$secs" -print_final_stats=1 >"logs/$t.log" 2>&1 \
     && echo "$t: done" || echo "$t: FAILED (see fuzz/logs/$t.log and fuzz/artifacts/$t/)"
