@@ -24,70 +24,110 @@ pub const TAG_INJECTION: &str = "injection";
 pub const TAG_VAGUE: &str = "vague";
 pub const TAG_BLOCKED: &str = "source:blocked";
 
-/// Python `\b` at `i`: exactly one of `chars[i-1]`, `chars[i]` is a word char.
-fn boundary(chars: &[char], i: usize) -> bool {
-    let before = i > 0 && chars.get(i - 1).is_some_and(|&c| is_py_word(c));
-    let after = chars.get(i).is_some_and(|&c| is_py_word(c));
-    before != after
+/// The content as the detectors read it: its chars, and whether each is a
+/// Py-word char (computed once, so every `\b` test is two array reads
+/// instead of two Unicode table lookups).
+struct Text {
+    chars: Vec<char>,
+    word: Vec<bool>,
 }
 
-fn digits_at(chars: &[char], i: usize, n: usize) -> bool {
-    chars.get(i..i + n).is_some_and(|s| s.iter().all(|&c| is_decimal(c)))
+impl Text {
+    fn new(content: &str) -> Text {
+        let chars: Vec<char> = content.chars().collect();
+        let word = chars.iter().map(|&c| is_py_word(c)).collect();
+        Text { chars, word }
+    }
+
+    /// Is the char at `i` (if any) a word char?
+    #[inline]
+    fn is_word(&self, i: usize) -> bool {
+        self.word.get(i).copied().unwrap_or(false)
+    }
+
+    /// Python `\b` at `i`: exactly one of `chars[i-1]`, `chars[i]` is a word char.
+    #[inline]
+    fn boundary(&self, i: usize) -> bool {
+        let before = i > 0 && self.is_word(i - 1);
+        before != self.is_word(i)
+    }
+
+    fn digits_at(&self, i: usize, n: usize) -> bool {
+        self.chars.get(i..i + n).is_some_and(|s| s.iter().all(|&c| is_decimal(c)))
+    }
 }
 
-/// `\b\d{3}-\d{2}-\d{4}\b`
-fn has_ssn(chars: &[char]) -> bool {
-    (0..chars.len()).any(|i| {
-        boundary(chars, i)
-            && digits_at(chars, i, 3)
-            && chars.get(i + 3) == Some(&'-')
-            && digits_at(chars, i + 4, 2)
-            && chars.get(i + 6) == Some(&'-')
-            && digits_at(chars, i + 7, 4)
-            && boundary(chars, i + 11)
-    })
+/// The ASCII byte `p` for which [`crate::text::ieq`]`(p, c)` holds, if any:
+/// an ASCII char lowercased, `İ`/`ı` → `i`, `ſ` → `s`, Kelvin → `k`, else 0.
+/// So `ieq(p, c) == (letter(c) == p)` for every ASCII `p`.
+#[inline]
+fn letter(c: char) -> u8 {
+    if c.is_ascii() {
+        (c as u8).to_ascii_lowercase()
+    } else {
+        match c {
+            '\u{130}' | '\u{131}' => b'i',
+            '\u{17F}' => b's',
+            '\u{212A}' => b'k',
+            _ => 0,
+        }
+    }
+}
+
+/// `\b\d{3}-\d{2}-\d{4}\b` starting at `i`.
+fn ssn_at(t: &Text, i: usize) -> bool {
+    let chars = &t.chars;
+    is_decimal(chars[i])
+        && t.boundary(i)
+        && t.digits_at(i, 3)
+        && chars.get(i + 3) == Some(&'-')
+        && t.digits_at(i + 4, 2)
+        && chars.get(i + 6) == Some(&'-')
+        && t.digits_at(i + 7, 4)
+        && t.boundary(i + 11)
 }
 
 /// The e-mail rule of spec §8.2, evaluated at each `@`.
-fn has_email(chars: &[char]) -> bool {
-    let local = |c: char| is_py_word(c) || matches!(c, '.' | '+' | '-');
-    let label = |c: char| is_py_word(c) || c == '-';
-    let domain = |c: char| is_py_word(c) || matches!(c, '.' | '-');
+fn has_email(t: &Text) -> bool {
+    let chars = &t.chars;
+    let local = |i: usize| t.word[i] || matches!(chars[i], '.' | '+' | '-');
+    let label = |i: usize| t.word[i] || chars[i] == '-';
+    let domain = |i: usize| t.word[i] || matches!(chars[i], '.' | '-');
     chars.iter().enumerate().any(|(at, &c)| {
         if c != '@' {
             return false;
         }
         // (1) the run of local-part chars before `@` holds a word char.
-        let before_ok = chars[..at].iter().rev().take_while(|&&c| local(c)).any(|&c| is_py_word(c));
+        let before_ok = (0..at).rev().take_while(|&i| local(i)).any(|i| t.word[i]);
         if !before_ok {
             return false;
         }
         // (2) a non-empty run of label chars, then `.`.
-        let label_len = chars[at + 1..].iter().take_while(|&&c| label(c)).count();
+        let label_len = (at + 1..chars.len()).take_while(|&i| label(i)).count();
         let dot = at + 1 + label_len;
         if label_len == 0 || chars.get(dot) != Some(&'.') {
             return false;
         }
         // (3) after that `.`, a run of domain chars holding a word char.
-        chars[dot + 1..].iter().take_while(|&&c| domain(c)).any(|&c| is_py_word(c))
+        (dot + 1..chars.len()).take_while(|&i| domain(i)).any(|i| t.word[i])
     })
 }
 
-/// `\b<word>[-:\s]?\d{n,}\b` with `exact` = a maximal digit run of exactly `n`.
-fn has_labelled_number(chars: &[char], word: &str, min_digits: usize, exact: bool) -> bool {
+/// `\b<word>[-:\s]?\d{n,}\b` starting at `i`, with `exact` = a maximal
+/// digit run of exactly `n`.
+fn labelled_number_at(t: &Text, i: usize, word: &str, min_digits: usize, exact: bool) -> bool {
+    let chars = &t.chars;
     let wl = word.len();
-    (0..chars.len()).any(|i| {
-        if !(boundary(chars, i) && chars.get(i..i + wl).is_some_and(|s| ieq_str(word, s))) {
-            return false;
-        }
-        let mut j = i + wl;
-        if chars.get(j).is_some_and(|&c| matches!(c, '-' | ':') || is_py_space(c)) {
-            j += 1;
-        }
-        let run = chars[j.min(chars.len())..].iter().take_while(|&&c| is_decimal(c)).count();
-        let long_enough = if exact { run == min_digits } else { run >= min_digits };
-        long_enough && !chars.get(j + run).is_some_and(|&c| is_py_word(c))
-    })
+    if !(t.boundary(i) && chars.get(i..i + wl).is_some_and(|s| ieq_str(word, s))) {
+        return false;
+    }
+    let mut j = i + wl;
+    if chars.get(j).is_some_and(|&c| matches!(c, '-' | ':') || is_py_space(c)) {
+        j += 1;
+    }
+    let run = chars[j.min(chars.len())..].iter().take_while(|&&c| is_decimal(c)).count();
+    let long_enough = if exact { run == min_digits } else { run >= min_digits };
+    long_enough && !t.is_word(j + run)
 }
 
 /// Luhn over 13–16 digit values.
@@ -115,12 +155,13 @@ fn luhn(digits: &[u8]) -> bool {
 
 /// The credit-card scan (spec §8.2): `finditer` over `\b(?:\d[ -]?){13,16}\b`
 /// with a Luhn check on each match.
-fn has_credit_card(chars: &[char]) -> bool {
+fn has_credit_card(t: &Text) -> bool {
+    let chars = &t.chars;
     let n = chars.len();
     let mut pos = 0;
     let mut s = 0;
     while s < n {
-        if s < pos || !(is_decimal(chars[s]) && boundary(chars, s)) {
+        if s < pos || !(is_decimal(chars[s]) && t.boundary(s)) {
             s += 1;
             continue;
         }
@@ -146,12 +187,12 @@ fn has_credit_card(chars: &[char]) -> bool {
         let mut accepted = None;
         for k in (13..=count.min(16)).rev() {
             if let Some(e) = sep_end[k] {
-                if boundary(chars, e) {
+                if t.boundary(e) {
                     accepted = Some((k, e));
                     break;
                 }
             }
-            if boundary(chars, digit_end[k]) {
+            if t.boundary(digit_end[k]) {
                 accepted = Some((k, digit_end[k]));
                 break;
             }
@@ -186,14 +227,15 @@ const MNPI_PHRASES: [&str; 12] = [
     "preannouncement",
 ];
 
-fn has_phrase_with_boundaries(chars: &[char], phrases: &[&str]) -> bool {
-    (0..chars.len()).any(|i| {
-        boundary(chars, i)
-            && phrases.iter().any(|p| {
-                let end = i + p.len();
-                chars.get(i..end).is_some_and(|s| ieq_str(p, s)) && boundary(chars, end)
-            })
-    })
+/// One of `phrases` (ieq) at `i`, with a boundary at both ends.
+fn phrase_with_boundaries_at(t: &Text, i: usize, phrases: &[&str]) -> bool {
+    let chars = &t.chars;
+    let l = letter(chars[i]);
+    t.boundary(i)
+        && phrases.iter().any(|p| {
+            let end = i + p.len();
+            p.as_bytes()[0] == l && chars.get(i..end).is_some_and(|s| ieq_str(p, s)) && t.boundary(end)
+        })
 }
 
 const INJECTION_PHRASES: [&str; 20] = [
@@ -219,10 +261,13 @@ const INJECTION_PHRASES: [&str; 20] = [
     "override your guardrails",
 ];
 
-fn has_injection(chars: &[char]) -> bool {
-    (0..chars.len()).any(|i| {
-        INJECTION_PHRASES.iter().any(|p| chars.get(i..i + p.len()).is_some_and(|s| ieq_str(p, s)))
-    })
+/// One of the injection phrases (ieq, no boundaries) at `i`.
+fn injection_at(t: &Text, i: usize) -> bool {
+    let chars = &t.chars;
+    let l = letter(chars[i]);
+    INJECTION_PHRASES
+        .iter()
+        .any(|p| p.as_bytes()[0] == l && chars.get(i..i + p.len()).is_some_and(|s| ieq_str(p, s)))
 }
 
 /// Fewer than 3 distinct runs of ASCII `[a-z0-9]` in `content.lower()`.
@@ -261,28 +306,58 @@ fn is_vague(content: &str) -> bool {
 }
 
 /// `detect_risk_tags(content)`: tags in fixed detector order, on the full content.
+///
+/// Every position-anchored detector is an existence test, so they share one
+/// pass over the chars: at each position only the detectors whose pattern
+/// can start with that char are tried (SSN at Nd digits; `mrn`, `npi`, the
+/// MNPI and injection phrases by first letter under ieq), and the pass stops
+/// once all of them have matched. The e-mail (anchored at `@`) and
+/// credit-card (`finditer` state) scans and the vague test run on their own.
+/// Word flags are computed once for every `\b` test.
 pub fn detect_risk_tags(content: &str) -> Vec<&'static str> {
-    let chars: Vec<char> = content.chars().collect();
+    let t = Text::new(content);
+    let (mut ssn, mut mrn, mut npi, mut mnpi, mut injection) = (false, false, false, false, false);
+    for (i, &c) in t.chars.iter().enumerate() {
+        match letter(c) {
+            b'0'..=b'9' => ssn = ssn || ssn_at(&t, i),
+            0 => ssn = ssn || (!c.is_ascii() && ssn_at(&t, i)),
+            b'm' => {
+                mrn = mrn || labelled_number_at(&t, i, "mrn", 4, false);
+                mnpi = mnpi || phrase_with_boundaries_at(&t, i, &MNPI_PHRASES);
+            }
+            b'n' => npi = npi || labelled_number_at(&t, i, "npi", 10, true),
+            b'i' => {
+                mnpi = mnpi || phrase_with_boundaries_at(&t, i, &MNPI_PHRASES);
+                injection = injection || injection_at(&t, i);
+            }
+            b'e' | b'u' | b'p' => mnpi = mnpi || phrase_with_boundaries_at(&t, i, &MNPI_PHRASES),
+            b'd' | b'r' | b'y' | b'o' => injection = injection || injection_at(&t, i),
+            _ => {}
+        }
+        if ssn && mrn && npi && mnpi && injection {
+            break;
+        }
+    }
     let mut tags = Vec::new();
-    if has_ssn(&chars) {
+    if ssn {
         tags.push(TAG_SSN);
     }
-    if has_email(&chars) {
+    if has_email(&t) {
         tags.push(TAG_EMAIL);
     }
-    if has_labelled_number(&chars, "mrn", 4, false) {
+    if mrn {
         tags.push(TAG_MRN);
     }
-    if has_labelled_number(&chars, "npi", 10, true) {
+    if npi {
         tags.push(TAG_NPI);
     }
-    if has_credit_card(&chars) {
+    if has_credit_card(&t) {
         tags.push(TAG_CARD);
     }
-    if has_phrase_with_boundaries(&chars, &MNPI_PHRASES) {
+    if mnpi {
         tags.push(TAG_MNPI);
     }
-    if has_injection(&chars) {
+    if injection {
         tags.push(TAG_INJECTION);
     }
     if is_vague(content) {

@@ -39,6 +39,8 @@ pub mod error;
 pub mod json;
 pub mod limits;
 pub mod metadata;
+#[cfg(test)]
+mod perf_reference;
 pub mod py;
 pub mod rank;
 pub mod receipt;

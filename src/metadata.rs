@@ -44,10 +44,10 @@ impl Flattener {
             return;
         }
         let cap = (self.chars as usize).min(METADATA_VALUE_CHARS);
-        let end = s.char_indices().nth(cap).map(|(i, _)| i).unwrap_or(s.len());
+        let end = crate::text::char_offset(s, cap);
         let piece = &s[..end];
         if !piece.is_empty() {
-            self.chars -= piece.chars().count() as i64 + 1;
+            self.chars -= crate::text::char_count(piece) as i64 + 1;
             self.parts.push(piece.to_string());
         }
     }

@@ -27,12 +27,12 @@ pub fn sample(text: &str) -> std::borrow::Cow<'_, str> {
     if text.len() <= TEXT_SAMPLE_CHARS {
         return std::borrow::Cow::Borrowed(text);
     }
-    let count = text.chars().count();
+    let count = char_count(text);
     if count <= TEXT_SAMPLE_CHARS {
         return std::borrow::Cow::Borrowed(text);
     }
-    let head_end = text.char_indices().nth(HEAD_CHARS).map(|(i, _)| i).unwrap_or(text.len());
-    let tail_start = text.char_indices().nth(count - TAIL_CHARS).map(|(i, _)| i).unwrap_or(text.len());
+    let head_end = char_offset(text, HEAD_CHARS);
+    let tail_start = char_offset(text, count - TAIL_CHARS);
     let mut out = String::with_capacity(head_end + 1 + text.len() - tail_start);
     out.push_str(&text[..head_end]);
     out.push(' ');
@@ -52,7 +52,12 @@ pub fn tokenize(text: &str) -> Vec<String> {
     let sampled = sample(text);
     let mut folded = String::with_capacity(sampled.len());
     unicode::casefold_into(&sampled, &mut folded);
-    tokenize_folded(&folded)
+    let mut tokens: Vec<String> = Vec::new();
+    for_each_token(&folded, TOKEN_CAP, |t| {
+        tokens.push(t.to_string());
+        true
+    });
+    tokens
 }
 
 /// `tokenize_for_scoring(value)` for any JSON value: strings as [`tokenize`],
@@ -70,68 +75,149 @@ pub fn tokenize_value(value: &Value) -> Vec<String> {
     }
 }
 
-/// Split already-sampled, casefolded text into tokens.
-fn tokenize_folded(folded: &str) -> Vec<String> {
-    let mut tokens: Vec<String> = Vec::new();
-    let mut chars = folded.char_indices().peekable();
-    while let Some(&(start, c)) = chars.peek() {
-        if !is_alnum(c) {
-            chars.next();
-            continue;
-        }
-        // One word: a maximal run of isalnum chars, emitted segment by segment.
-        let mut seg_start = start;
-        let mut seg_unsegmented = is_unsegmented(c);
-        let mut end = start;
-        while let Some(&(i, ch)) = chars.peek() {
-            if !is_alnum(ch) {
-                break;
-            }
-            let uns = is_unsegmented(ch);
-            if uns != seg_unsegmented {
-                emit_segment(&folded[seg_start..i], seg_unsegmented, &mut tokens);
-                if tokens.len() >= TOKEN_CAP {
-                    tokens.truncate(TOKEN_CAP);
-                    return tokens;
-                }
-                seg_start = i;
-                seg_unsegmented = uns;
-            }
-            end = i + ch.len_utf8();
-            chars.next();
-        }
-        emit_segment(&folded[seg_start..end], seg_unsegmented, &mut tokens);
-        if tokens.len() >= TOKEN_CAP {
-            tokens.truncate(TOKEN_CAP);
-            return tokens;
-        }
+/// The char starting at byte `i` of `s` and its UTF-8 length, decoded by
+/// hand: `s` is valid UTF-8 and `i` a char boundary, so the lead byte gives
+/// the length. (No `str` slicing or `Chars` iterator: in the size-optimized
+/// wasm build those stay out-of-line calls on the hottest paths.)
+#[inline(always)]
+pub(crate) fn char_at(s: &str, i: usize) -> (char, usize) {
+    let b = s.as_bytes();
+    let b0 = b[i];
+    if b0 < 0x80 {
+        return (b0 as char, 1);
     }
-    tokens
+    let cont = |k: usize| (b.get(i + k).copied().unwrap_or(0x80) & 0x3F) as u32;
+    let (cp, len) = if b0 < 0xE0 {
+        (((b0 as u32 & 0x1F) << 6) | cont(1), 2)
+    } else if b0 < 0xF0 {
+        (((b0 as u32 & 0x0F) << 12) | (cont(1) << 6) | cont(2), 3)
+    } else {
+        (((b0 as u32 & 0x07) << 18) | (cont(1) << 12) | (cont(2) << 6) | cont(3), 4)
+    };
+    (char::from_u32(cp).unwrap_or('\u{FFFD}'), len)
 }
 
-fn emit_segment(segment: &str, unsegmented: bool, tokens: &mut Vec<String>) {
-    if !unsegmented {
-        tokens.push(segment.to_string());
-        return;
-    }
-    let mut iter = segment.char_indices();
-    let Some((_, first)) = iter.next() else { return };
-    let mut prev_start = 0;
-    let mut prev_len = first.len_utf8();
-    let mut any_pair = false;
-    for (i, c) in iter {
-        tokens.push(segment[prev_start..i + c.len_utf8()].to_string());
-        any_pair = true;
-        if tokens.len() >= TOKEN_CAP {
-            return;
+/// Byte offset of the char with index `n` in `s` (or `s.len()` when `s` has
+/// at most `n` chars): counts char starts (non-continuation bytes).
+#[inline]
+pub(crate) fn char_offset(s: &str, n: usize) -> usize {
+    let mut seen = 0usize;
+    for (i, &b) in s.as_bytes().iter().enumerate() {
+        if (b & 0xC0) != 0x80 {
+            if seen == n {
+                return i;
+            }
+            seen += 1;
         }
-        prev_start = i;
-        prev_len = c.len_utf8();
     }
-    let _ = prev_len;
-    if !any_pair {
-        tokens.push(segment.to_string());
+    s.len()
+}
+
+/// Number of chars in `s` (counting char starts).
+#[inline]
+pub(crate) fn char_count(s: &str) -> usize {
+    s.as_bytes().iter().filter(|&&b| (b & 0xC0) != 0x80).count()
+}
+
+/// Stream the scoring tokens of already-sampled, casefolded text (spec §3.4
+/// steps 2–4) without allocating: `f` receives each of the first `cap`
+/// tokens as a slice of `folded`, in order, and returns `false` to stop
+/// early. Returns how many tokens were passed to `f`.
+///
+/// This is the one tokenizer: [`tokenize`] collects its output, and the
+/// scorer counts and matches tokens through it directly. ASCII bytes take a
+/// table-free path (ASCII is never in an unsegmented script).
+pub fn for_each_token<'a>(folded: &'a str, cap: usize, mut f: impl FnMut(&'a str) -> bool) -> usize {
+    let bytes = folded.as_bytes();
+    let len = bytes.len();
+    let mut count = 0usize;
+    if cap == 0 {
+        return 0;
     }
+    // Emit one segment; false when the cap is reached or `f` asks to stop.
+    let mut emit = |seg: &'a str, unsegmented: bool, count: &mut usize| -> bool {
+        if unsegmented {
+            // Overlapping 2-code-point bigrams; a lone char is its own token.
+            let (_, first_len) = char_at(seg, 0);
+            let mut prev = 0usize;
+            let mut i = first_len;
+            let any_pair = i < seg.len();
+            while i < seg.len() {
+                let (_, l) = char_at(seg, i);
+                *count += 1;
+                if !f(&seg[prev..i + l]) || *count >= cap {
+                    return false;
+                }
+                prev = i;
+                i += l;
+            }
+            if any_pair {
+                return true;
+            }
+        }
+        *count += 1;
+        f(seg) && *count < cap
+    };
+    let mut i = 0usize;
+    while i < len {
+        // Skip separators (ASCII without any table).
+        let b = bytes[i];
+        let (c, l) = if b < 0x80 {
+            if !b.is_ascii_alphanumeric() {
+                i += 1;
+                continue;
+            }
+            (b as char, 1)
+        } else {
+            let (c, l) = char_at(folded, i);
+            if !is_alnum(c) {
+                i += l;
+                continue;
+            }
+            (c, l)
+        };
+        // One word: a maximal run of isalnum chars, emitted segment by segment.
+        let mut seg_start = i;
+        let mut seg_uns = is_unsegmented(c);
+        let mut j = i + l;
+        loop {
+            // The common case: a run of ASCII letters and digits in a normal segment.
+            if !seg_uns {
+                while j < len && bytes[j].is_ascii_alphanumeric() {
+                    j += 1;
+                }
+            }
+            if j >= len {
+                break;
+            }
+            let b = bytes[j];
+            let (uns, l) = if b < 0x80 {
+                if !b.is_ascii_alphanumeric() {
+                    break;
+                }
+                (false, 1)
+            } else {
+                let (c, l) = char_at(folded, j);
+                if !is_alnum(c) {
+                    break;
+                }
+                (is_unsegmented(c), l)
+            };
+            if uns != seg_uns {
+                if !emit(&folded[seg_start..j], seg_uns, &mut count) {
+                    return count;
+                }
+                seg_start = j;
+                seg_uns = uns;
+            }
+            j += l;
+        }
+        if !emit(&folded[seg_start..j], seg_uns, &mut count) {
+            return count;
+        }
+        i = j;
+    }
+    count
 }
 
 /// Python `re.IGNORECASE` equality of a pattern char (lowercase ASCII letter
@@ -149,20 +235,36 @@ pub fn ieq_str(pattern: &str, chars: &[char]) -> bool {
     pattern.len() == chars.len() && pattern.bytes().zip(chars).all(|(p, &c)| ieq(p, c))
 }
 
+/// [`ieq_str`] against a `&str` (the same comparison without a `Vec<char>`).
+pub fn ieq_text(pattern: &str, text: &str) -> bool {
+    let mut chars = text.chars();
+    pattern.bytes().all(|p| chars.next().is_some_and(|c| ieq(p, c))) && chars.next().is_none()
+}
+
 const EPHEMERAL_WORDS: [&str; 9] = ["hi", "hello", "hey", "thanks", "thank you", "ok", "okay", "lol", "bye"];
 
 /// Ephemeral signal (spec §8.1): after Py-strip, a greeting or
 /// acknowledgement followed only by `.`, `!` and spaces.
 pub fn is_ephemeral(sample: &str) -> bool {
     let stripped = unicode::py_strip(sample);
-    // Longest word is 9 chars; anything with a long non-punctuation tail fails fast.
-    let chars: Vec<char> = stripped.chars().take(64).collect();
-    if stripped.chars().count() > 64 {
-        // Only `.`, `!` and spaces may follow the word: check the rest lazily.
-        if !stripped.chars().skip(64).all(|c| matches!(c, '.' | '!' | ' ')) {
-            return false;
-        }
+    // Every word starts with h, t, o, l or b, which ieq only to themselves
+    // in either ASCII case: any other first byte fails without further work.
+    if !matches!(stripped.as_bytes().first(), Some(b'h' | b't' | b'o' | b'l' | b'b' | b'H' | b'T' | b'O' | b'L' | b'B')) {
+        return false;
     }
+    // The longest word is 9 chars: keep 64 at most, and require only `.`,
+    // `!` and spaces after them (checked lazily, stopping at the first other char).
+    let mut head = ['\0'; 64];
+    let mut n = 0;
+    let mut rest = stripped.chars();
+    for c in rest.by_ref().take(64) {
+        head[n] = c;
+        n += 1;
+    }
+    if !rest.all(|c| matches!(c, '.' | '!' | ' ')) {
+        return false;
+    }
+    let chars = &head[..n];
     EPHEMERAL_WORDS.iter().any(|w| {
         let n = w.len();
         chars.len() >= n
@@ -176,25 +278,9 @@ const DURABLE_WORDS: [&str; 23] = [
     "budget", "price", "contract", "prefer", "prefers", "allergic", "diagnos", "legal", "regulat", "compliance",
     "effective", "expire", "expires",
 ];
-
-/// Visit every maximal run of Py-word chars (`isalnum` or `_`) as a slice of chars.
-fn for_each_word_run(chars: &[char], mut f: impl FnMut(usize, usize) -> bool) -> bool {
-    let mut i = 0;
-    while i < chars.len() {
-        if is_py_word(chars[i]) {
-            let start = i;
-            while i < chars.len() && is_py_word(chars[i]) {
-                i += 1;
-            }
-            if f(start, i) {
-                return true;
-            }
-        } else {
-            i += 1;
-        }
-    }
-    false
-}
+/// Shortest and longest durable word, in chars (a run of another length cannot match).
+const DURABLE_MIN: usize = 4;
+const DURABLE_MAX: usize = 10;
 
 /// The three content signals computed on the sample (spec §3.5, §8.1).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -204,38 +290,80 @@ pub struct Signals {
     pub ephemeral: bool,
 }
 
-/// Compute durable, date and ephemeral in one pass over the sample's chars.
+/// Compute durable, date and ephemeral with one scan of the sample's word
+/// runs (stopping as soon as both durable and date are true), on the `&str`
+/// itself: no `Vec<char>` of the sample.
 pub fn signals(sample: &str) -> Signals {
-    let chars: Vec<char> = sample.chars().collect();
-    let mut durable = currency_amount(&chars);
+    let mut durable = currency_amount(sample);
     let mut date = false;
-    for_each_word_run(&chars, |start, end| {
-        let run = &chars[start..end];
+    let bytes = sample.as_bytes();
+    let len = bytes.len();
+    let mut i = 0;
+    while i < len && !(durable && date) {
+        let (c, l) = char_at(sample, i);
+        if !is_py_word(c) {
+            i += l;
+            continue;
+        }
+        // One word run [start, i): its length in chars, and whether all are Nd.
+        let start = i;
+        let mut chars = 1usize;
+        let mut all_decimal = is_decimal(c);
+        i += l;
+        while i < len {
+            let b = bytes[i];
+            if b < 0x80 {
+                if !(b.is_ascii_alphanumeric() || b == b'_') {
+                    break;
+                }
+                all_decimal &= b.is_ascii_digit();
+                i += 1;
+            } else {
+                let (c, l) = char_at(sample, i);
+                if !is_py_word(c) {
+                    break;
+                }
+                all_decimal &= is_decimal(c);
+                i += l;
+            }
+            chars += 1;
+        }
+        let run = &sample[start..i];
         if !durable {
-            durable = (run.len() <= 10 && DURABLE_WORDS.iter().any(|w| ieq_str(w, run)))
-                || (run.iter().all(|&c| is_decimal(c))
-                    && chars.get(end) == Some(&'%')
-                    && chars.get(end + 1).is_some_and(|&c| is_py_word(c)));
+            durable = ((DURABLE_MIN..=DURABLE_MAX).contains(&chars)
+                && DURABLE_WORDS.iter().any(|w| w.len() == chars && ieq_text(w, run)))
+                || (all_decimal && {
+                    // The percent quirk: `%` right after the digits, then a word char.
+                    let mut after = sample[i..].chars();
+                    after.next() == Some('%') && after.next().is_some_and(is_py_word)
+                });
         }
-        if !date && run.len() == 4 {
-            date = ((run[0] == '1' && run[1] == '9') || (run[0] == '2' && run[1] == '0'))
-                && is_decimal(run[2])
-                && is_decimal(run[3]);
+        if !date && chars == 4 {
+            let r = run.as_bytes();
+            // `19`/`20` are ASCII, so byte 2 starts the third char.
+            date = (r.starts_with(b"19") || r.starts_with(b"20")) && run[2..].chars().all(is_decimal);
         }
-        durable && date
-    });
+    }
     Signals { durable, date, ephemeral: is_ephemeral(sample) }
 }
 
 /// `[$€£]\s?\d`: a currency sign, at most one Py-space, then an Nd digit.
-fn currency_amount(chars: &[char]) -> bool {
-    chars.iter().enumerate().any(|(i, &c)| {
-        matches!(c, '$' | '€' | '£')
-            && match chars.get(i + 1) {
-                Some(&d) if is_decimal(d) => true,
-                Some(&s) if is_py_space(s) => chars.get(i + 2).is_some_and(|&d| is_decimal(d)),
-                _ => false,
-            }
+fn currency_amount(sample: &str) -> bool {
+    // `$` is ASCII; `€` (E2 82 AC) and `£` (C2 A3) start with lead bytes,
+    // which never occur inside another char: scanning bytes finds every sign.
+    sample.as_bytes().iter().enumerate().any(|(i, &b)| {
+        if !matches!(b, b'$' | 0xE2 | 0xC2) {
+            return false;
+        }
+        let mut it = sample[i..].chars();
+        if !matches!(it.next(), Some('$' | '€' | '£')) {
+            return false;
+        }
+        match it.next() {
+            Some(d) if is_decimal(d) => true,
+            Some(s) if is_py_space(s) => it.next().is_some_and(is_decimal),
+            _ => false,
+        }
     })
 }
 

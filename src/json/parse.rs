@@ -413,6 +413,7 @@ impl<'a> Parser<'a> {
         // Fast path: no escapes.
         let chunk_start = i;
         loop {
+            i = skip_plain(b, i);
             match b.get(i) {
                 None => return Err(self.err("Unterminated string starting at", open)),
                 Some(b'"') => {
@@ -431,12 +432,7 @@ impl<'a> Parser<'a> {
         loop {
             // Copy a run of plain bytes.
             let run = i;
-            while let Some(&c) = b.get(i) {
-                if c == b'"' || c == b'\\' || c < 0x20 {
-                    break;
-                }
-                i += 1;
-            }
+            i = skip_plain(b, i);
             out.extend_from_slice(&b[run..i]);
             match b.get(i) {
                 None => return Err(self.err("Unterminated string starting at", open)),
@@ -497,6 +493,38 @@ impl<'a> Parser<'a> {
             }
         }
     }
+}
+
+/// The index of the first byte at or after `i` that ends a plain run inside
+/// a string (`"`, `\\` or a control char below 0x20), or `b.len()`.
+///
+/// Eight bytes at a time (SWAR): `x - 0x01…01 & !x & 0x80…80` is non-zero
+/// iff some byte of `x` is zero (borrows only ever add flags above a real
+/// hit), applied to `w ^ '"'`, `w ^ '\\'`, and, for bytes below 0x20, to
+/// `w - 0x20…20 & !w`. Any flagged word is then finished byte by byte.
+#[inline]
+pub(crate) fn skip_plain(b: &[u8], mut i: usize) -> usize {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    while let Some(chunk) = b.get(i..i + 8) {
+        let w = u64::from_le_bytes(<[u8; 8]>::try_from(chunk).unwrap_or([0; 8]));
+        let quote = w ^ (LO * b'"' as u64);
+        let backslash = w ^ (LO * b'\\' as u64);
+        let special = (quote.wrapping_sub(LO) & !quote)
+            | (backslash.wrapping_sub(LO) & !backslash)
+            | (w.wrapping_sub(LO * 0x20) & !w);
+        if special & HI != 0 {
+            break;
+        }
+        i += 8;
+    }
+    while let Some(&c) = b.get(i) {
+        if c == b'"' || c == b'\\' || c < 0x20 {
+            break;
+        }
+        i += 1;
+    }
+    i
 }
 
 fn hex4(b: &[u8], i: usize) -> Option<u32> {

@@ -149,8 +149,10 @@ pub fn write_str(s: &PyStr, ensure_ascii: bool, out: &mut Vec<u8>) {
     out.push(b'"');
     let mut i = 0;
     while i < b.len() {
-        // Copy a run of bytes written as themselves.
+        // Copy a run of bytes written as themselves (eight at a time while
+        // no byte of the word can need an escape, then byte by byte).
         let run = i;
+        i = skip_plain_words(b, i, ensure_ascii);
         while i < b.len() {
             let c = b[i];
             let plain = if ensure_ascii {
@@ -185,6 +187,33 @@ pub fn write_str(s: &PyStr, ensure_ascii: bool, out: &mut Vec<u8>) {
         }
     }
     out.push(b'"');
+}
+
+/// Advance over whole 8-byte words of `b` from `i` that hold no byte that
+/// could need escaping: `"`, `\\`, controls below 0x20, and with
+/// `ensure_ascii` also DEL and every byte ≥ 0x80; without it, 0xED (the lead
+/// byte of a WTF-8 lone surrogate) is treated as possibly special. Same SWAR
+/// zero-byte test as the parser's `skip_plain`. Stops at the first word
+/// with a candidate; the caller's byte loop decides exactly.
+#[inline]
+fn skip_plain_words(b: &[u8], mut i: usize, ensure_ascii: bool) -> usize {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let zero = |x: u64| x.wrapping_sub(LO) & !x;
+    while let Some(chunk) = b.get(i..i + 8) {
+        let w = u64::from_le_bytes(<[u8; 8]>::try_from(chunk).unwrap_or([0; 8]));
+        let mut special = zero(w ^ (LO * b'"' as u64)) | zero(w ^ (LO * b'\\' as u64)) | (w.wrapping_sub(LO * 0x20) & !w);
+        if ensure_ascii {
+            special |= w | zero(w ^ (LO * 0x7F));
+        } else {
+            special |= zero(w ^ (LO * 0xED));
+        }
+        if special & HI != 0 {
+            break;
+        }
+        i += 8;
+    }
+    i
 }
 
 fn decode_wtf8(b: &[u8], i: usize) -> (u32, usize) {

@@ -140,6 +140,31 @@ pub fn round6(x: f64) -> f64 {
     if !x.is_finite() {
         return x;
     }
+    // Fast path (no formatting): for |x·10⁶| < 2³⁰ the product `s` is within
+    // half an ulp (≤ 2⁻²³) of the exact x·10⁶, so unless its fraction is
+    // within 1e-6 of one half, `s.round()` is the integer nearest to the
+    // exact value, i.e. the 6-place decimal Python picks; and n / 10⁶ (both
+    // exact doubles, one correctly rounded division) is the double nearest
+    // to that decimal, as Python returns. Near-ties and large magnitudes
+    // take the exact path below.
+    let s = x * 1e6;
+    if s.abs() < (1u64 << 30) as f64 {
+        let frac = s - s.floor();
+        if (frac - 0.5).abs() > 1e-6 {
+            let r = s.round() / 1e6;
+            // Python keeps the sign of zero: round(-1e-9, 6) == -0.0.
+            return if r == 0.0 { if x.is_sign_negative() { -0.0 } else { 0.0 } } else { r };
+        }
+    }
+    round6_exact(x)
+}
+
+/// [`round6`] by exact decimal formatting (Rust's `{:.6}` is exact) and
+/// parsing back: the reference method, used for near-ties and large values.
+pub fn round6_exact(x: f64) -> f64 {
+    if !x.is_finite() {
+        return x;
+    }
     let r: f64 = format!("{:.6}", x).parse().unwrap_or(x);
     // Python keeps the sign of zero: round(-1e-9, 6) == -0.0.
     if r == 0.0 {

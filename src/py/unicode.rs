@@ -136,6 +136,74 @@ fn casefold_char(c: char) -> Mapped {
     )
 }
 
+// ------------------------------------------------------------ fast lookups
+
+/// Lookup structures derived once (lazily, in a few microseconds) from the
+/// generated tables, so the hot per-char questions cost one memory access
+/// instead of a binary search:
+/// - `alnum`: a 65,536-bit map of `isalnum()` over the BMP (8 KB), built from
+///   the `ALNUM_BMP` inversion list;
+/// - `fold_pages`: which 256-char BMP pages hold any char with a case-fold
+///   mapping (most scripts — Arabic, Indic, CJK, kana, Hangul — hold none,
+///   so their chars are copied without looking anything up).
+///
+/// Derived, not generated: the tables stay the single source of truth, and
+/// `tests/unicode_exhaustive.rs` checks every code point through these paths.
+struct Fast {
+    alnum: [u64; 1024],
+    fold_pages: [u64; 4],
+}
+
+fn build_fast() -> Fast {
+    let mut f = Fast { alnum: [0; 1024], fold_pages: [0; 4] };
+    // Inversion list: [b0, b1) is in, [b1, b2) out, ...; an odd-length list ends "in" at 0x10000.
+    for pair in ALNUM_BMP.chunks(2) {
+        let start = pair.first().map(|&s| s as usize).unwrap_or(0);
+        let end = pair.get(1).map(|&e| e as usize).unwrap_or(0x1_0000);
+        set_bits(&mut f.alnum, start, end);
+    }
+    let mut mark = |cp: u32| {
+        if cp < 0x1_0000 {
+            let page = (cp >> 8) as usize;
+            f.fold_pages[page >> 6] |= 1 << (page & 63);
+        }
+    };
+    for &(w, _) in CASEFOLD_RUNS.iter() {
+        let start = w & 0x1F_FFFF;
+        let count = ((w >> 21) & 0x3FF) + 1;
+        let step = if w >> 31 != 0 { 2 } else { 1 };
+        for k in 0..count {
+            mark(start + k * step);
+        }
+    }
+    for &cp in CASEFOLD_MULTI_KEYS.iter() {
+        mark(cp);
+    }
+    f
+}
+
+/// Set bits `[start, end)` of `words`, a whole 64-bit word at a time where
+/// possible (this runs once, on the first lookup: keep it cheap even before
+/// the wasm engine has optimized it).
+fn set_bits(words: &mut [u64], start: usize, end: usize) {
+    let mut cp = start;
+    while cp < end {
+        let (w, bit) = (cp >> 6, cp & 63);
+        let n = (64 - bit).min(end - cp);
+        let mask = if n == 64 { u64::MAX } else { ((1u64 << n) - 1) << bit };
+        if let Some(word) = words.get_mut(w) {
+            *word |= mask;
+        }
+        cp += n;
+    }
+}
+
+#[inline(always)]
+fn fast() -> &'static Fast {
+    static FAST: std::sync::OnceLock<Fast> = std::sync::OnceLock::new();
+    FAST.get_or_init(build_fast)
+}
+
 // ------------------------------------------------------------ properties
 
 /// Python `c.isalnum()` (Unicode 15.0): `isalpha()` (L*) or `isdecimal()` or
@@ -144,6 +212,16 @@ fn casefold_char(c: char) -> Mapped {
 pub fn is_alnum(c: char) -> bool {
     if c.is_ascii() {
         return c.is_ascii_alphanumeric();
+    }
+    alnum_non_ascii(c)
+}
+
+#[inline(always)]
+fn alnum_non_ascii(c: char) -> bool {
+    let cp = c as u32;
+    if cp < 0x1_0000 {
+        let cp = cp as usize;
+        return fast().alnum[cp >> 6] & (1 << (cp & 63)) != 0;
     }
     in_inversion(&ALNUM_BMP, &ALNUM_ASTRAL, c)
 }
@@ -154,7 +232,7 @@ pub fn is_py_word(c: char) -> bool {
     if c.is_ascii() {
         return c.is_ascii_alphanumeric() || c == '_';
     }
-    in_inversion(&ALNUM_BMP, &ALNUM_ASTRAL, c)
+    alnum_non_ascii(c)
 }
 
 /// The digit value of a decimal char (`str.isdecimal()`, General_Category
@@ -239,12 +317,45 @@ pub fn casefold_into(s: &str, out: &mut String) {
         return;
     }
     out.reserve(s.len());
-    for c in s.chars() {
-        if c.is_ascii() {
-            out.push(c.to_ascii_lowercase());
-        } else {
-            push_mapped(out, c, casefold_char(c));
+    // Copy maximal unchanged stretches in bulk: ASCII runs are lowercased in
+    // place after copying; non-ASCII chars on pages without any fold mapping
+    // are copied as they are; only the rest is looked up char by char.
+    let bytes = s.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let start = i;
+        while i < bytes.len() && bytes[i] < 0x80 {
+            i += 1;
         }
+        if i > start {
+            let at = out.len();
+            out.push_str(&s[start..i]);
+            if let Some(tail) = out.get_mut(at..) {
+                tail.make_ascii_lowercase();
+            }
+        }
+        let mut copy_from = i;
+        let pages = &fast().fold_pages;
+        while i < bytes.len() && bytes[i] >= 0x80 {
+            // The BMP page (code point >> 8) straight from the lead bytes:
+            // no decoding for the chars that cannot change.
+            let b0 = bytes[i];
+            let (len, page) = match b0 {
+                0xC0..=0xDF => (2, ((b0 & 0x1F) >> 2) as usize),
+                0xE0..=0xEF => (3, (((b0 & 0x0F) as usize) << 4) | ((bytes.get(i + 1).copied().unwrap_or(0) & 0x3F) >> 2) as usize),
+                _ => (4, usize::MAX), // astral: always looked up
+            };
+            if page != usize::MAX && pages[page >> 6] & (1 << (page & 63)) == 0 {
+                i += len;
+                continue;
+            }
+            let c = s[i..].chars().next().unwrap_or('\u{FFFD}');
+            out.push_str(&s[copy_from..i]);
+            push_mapped(out, c, casefold_char(c));
+            i += c.len_utf8();
+            copy_from = i;
+        }
+        out.push_str(&s[copy_from..i]);
     }
 }
 

@@ -30,7 +30,9 @@ fn trust_score(level: &str) -> Option<f64> {
 
 /// What the content-dependent components share (computed once per memory).
 pub struct ContentFacts {
-    /// Number of tokens of the content sample.
+    /// Number of tokens of the content sample. Only `min(n, 12)` matters to
+    /// the components, so the scorer may stop counting at 12
+    /// ([`TOKENS_NEEDED`]); any value ≥ 12 then stands for "12 or more".
     pub n: usize,
     pub durable: bool,
     pub date: bool,
@@ -171,6 +173,10 @@ pub struct Query<'a> {
 
 /// §4.5 relevance. `content_tokens` are the content sample's tokens;
 /// `metadata_tokens` is called only when the query is truthy.
+///
+/// The scorer itself uses [`relevance_streamed`], which gives the same
+/// component without materializing any token list; this form is kept for
+/// callers that already hold tokens.
 pub fn relevance(
     query: &Query<'_>,
     content_tokens: &[String],
@@ -178,7 +184,7 @@ pub fn relevance(
 ) -> Component {
     let text = match query.text {
         Some(t) if !t.is_empty() => t,
-        _ => return Component::new(0.5, "no recall query; neutral relevance"),
+        _ => return neutral_relevance(),
     };
     let owned_query_tokens;
     let q_tokens: &[String] = match query.tokens {
@@ -196,13 +202,118 @@ pub fn relevance(
     c.sort_unstable();
     c.dedup();
     let m = q.iter().filter(|t| c.binary_search(t).is_ok()).count();
-    let lexical = m as f64 / q.len().max(1) as f64;
+    relevance_component(query, m, q.len())
+}
+
+fn neutral_relevance() -> Component {
+    Component::new(0.5, "no recall query; neutral relevance")
+}
+
+/// The relevance component once `m` of the `distinct` query tokens matched.
+fn relevance_component(query: &Query<'_>, m: usize, distinct: usize) -> Component {
+    let lexical = m as f64 / distinct.max(1) as f64;
     match query.base_relevance {
         None => Component::new(clamp01(lexical), format!("lexical token overlap matched {m} query tokens")),
         Some(base) => Component::new(
             clamp01((0.7 * clamp_value(base)) + (0.3 * lexical)),
             format!("existing retrieval relevance plus {m} lexical token matches"),
         ),
+    }
+}
+
+/// How many content tokens the components need to see: importance,
+/// confidence and stability only look at `min(n, 12)` (and `n < 3`).
+pub const TOKENS_NEEDED: usize = 12;
+
+/// §4.5 relevance and the content token count in one streaming pass, with
+/// the same result as [`relevance`] over the materialized token lists.
+///
+/// `folded_content` is the casefolded content sample. Returns the component
+/// and the token count, which is exact up to [`TOKENS_NEEDED`] and a lower
+/// bound beyond it (the pass stops as soon as every distinct query token has
+/// matched and at least 12 tokens were seen; with no query it stops at 12).
+///
+/// Instead of sorting and deduplicating up to 2,048 content and metadata
+/// tokens, the few distinct query tokens are sorted once and each content
+/// token is looked up among them; the metadata text is flattened and
+/// tokenized only when the query is truthy and some query token is still
+/// unmatched after the content (its tokens cannot change the answer otherwise).
+pub fn relevance_streamed(query: &Query<'_>, folded_content: &str, metadata: &Object) -> (Component, usize) {
+    use crate::text::{for_each_token, TOKEN_CAP};
+    let text = match query.text {
+        Some(t) if !t.is_empty() => t,
+        _ => return (neutral_relevance(), for_each_token(folded_content, TOKENS_NEEDED, |_| true)),
+    };
+    let mut q_folded = String::new();
+    let mut q: Vec<&str> = match query.tokens {
+        Some(tokens) => tokens.iter().map(String::as_str).collect(),
+        None => {
+            let sampled = crate::text::sample(text);
+            unicode::casefold_into(&sampled, &mut q_folded);
+            let mut v = Vec::new();
+            for_each_token(&q_folded, TOKEN_CAP, |t| {
+                v.push(t);
+                true
+            });
+            v
+        }
+    };
+    q.sort_unstable();
+    q.dedup();
+    let mut matched = vec![false; q.len()];
+    let mut remaining = q.len();
+    // Most content tokens match no query token: a 256-bit filter over each
+    // token's (length, first byte, last byte) of the still-unmatched query
+    // tokens rejects nearly all of them before any string comparison. It is
+    // rebuilt after each new match (at most once per query token), so
+    // frequent words that already matched ("the") stop passing it.
+    fn filter_of(q: &[&str], matched: &[bool]) -> [u64; 4] {
+        let mut filter = [0u64; 4];
+        for (t, _) in q.iter().zip(matched).filter(|(_, &m)| !m) {
+            let h = token_hash(t);
+            filter[h >> 6] |= 1 << (h & 63);
+        }
+        filter
+    }
+    let mut filter = filter_of(&q, &matched);
+    // Mark `t` if it is a not-yet-matched query token.
+    let mark = |t: &str, matched: &mut [bool], remaining: &mut usize, filter: &mut [u64; 4]| {
+        let h = token_hash(t);
+        if filter[h >> 6] & (1 << (h & 63)) != 0 {
+            if let Ok(k) = q.binary_search(&t) {
+                if !matched[k] {
+                    matched[k] = true;
+                    *remaining -= 1;
+                    *filter = filter_of(&q, matched);
+                }
+            }
+        }
+    };
+    let mut seen = 0usize;
+    let n = for_each_token(folded_content, TOKEN_CAP, |t| {
+        seen += 1;
+        mark(t, &mut matched, &mut remaining, &mut filter);
+        !(remaining == 0 && seen >= TOKENS_NEEDED)
+    });
+    if remaining > 0 {
+        let meta = crate::metadata::metadata_text(metadata);
+        let mut folded_meta = String::with_capacity(meta.len());
+        unicode::casefold_into(&meta, &mut folded_meta);
+        for_each_token(&folded_meta, TOKEN_CAP, |t| {
+            mark(t, &mut matched, &mut remaining, &mut filter);
+            remaining > 0
+        });
+    }
+    (relevance_component(query, q.len() - remaining, q.len()), n)
+}
+
+/// An 8-bit hash of a token's length, first and last byte (for the match filter).
+#[inline(always)]
+fn token_hash(t: &str) -> usize {
+    let b = t.as_bytes();
+    match (b.first(), b.last()) {
+        (Some(&f), Some(&l)) => (b.len().wrapping_mul(37) ^ (f as usize).wrapping_mul(7) ^ (l as usize).wrapping_mul(131)) & 255,
+        _ => 0,
     }
 }
 

@@ -272,11 +272,23 @@ pub fn weights_for(purpose: &str) -> &'static [(&'static str, f64)] {
 
 /// Score one memory (spec §4–§6).
 pub fn score_memory(input: &ScoreInput) -> Breakdown {
+    // One sample, casefolded once; the tokens are streamed (never collected):
+    // relevance matches them against the query while counting them.
     let sample = text::sample(&input.content);
-    let tokens = text::tokenize(&sample);
+    let mut folded = String::with_capacity(sample.len());
+    crate::py::unicode::casefold_into(&sample, &mut folded);
+    let (relevance, n) = components::relevance_streamed(
+        &Query {
+            text: input.query.as_deref(),
+            tokens: input.query_tokens.as_deref(),
+            base_relevance: input.base_relevance.as_ref(),
+        },
+        &folded,
+        &input.metadata,
+    );
     let signals = text::signals(&sample);
     let facts = ContentFacts {
-        n: tokens.len(),
+        n,
         durable: signals.durable,
         date: signals.date,
         ephemeral: signals.ephemeral,
@@ -295,15 +307,6 @@ pub fn score_memory(input: &ScoreInput) -> Breakdown {
         valid_to: input.valid_to.as_ref(),
         superseded: input.superseded,
     });
-    let relevance = components::relevance(
-        &Query {
-            text: input.query.as_deref(),
-            tokens: input.query_tokens.as_deref(),
-            base_relevance: input.base_relevance.as_ref(),
-        },
-        &tokens,
-        || text::tokenize(&metadata::metadata_text(&input.metadata)),
-    );
     let stability = components::stability(&facts, has_event);
     let (safety, safety_eligible) =
         components::safety(&input.safety_status, input.risk_tags.iter().map(String::as_str));
