@@ -16,6 +16,7 @@
 //! | [`MAX_ARRAY_ITEMS`] | 1,048,576 | each array in an API input: `risk_tags`, `query_tokens`, `blocked_sources`, candidates (the number of results to sort) | `too_large` at the array |
 //! | [`MAX_INPUT_VALUES`] | 4,194,304 | JSON values (scalars and containers) in one API input or `given` | `too_large` at `""` |
 //! | [`MAX_INPUT_BYTES`] | 32 MiB | key + string bytes in one API input or `given` | `too_large` at `""` |
+//! | [`MAX_JS_VALUES`] | 1,048,576 | values in one plain-JS-data argument of the wasm API (each crosses the JS↔wasm boundary, ~3 µs; shared references count each time); larger inputs go as JSON text | `too_large` where the budget ran out |
 //! | [`MAX_DEPTH`] | 512 | array/object nesting, in the parser and in values built by Rust or JS callers | `nesting_too_deep` |
 //! | [`MAX_METADATA_VALUES`] | 262,144 | values in a `metadata` member | `too_large` at `/metadata` |
 //! | [`MAX_METADATA_BYTES`] | 8 MiB | key + string bytes in a `metadata` member | `too_large` at `/metadata` |
@@ -45,6 +46,11 @@ pub const MAX_ARRAY_ITEMS: usize = 1 << 20;
 pub const MAX_INPUT_VALUES: usize = 1 << 22;
 /// Most key + string bytes in one API input (or one receipt `given`).
 pub const MAX_INPUT_BYTES: usize = 32 * MIB;
+/// Most values in one plain-JS-data argument of the wasm API. Converting JS
+/// data costs a few boundary crossings per value (~3 µs), so this cap keeps
+/// a hostile argument (e.g. 64 arrays of 64 arrays ... of one shared value)
+/// to about 3 s; JSON text has no such cost and gets [`MAX_INPUT_VALUES`].
+pub const MAX_JS_VALUES: usize = 1 << 20;
 /// Deepest nesting (`[]` has depth 1), as [`crate::json::MAX_DEPTH`].
 pub const MAX_DEPTH: usize = json::MAX_DEPTH;
 /// Most values in a `metadata` member.

@@ -4,8 +4,9 @@
 //! Each `linear(...)` case runs one operation on inputs of size `n / 100`,
 //! `n / 10` and `n` (best of several runs each) and asserts
 //!
-//! * over the top decade, `t(n) ≤ 30 · t(n/10)`: linear code gives ~10×,
-//!   n·log n ~12×, a quadratic path 100×;
+//! * over the top decade, `t(n) ≤ 50 · t(n/10)`: linear code gives ~10×
+//!   (up to ~40× when another process thrashes the shared caches), n·log n
+//!   ~12×, a quadratic path at least 100×;
 //! * over two decades, `t(n) ≤ 1000 · t(n/100)`: a quadratic path gives
 //!   10,000×.
 //!
@@ -108,7 +109,7 @@ fn linear<T>(name: &str, n: usize, build: impl Fn(usize) -> T, run: impl Fn(&T))
 
 #[derive(Clone, Copy)]
 enum Scaling {
-    /// Top decade ≤ 30×, two decades ≤ 1,000×.
+    /// Top decade ≤ 50×, two decades ≤ 1,000×.
     Linear,
     /// Linear or n·log n but memory-bound at `n` (see the module docs):
     /// top decade ≤ 75×, two decades ≤ 3,000×.
@@ -117,7 +118,7 @@ enum Scaling {
 
 fn scaling<T>(kind: Scaling, name: &str, n: usize, build: impl Fn(usize) -> T, run: impl Fn(&T)) {
     let (top_bound, all_bound) = match kind {
-        Scaling::Linear => (30, 1000),
+        Scaling::Linear => (50, 1000),
         Scaling::MemoryBound => (75, 3000),
     };
     let inputs = [build(n / 100), build(n / 10), build(n)];
@@ -198,7 +199,9 @@ fn tokenizer_and_detectors_are_linear() {
     let _serial = serial();
     // One character at the string cap (8 MiB), every pattern at 1 M chars.
     let build = |len: usize| "a".repeat(len);
-    linear("detect_risk_tags / one char at the cap", size(MAX_STRING_BYTES), build, |c| {
+    // Memory-bound at 8 M chars: 5 ns/char at n/10, 24 ns/char at n, flat
+    // beyond (33 M: 24 ns/char); callgrind counts 9.98x the instructions for 10x.
+    scaling(Scaling::MemoryBound, "detect_risk_tags / one char at the cap", size(MAX_STRING_BYTES), build, |c| {
         black_box(admission::detect_risk_tags(c));
     });
     linear("tokenize / one char at the cap", size(MAX_STRING_BYTES), build, |c| {

@@ -17,7 +17,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::json::{Object as JsonObject, PyStr, Value, MAX_DEPTH};
-use crate::limits::{MAX_ARRAY_ITEMS, MAX_INPUT_BYTES, MAX_INPUT_VALUES, MAX_STRING_BYTES, MAX_TEXT_BYTES};
+use crate::limits::{MAX_ARRAY_ITEMS, MAX_INPUT_BYTES, MAX_JS_VALUES, MAX_STRING_BYTES, MAX_TEXT_BYTES};
 use crate::{Error, ErrorCode};
 
 #[wasm_bindgen]
@@ -124,7 +124,7 @@ pub fn check_js_string(v: &JsValue, cap: usize, path: &str) -> Result<(), Error>
     Ok(())
 }
 
-/// What one [`from_js`] conversion may still copy: [`MAX_INPUT_VALUES`]
+/// What one [`from_js`] conversion may still copy: [`MAX_JS_VALUES`]
 /// values and [`MAX_INPUT_BYTES`] bytes of keys and strings.
 struct Budget {
     values: usize,
@@ -142,7 +142,9 @@ impl Budget {
             _ => Err(error(
                 ErrorCode::TooLarge,
                 path,
-                format!("the input holds more than {MAX_INPUT_VALUES} values or {MAX_INPUT_BYTES} bytes of text (shared references count each time)"),
+                format!(
+                    "the input holds more than {MAX_JS_VALUES} values or {MAX_INPUT_BYTES} bytes of text (shared references count each time; pass larger inputs as JSON text)"
+                ),
             )),
         }
     }
@@ -201,7 +203,7 @@ fn push_wtf8(out: &mut Vec<u8>, cp: u32) {
 pub fn from_js(v: &JsValue) -> Result<Value, Error> {
     let mut path = String::new();
     let mut ancestors: Vec<JsValue> = Vec::new();
-    let mut budget = Budget { values: MAX_INPUT_VALUES, bytes: MAX_INPUT_BYTES };
+    let mut budget = Budget { values: MAX_JS_VALUES, bytes: MAX_INPUT_BYTES };
     walk(v, &mut path, &mut ancestors, &mut budget)
 }
 

@@ -79,3 +79,22 @@ test("browser entry in headless Chromium", async () => {
     await new Promise((resolve) => server.close(resolve));
   }
 });
+
+test("one instance survives every kind of bad input in Chromium (tests/js/hostile.mjs)", async () => {
+  const server = await serve();
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: ARGS });
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on("pageerror", (e) => errors.push(String(e)));
+    await page.goto(`http://127.0.0.1:${server.address().port}/tests/js/browser/hostile.html`);
+    await page.waitForFunction(() => document.title === "done", null, { timeout: 120000 });
+    const r = await page.evaluate(() => window.__hostile);
+    assert.deepEqual(errors, []);
+    assert.deepEqual(r.problems, [], r.problems.join("\n"));
+    assert.ok(r.calls > 1000 && r.codes.too_large > 0 && r.codes.wrong_type > 0, JSON.stringify(r.codes));
+  } finally {
+    await browser.close();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});

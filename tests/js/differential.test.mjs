@@ -367,51 +367,69 @@ function compareLines(family, inputs, native, wasm) {
 
 const lines = (text) => text.split("\n").filter((l) => l !== "");
 
+/** Inputs go in batches of BATCH (one native run each), so long runs stay in memory. */
+const BATCH = 500;
+
+function batches(count, make) {
+  const out = [];
+  for (let start = 0; start < count; start += BATCH) {
+    out.push(Array.from({ length: Math.min(BATCH, count - start) }, (_, i) => make(start + i)));
+  }
+  return out;
+}
+
 test("scoring vectors: native replay and wasm replay print the same bytes", () => {
   rand = mulberry32(SEED);
-  const inputs = Array.from({ length: ITERATIONS * 4 }, (_, i) => vectorLine(`diff-${i}`));
-  const native = lines(runNative(["replay"], save("scoring.jsonl", inputs)));
-  const wasm = inputs.map((l) => glue.replayScoringLine(l));
-  compareLines("scoring", inputs, native, wasm);
-  // The JS API agrees by value (its numbers are JS numbers: 1.0 reads as 1).
   let checked = 0;
-  for (let i = 0; i < inputs.length; i++) {
-    // Skip markers and non-finite literals (no JS number form) and lone surrogates.
-    if (/NaN|Infinity|1e400|\\ud[89a-f]/i.test(inputs[i])) continue;
-    const vector = JSON.parse(inputs[i]);
-    if (vector.fn !== "score_memory" && vector.fn !== "evaluate") continue;
-    const input = inputs[i].slice(inputs[i].indexOf(',"input":') + 9, -1);
-    const expected = JSON.parse(native[i]).actual;
-    let got;
-    try {
-      got = vector.fn === "score_memory" ? lians.scoreMemory(input) : lians.evaluateAdmission(input);
-    } catch (e) {
-      assert.equal(e.name, "LiansScoreError", `${inputs[i]}: ${e}`);
-      got = { error: e.code, message: e.message };
+  for (const inputs of batches(ITERATIONS * 4, (i) => vectorLine(`diff-${i}`))) {
+    const native = lines(runNative(["replay"], save("scoring.jsonl", inputs)));
+    const wasm = inputs.map((l) => glue.replayScoringLine(l));
+    compareLines("scoring", inputs, native, wasm);
+    // The JS API agrees by value (its numbers are JS numbers: 1.0 reads as 1).
+    for (let i = 0; i < inputs.length; i++) {
+      // Skip markers and non-finite literals (no JS number form) and lone surrogates.
+      if (/NaN|Infinity|1e400|\\ud[89a-f]/i.test(inputs[i])) continue;
+      const vector = JSON.parse(inputs[i]);
+      if (vector.fn !== "score_memory" && vector.fn !== "evaluate") continue;
+      const input = inputs[i].slice(inputs[i].indexOf(',"input":') + 9, -1);
+      const expected = JSON.parse(native[i]).actual;
+      let got;
+      try {
+        got = vector.fn === "score_memory" ? lians.scoreMemory(input) : lians.evaluateAdmission(input);
+      } catch (e) {
+        assert.equal(e.name, "LiansScoreError", `${inputs[i]}: ${e}`);
+        got = { error: e.code, message: e.message };
+      }
+      assert.deepEqual(got, expected, `JS API vs native for ${inputs[i]}`);
+      checked++;
     }
-    assert.deepEqual(got, expected, `JS API vs native for ${inputs[i]}`);
-    checked++;
   }
   assert.ok(checked > ITERATIONS / 2, `only ${checked} JS API comparisons`);
 });
 
 test("rescore_review_item: native score and wasm score print the same bytes", () => {
   rand = mulberry32(SEED + 1);
-  const inputs = Array.from({ length: ITERATIONS }, () => reviewItem());
-  const file = save("rescore.jsonl", inputs);
-  const native = runNative(["score", "--fn", "rescore_review_item"], file);
-  const [wasm] = glue.cliScore(readFileSync(file, "utf8"), "rescore_review_item", file);
-  compareLines("rescore", inputs, lines(native), lines(wasm));
+  for (const inputs of batches(ITERATIONS, () => reviewItem())) {
+    const file = save("rescore.jsonl", inputs);
+    const native = runNative(["score", "--fn", "rescore_review_item"], file);
+    const [wasm] = glue.cliScore(readFileSync(file, "utf8"), "rescore_review_item", file);
+    compareLines("rescore", inputs, lines(native), lines(wasm));
+  }
 });
 
 test("receipts and Evidence Packs: native verify-replay and wasm verify-replay print the same bytes", () => {
   rand = mulberry32(SEED + 2);
-  const inputs = Array.from({ length: ITERATIONS }, (_, i) => receiptCase(`rdiff-${i}`));
-  const native = lines(runNative(["verify-replay"], save("receipts.jsonl", inputs)));
-  const wasm = inputs.map((l) => glue.replayReceiptsLine(l));
-  compareLines("receipts", inputs, native, wasm);
-  const kinds = new Set(inputs.map((l) => JSON.parse(l).kind));
+  const kinds = new Set();
+  let valid = 0;
+  let total = 0;
+  for (const inputs of batches(ITERATIONS, (i) => receiptCase(`rdiff-${i}`))) {
+    const native = lines(runNative(["verify-replay"], save("receipts.jsonl", inputs)));
+    const wasm = inputs.map((l) => glue.replayReceiptsLine(l));
+    compareLines("receipts", inputs, native, wasm);
+    for (const l of inputs) kinds.add(JSON.parse(l).kind);
+    valid += native.filter((l) => JSON.parse(l).valid).length;
+    total += native.length;
+  }
   assert.equal(kinds.size, 4, `kinds covered: ${[...kinds]}`);
-  const valid = native.filter((l) => JSON.parse(l).valid).length;
-  assert.ok(valid > 0 && valid < native.length, `valid ${valid} of ${native.length}: both outcomes must occur`);
+  assert.ok(valid > 0 && valid < total, `valid ${valid} of ${total}: both outcomes must occur`);
 });
