@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 export PATH="$ROOT/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 export DENO_NO_UPDATE_CHECK=1 DENO_NO_PROMPT=1
-SHARED=../shared
+SHARED=${LIANS_SHARED:-tests}
 SCORING=$SHARED/conformance/scoring
 RECEIPTS=$SHARED/conformance/receipts
 OUT=test-output

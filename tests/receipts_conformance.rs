@@ -1,5 +1,5 @@
-//! Every public receipt conformance case from `../shared/conformance/receipts/cases.jsonl`
-//! (relative to the crate; `LIANS_SHARED` overrides the shared folder).
+//! Every public receipt conformance case from `tests/conformance/receipts/cases.jsonl`
+//! (vendored from `../shared` by `scripts/refresh-conformance.sh`; `LIANS_SHARED` points elsewhere).
 //! A missing folder fails the test unless `LIANS_ALLOW_NO_SHARED=1`.
 
 use std::collections::BTreeSet;

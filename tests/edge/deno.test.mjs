@@ -23,7 +23,7 @@ Deno.test("scores a memory", () => {
 });
 
 Deno.test("verifies the captured recall response", () => {
-  const wire = Deno.readTextFileSync(new URL("../../../shared/samples/recall-08-fast-filters-acme-tinyfloat.json", import.meta.url));
+  const wire = Deno.readTextFileSync(new URL("../samples/recall-08-fast-filters-acme-tinyfloat.json", import.meta.url));
   const report = verifyRecallReceipt(wire);
   assertEquals(report.valid, true, JSON.stringify(report.failures));
   assertEquals(report.receipt_sha256, JSON.parse(wire).receipt_sha256);
