@@ -36,6 +36,7 @@ pub mod admission;
 pub mod api;
 pub mod cli;
 pub mod error;
+pub mod hash;
 pub mod json;
 pub mod limits;
 pub mod metadata;

@@ -3,7 +3,7 @@
 //! position scores, the ranking-stage record, and the 0.8/0.2 quality blend.
 
 use crate::json::{Object, Value};
-use crate::py::float::{self, clamp01, clamp_value, round6};
+use crate::py::float::{self, clamp01, round6};
 use crate::py::time::PyDateTime;
 use crate::py::unicode;
 use crate::{Error, ErrorCode, Result};
@@ -83,7 +83,7 @@ pub fn rank_position_score(position: &Value, total: &Value, input: &Value) -> Re
     let count = py_int(total, "/total")?.max(1);
     let index = py_int(position, "/position")?.max(0).min(count - 1);
     let bucket = count - index;
-    Ok(round6((bucket as f64 + 0.5 * clamp_value(input)) / (count as f64 + 1.0)))
+    Ok(round6((bucket as f64 + 0.5 * input.clamp01()) / (count as f64 + 1.0)))
 }
 
 /// A candidate for the stable tie order.
@@ -125,7 +125,7 @@ impl SortKey {
         let score = obj
             .get("final_score")
             .or_else(|| obj.get("score_breakdown").and_then(|b| b.get("final_score")))
-            .map(clamp_value)
+            .map(Value::clamp01)
             .unwrap_or(0.0);
         let created = obj.get("created_at").or_else(|| obj.get("ingestion_time"));
         Ok(SortKey {
@@ -168,8 +168,8 @@ pub fn record_ranking_stage(
     details: &Object,
     reason: Option<&str>,
 ) -> f64 {
-    let before = round6(clamp_value(input));
-    let after = round6(clamp_value(output));
+    let before = round6(input.clamp01());
+    let after = round6(output.clamp01());
     let Some(b) = breakdown else { return after };
     let mut stages: Vec<Value> = match b.get("ranking_stages") {
         Some(Value::Array(items)) => items.iter().filter(|s| s.as_object().is_some()).cloned().collect(),
@@ -201,7 +201,7 @@ pub fn record_ranking_stage(
 /// `round(0.8·clamp01(base) + 0.2·quality, 6)`, adds `ranking_weights`, and
 /// (except on the keyed path) the blend reason. Returns the blended score.
 pub fn blend_recall(breakdown: &mut Object, base_retrieval: f64, keyed_path: bool) -> f64 {
-    let quality = breakdown.get("final_score").map(clamp_value).unwrap_or(0.0);
+    let quality = breakdown.get("final_score").map(Value::clamp01).unwrap_or(0.0);
     let blended = round6(RANKING_WEIGHTS[0].1 * clamp01(base_retrieval) + RANKING_WEIGHTS[1].1 * quality);
     breakdown.insert("quality_score", Value::Float(quality));
     breakdown.insert("final_score", Value::Float(blended));

@@ -8,6 +8,7 @@
 //! Values produced by [`parse`] nest at most [`MAX_DEPTH`] deep, so dropping
 //! and inspecting them recursively is safe; the printer is iterative anyway.
 
+mod number;
 mod parse;
 mod value;
 pub mod write;
@@ -15,8 +16,6 @@ pub mod write;
 pub use parse::{parse, parse_bytes, MAX_INT_DIGITS};
 pub use value::{CodePoints, Object, PyStr, Value};
 pub use write::Options as WriteOptions;
-
-pub use crate::receipt::hash::sha256_hex;
 
 /// Deepest array/object nesting accepted by [`parse`] (`[]` has depth 1).
 pub const MAX_DEPTH: usize = 512;
@@ -35,5 +34,5 @@ pub fn to_json_string(value: &Value) -> String {
 
 /// SHA-256 hex of [`canonical`]`(value)`.
 pub fn canonical_sha256(value: &Value) -> String {
-    sha256_hex(canonical(value).as_bytes())
+    crate::hash::sha256_hex(canonical(value).as_bytes())
 }

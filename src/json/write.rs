@@ -246,7 +246,7 @@ mod tests {
         let expected = r#"{"Z":{"":{},"a":[],"b":2},"caf\u00e9":"e-acute key","ctl":"tab\there\nnl \u0000 nul \u001f us \u007f del \u2028 ls \"q\" \\ /","zeta":[1,1.0,-0.0,1e-07,5e-05,0.0001,1e+16,1000000000000000.0,0.30000000000000004,18446744073709551616,true,null],"\uff5e":"fullwidth tilde","\ud83d\ude00":"grinning face"}"#;
         assert_eq!(canon(text), expected);
         assert_eq!(
-            crate::json::sha256_hex(expected.as_bytes()),
+            crate::hash::sha256_hex(expected.as_bytes()),
             "e4a901a12b05216aba1effcb9f2d53d16a9736d48ddcdc8fb655ab2177630364"
         );
     }

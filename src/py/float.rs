@@ -8,10 +8,13 @@
 //! * [`parse_py_float`]: `float(str)` with Python's leniency (Py-space
 //!   stripping, `_` digit grouping, non-ASCII decimal digits, nan/inf
 //!   spellings).
-//! * [`clamp01`] / [`clamp_value`]: the scorer's `clamp` with Python's
-//!   `max`/`min` tie semantics (never returns `-0.0`).
+//! * [`clamp01`]: the scorer's `clamp` with Python's `max`/`min` tie
+//!   semantics (never returns `-0.0`).
+//!
+//! This module knows nothing about JSON (the `json` printer depends on it, not
+//! the other way round); `float(v)` and `clamp(v)` of a JSON value are
+//! [`crate::json::Value::py_float`] and [`crate::json::Value::clamp01`].
 
-use crate::json::Value;
 use crate::py::unicode;
 
 /// Python `repr(x)` for a float: `0.0`, `-0.0`, `1e-07`, `1e+16`,
@@ -279,7 +282,7 @@ pub fn sum_py312(values: &[f64]) -> f64 {
     f
 }
 
-/// The outcome of Python `float(v)` for a JSON value.
+/// The outcome of Python `float(v)` for a JSON value ([`crate::json::Value::py_float`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum PyFloat {
     Ok(f64),
@@ -287,20 +290,6 @@ pub enum PyFloat {
     Invalid,
     /// `float(int)` raises OverflowError: the integer is too large for a double.
     Overflow,
-}
-
-/// Python `float(v)` for a JSON value.
-pub fn py_float(v: &Value) -> PyFloat {
-    match v {
-        Value::Bool(b) => PyFloat::Ok(if *b { 1.0 } else { 0.0 }),
-        Value::Float(f) => PyFloat::Ok(*f),
-        Value::Int(digits) => int_to_f64(digits),
-        Value::Str(s) => match parse_py_float(&s.to_str_lossy()) {
-            Some(f) => PyFloat::Ok(f),
-            None => PyFloat::Invalid,
-        },
-        Value::Null | Value::Array(_) | Value::Object(_) => PyFloat::Invalid,
-    }
 }
 
 /// Python `float(int)`: correctly rounded (round-half-even), OverflowError
@@ -432,17 +421,6 @@ pub fn clamp01(x: f64) -> f64 {
     }
 }
 
-/// The scorer's `clamp(v)` on any JSON value: `float(v)` (a failed
-/// conversion gives 0.0), then [`clamp01`]. Integers too large for a double
-/// raise OverflowError in the reference; they are outside every validated
-/// API input, and give 0.0 here (the same as +inf would).
-pub fn clamp_value(v: &Value) -> f64 {
-    match py_float(v) {
-        PyFloat::Ok(f) => clamp01(f),
-        PyFloat::Invalid | PyFloat::Overflow => 0.0,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -534,9 +512,5 @@ mod tests {
         assert_eq!(clamp01(f64::NAN), 0.0);
         assert_eq!(clamp01(1.5), 1.0);
         assert_eq!(clamp01(0.25), 0.25);
-        assert_eq!(clamp_value(&Value::Null), 0.0);
-        assert_eq!(clamp_value(&Value::Bool(true)), 1.0);
-        assert_eq!(clamp_value(&Value::str("0.9")), 0.9);
-        assert_eq!(clamp_value(&Value::str("nan")), 0.0);
     }
 }

@@ -3,7 +3,7 @@
 //! arithmetic is IEEE-754 double in exactly the order the spec states.
 
 use crate::json::{Object, Value};
-use crate::py::float::{clamp01, clamp_value};
+use crate::py::float::clamp01;
 use crate::py::time::{seconds_between, PyDateTime};
 use crate::py::unicode;
 
@@ -65,7 +65,7 @@ pub fn importance(facts: &ContentFacts, supplied: &Value) -> Component {
     if facts.meta {
         base += 0.1;
     }
-    let caller = clamp_value(supplied);
+    let caller = supplied.clamp01();
     // Python max(base, caller): the first argument wins unless the second is greater.
     let v = if caller > base { caller } else { base };
     Component::new(clamp01(v), "durable fact signals evaluated; caller importance preserved")
@@ -215,7 +215,7 @@ fn relevance_component(query: &Query<'_>, m: usize, distinct: usize) -> Componen
     match query.base_relevance {
         None => Component::new(clamp01(lexical), format!("lexical token overlap matched {m} query tokens")),
         Some(base) => Component::new(
-            clamp01((0.7 * clamp_value(base)) + (0.3 * lexical)),
+            clamp01((0.7 * base.clamp01()) + (0.3 * lexical)),
             format!("existing retrieval relevance plus {m} lexical token matches"),
         ),
     }
