@@ -13,7 +13,7 @@ use crate::limits::{self, Caps};
 use crate::py::float::round6;
 use crate::py::time::PyDateTime;
 use crate::rank;
-use crate::score::{self, ScoreInput, COMPONENTS, SCORING_POLICY_VERSION};
+use crate::score::{ScoreInput, COMPONENTS, SCORING_POLICY_VERSION};
 use crate::text;
 use crate::{Error, ErrorCode, Result};
 
@@ -25,7 +25,7 @@ use crate::{Error, ErrorCode, Result};
 pub fn score_memory(input: &Value) -> Result<Value> {
     limits::check_api_input(input)?;
     let input = ScoreInput::from_json(input)?;
-    Ok(score::score_memory(&input).to_json())
+    Ok(crate::score_memory(&input).to_json())
 }
 
 /// `tokenize_for_scoring(value)`: returns an array of strings.
@@ -61,7 +61,7 @@ pub fn evaluate_admission(input: &Value) -> Result<Value> {
             .collect::<Result<Vec<_>>>()?,
         Some(other) => return Err(Error::wrong_type("/blocked_sources", "an array of strings or a string", other.type_name())),
     };
-    Ok(admission::evaluate(&content, source.as_deref(), &mode, &blocked).to_json())
+    Ok(crate::evaluate_admission(&content, source.as_deref(), &mode, &blocked).to_json())
 }
 
 /// Re-score a review-queue item (`PendingAdmissionOut`, optionally with the
@@ -277,32 +277,29 @@ pub fn sort_candidates(candidates: &Value) -> Result<Value> {
 // ---------------------------------------------------------------- receipts
 
 /// Verify a `lians.recall-receipt.v2` from the raw response body (or bare
-/// receipt) text; returns the report object ([`crate::receipt::Report::to_json`]).
+/// receipt) text; returns the report object ([`crate::VerificationReport::to_json`]).
 /// Findings are report data; only input over [`crate::limits`] is an error.
 pub fn verify_recall_receipt(wire: &str, given: &Value) -> Result<Value> {
-    receipt_limits(wire, given, "the recall response")?;
-    Ok(crate::receipt::verify_recall_receipt(wire, given).to_json())
+    crate::verify_recall_receipt(wire, given).map(|r| r.to_json())
 }
 
 /// Verify a `lians.context-receipt.v2` from the raw response body (or bare receipt) text.
 pub fn verify_context_receipt(wire: &str, given: &Value) -> Result<Value> {
-    receipt_limits(wire, given, "the context response")?;
-    Ok(crate::receipt::verify_context_receipt(wire, given).to_json())
+    crate::verify_context_receipt(wire, given).map(|r| r.to_json())
 }
 
 /// Verify an Evidence Pack v2 from its raw JSON text.
 pub fn verify_evidence_pack(wire: &str, options: &Value) -> Result<Value> {
-    receipt_limits(wire, options, "the evidence pack")?;
-    Ok(crate::receipt::verify_evidence_pack(wire, options).to_json())
+    crate::verify_evidence_pack(wire, options).map(|r| r.to_json())
 }
 
 /// Verify any JSON document's canonical hash (kind `canonical`).
 pub fn verify_canonical(wire: &str, given: &Value) -> Result<Value> {
-    receipt_limits(wire, given, "the document")?;
-    Ok(crate::receipt::verify_canonical(wire, given).to_json())
+    crate::verify_canonical(wire, given).map(|r| r.to_json())
 }
 
-fn receipt_limits(wire: &str, given: &Value, what: &str) -> Result<()> {
+/// The receipt entry points' input caps: the wire text and the `given` object.
+pub(crate) fn receipt_limits(wire: &str, given: &Value, what: &str) -> Result<()> {
     limits::check_text(wire, what)?;
     limits::check_given(given).map_err(|e| e.under("/given"))
 }

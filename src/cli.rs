@@ -14,7 +14,9 @@ pub const INVALID: u8 = 1;
 
 /// A command's output lines (each ending in `\n`) and its exit status.
 pub struct Outcome {
+    /// The output lines, each ending in `\n`.
     pub output: String,
+    /// The exit status ([`OK`] or [`INVALID`]).
     pub status: u8,
 }
 
@@ -90,7 +92,8 @@ pub fn options<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Resul
     Ok(Value::Object(o))
 }
 
-fn report(report: &receipt::Report) -> Outcome {
+fn report(report: receipt::Report) -> Outcome {
+    let report = crate::VerificationReport::from(report);
     Outcome {
         output: format!("{}\n", json::to_json_string(&report.to_json())),
         status: if report.valid { OK } else { INVALID },
@@ -118,13 +121,13 @@ pub fn detect_kind(wire: &str) -> &'static str {
 pub fn verify(wire: &str, kind: Option<&str>, given: &Value) -> Result<Outcome> {
     let kind = kind.unwrap_or_else(|| detect_kind(wire));
     match kind {
-        "recall" => Ok(report(&receipt::verify_recall_receipt(wire, given))),
-        "context" => Ok(report(&receipt::verify_context_receipt(wire, given))),
+        "recall" => Ok(report(receipt::verify_recall_receipt(wire, given))),
+        "context" => Ok(report(receipt::verify_context_receipt(wire, given))),
         other => Err(usage(format!("--kind must be recall or context, not {other:?}"))),
     }
 }
 
 /// `verify-pack`.
 pub fn verify_pack(wire: &str, options: &Value) -> Outcome {
-    report(&receipt::verify_evidence_pack(wire, options))
+    report(receipt::verify_evidence_pack(wire, options))
 }

@@ -58,13 +58,16 @@ impl fmt::Display for ErrorCode {
 /// A typed error: what went wrong (`code`), in words (`message`), and where (`path`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Error {
+    /// What went wrong, as a stable code.
     pub code: ErrorCode,
+    /// What went wrong, in words.
     pub message: String,
     /// JSON pointer (`/metadata/a/0`) or field name; empty for the whole input.
     pub path: String,
 }
 
 impl Error {
+    /// An error with `code`, `path` (a JSON pointer, `""` for the whole input) and `message`.
     pub fn new(code: ErrorCode, path: impl Into<String>, message: impl Into<String>) -> Error {
         Error { code, message: message.into(), path: path.into() }
     }
@@ -105,4 +108,5 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+/// `std::result::Result` with this crate's [`Error`].
 pub type Result<T> = std::result::Result<T, Error>;

@@ -3,7 +3,9 @@
 //! The deterministic Lians memory scorer and receipt verifier, exact to the
 //! Python reference (CPython 3.12, Unicode 15.0), as a pure Rust library.
 //! The WebAssembly binding (`wasm.rs`) is the only place that knows about
-//! JavaScript; everything else works on plain JSON-shaped data.
+//! JavaScript; everything else is plain Rust: a typed API
+//! ([`score_memory`], [`evaluate_admission`], [`verify_recall_receipt`], ...)
+//! and the JSON façade built on it ([`api`]).
 //!
 //! Data flows one way: **wire text or JSON-shaped input → Python-exact
 //! primitives → rules → result or report.**
@@ -14,13 +16,42 @@
 //! | [`limits`] | the documented input caps (sizes, depth, counts) and their typed errors |
 //! | [`json`] | Python's JSON model: one lexeme-preserving parser, one printer (canonical = `json.dumps(sort_keys=True, separators=(",", ":"))`) |
 //! | [`py`] | Python semantics the rules need: float repr/round/sum, datetimes, Unicode 15.0 tables |
+//! | [`hash`] | SHA-256 as lowercase hex |
 //! | [`text`] | head/tail sample, tokenizer, durable/date/ephemeral signals |
 //! | [`metadata`] | public-metadata test and bounded flattening |
-//! | [`score`] | the seven components, weights, gates, breakdown object |
-//! | [`admission`] | risk detectors, admission decision, reserved-metadata attach, approval |
+//! | [`score`] | the seven components, weights, gates, [`ScoreInput`] and [`ScoreBreakdown`] |
+//! | [`admission`] | risk detectors, [`AdmissionDecision`], reserved-metadata attach, approval |
 //! | [`rank`] | stable tie order, rank-calibration-v1, stage records, recall blend |
-//! | [`receipt`] | recall/context receipt and Evidence Pack verification reports |
+//! | [`receipt`] | recall/context receipt and Evidence Pack verifiers |
+//! | [`verify`] | the typed verification result: [`VerificationReport`], [`Check`] |
 //! | [`replay`] | conformance-vector replay shared by the CLI and the wasm package |
+//! | [`cli`] | the command-line grammar and commands shared by the native and npm CLIs |
+//!
+//! ## The typed API
+//!
+//! ```
+//! use lians_score::{score_memory, PyDateTime, ScoreInput};
+//!
+//! let now = PyDateTime::parse("2026-08-01T00:00:00+00:00")?;
+//! let breakdown = score_memory(
+//!     &ScoreInput::new("NVDA guidance is $36B", now).query("NVDA guidance").source("user_provided").event_time(now),
+//! );
+//! assert_eq!(breakdown.final_score, 0.8475);
+//! assert_eq!(breakdown.relevance_score, 1.0);
+//! assert!(breakdown.eligible);
+//! # Ok::<(), lians_score::Error>(())
+//! ```
+//!
+//! With the default `serde` feature every typed input and result
+//! (de)serializes with the Lians wire names (`serde_json::to_string(&breakdown)`).
+//! For output that is byte-exact to the Python reference (float `repr`,
+//! `1e-06`, key order), print [`ScoreBreakdown::to_json`] with
+//! [`json::to_json_string`], as the bindings do.
+//!
+//! ## The JSON façade
+//!
+//! [`api`] takes and returns JSON [`json::Value`]s with the same names, for
+//! bindings and for input that must keep Python's number spellings:
 //!
 //! ```
 //! use lians_score::{api, json};
@@ -32,6 +63,8 @@
 //! assert_eq!(breakdown.get("final_score"), Some(&json::Value::Float(0.8475)));
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod admission;
 pub mod api;
 pub mod cli;
@@ -40,15 +73,87 @@ pub mod hash;
 pub mod json;
 pub mod limits;
 pub mod metadata;
-#[cfg(test)]
-mod perf_reference;
 pub mod py;
 pub mod rank;
+// The receipt verifier's items are documented with the receipt body binding
+// (src/receipt/* is being reworked on another branch); the typed, documented
+// result types are in [`verify`].
+#[allow(missing_docs)]
 pub mod receipt;
 pub mod replay;
 pub mod score;
+#[cfg(feature = "serde")]
+mod serde_support;
 pub mod text;
+pub mod verify;
 #[cfg(target_arch = "wasm32")]
 mod wasm;
 
+pub use admission::{AdmissionAction, AdmissionDecision};
 pub use error::{Error, ErrorCode, Result};
+pub use py::time::PyDateTime;
+pub use score::{ScoreBreakdown, ScoreInput, ScoringLimits, Weights};
+pub use verify::{BoundReceipt, Check, CheckStatus, Severity, VerificationReport};
+
+use json::Value;
+
+/// `score_memory(**input)`: score one memory (spec §4–§6).
+///
+/// ```
+/// use lians_score::{score_memory, PyDateTime, ScoreInput};
+/// let now = PyDateTime::parse("2026-08-01T00:00:00+00:00").unwrap();
+/// let b = score_memory(&ScoreInput::new("thanks", now).safety_status("rejected"));
+/// assert_eq!((b.final_score, b.safety_eligible), (0.0, false));
+/// ```
+pub fn score_memory(input: &ScoreInput) -> ScoreBreakdown {
+    score::score_memory(input).into()
+}
+
+/// Admission `evaluate(content, source, mode, blocked_sources)` (spec §9.1):
+/// `mode` is `enforce` (decide) or anything else (monitor: always admit, tags
+/// still reported); `blocked_sources` is used as given (see
+/// [`admission::normalize_blocked_sources`] for the server's setting).
+pub fn evaluate_admission(
+    content: &str,
+    source: Option<&str>,
+    mode: &str,
+    blocked_sources: &[String],
+) -> AdmissionDecision {
+    admission::evaluate(content, source, mode, blocked_sources)
+}
+
+/// Verify a `lians.recall-receipt.v2` from the raw response body (or bare
+/// receipt) text. `given` is `Value::Null` or an object with what you hold
+/// (`query`, `contents`, `neighbor_contents`, `neighbor_metadata`,
+/// `expected_sha256`, `include_canonical`; see [`receipt`]). Findings are
+/// report data; the only errors are inputs over the [`limits`].
+pub fn verify_recall_receipt(wire: &str, given: &Value) -> Result<VerificationReport> {
+    api::receipt_limits(wire, given, "the recall response")?;
+    Ok(receipt::verify_recall_receipt(wire, given).into())
+}
+
+/// Verify a `lians.context-receipt.v2` (`given` adds `context_text` and `recall_wire`).
+pub fn verify_context_receipt(wire: &str, given: &Value) -> Result<VerificationReport> {
+    api::receipt_limits(wire, given, "the context response")?;
+    Ok(receipt::verify_context_receipt(wire, given).into())
+}
+
+/// Verify an Evidence Pack v2 from its raw JSON text (`options`:
+/// `trusted_public_key`, `expected_key_id`, `allow_unsigned`, `include_canonical`).
+pub fn verify_evidence_pack(wire: &str, options: &Value) -> Result<VerificationReport> {
+    api::receipt_limits(wire, options, "the evidence pack")?;
+    Ok(receipt::verify_evidence_pack(wire, options).into())
+}
+
+/// Verify any JSON document's canonical hash against `given.expected_sha256`.
+///
+/// ```
+/// use lians_score::{json, verify_canonical};
+/// let given = json::parse(r#"{"expected_sha256":"00"}"#).unwrap();
+/// let report = verify_canonical("[1, 1.0]", &given).unwrap();
+/// assert_eq!(report.failures, ["receipt_hash_mismatch"]);
+/// ```
+pub fn verify_canonical(wire: &str, given: &Value) -> Result<VerificationReport> {
+    api::receipt_limits(wire, given, "the document")?;
+    Ok(receipt::verify_canonical(wire, given).into())
+}

@@ -87,9 +87,13 @@ pub fn parse_input(text: &str) -> Result<Value> {
 /// Caps for one walk of a value.
 #[derive(Clone, Copy, Debug)]
 pub struct Caps {
+    /// Values (nodes) a walk may visit.
     pub values: usize,
+    /// Bytes of keys and strings in total.
     pub bytes: usize,
+    /// Bytes of one string.
     pub string_bytes: usize,
+    /// Items of one array.
     pub array_items: usize,
 }
 

@@ -285,8 +285,11 @@ const DURABLE_MAX: usize = 10;
 /// The three content signals computed on the sample (spec §3.5, §8.1).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Signals {
+    /// Durable-fact words, amounts or percentages.
     pub durable: bool,
+    /// A 19xx/20xx year.
     pub date: bool,
+    /// Only a greeting or acknowledgement.
     pub ephemeral: bool,
 }
 

@@ -21,15 +21,20 @@ use std::fmt;
 /// A JSON value as CPython's `json.loads` would build it.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Value {
+    /// `None`.
     Null,
+    /// `True` / `False`.
     Bool(bool),
     /// A Python `int`: optional `-` then decimal digits without leading zeros
     /// (`-0` is normalised to `0`).
     Int(Box<str>),
     /// A Python `float` (may be NaN or infinite: `NaN`, `Infinity`, `1e400`).
     Float(f64),
+    /// A Python `str` (may hold lone surrogates).
     Str(PyStr),
+    /// A Python `list`.
     Array(Vec<Value>),
+    /// A Python `dict` (insertion-ordered).
     Object(Object),
 }
 
@@ -47,6 +52,7 @@ impl Value {
         }
     }
 
+    /// A string value.
     pub fn str(s: impl Into<String>) -> Value {
         Value::Str(PyStr::from(s.into()))
     }
@@ -56,6 +62,7 @@ impl Value {
         Value::Int(i.to_string().into_boxed_str())
     }
 
+    /// The members, if this is an object.
     pub fn as_object(&self) -> Option<&Object> {
         match self {
             Value::Object(o) => Some(o),
@@ -63,6 +70,7 @@ impl Value {
         }
     }
 
+    /// The items, if this is an array.
     pub fn as_array(&self) -> Option<&[Value]> {
         match self {
             Value::Array(a) => Some(a),
@@ -78,6 +86,7 @@ impl Value {
         }
     }
 
+    /// True for `null`.
     pub fn is_null(&self) -> bool {
         matches!(self, Value::Null)
     }
@@ -109,10 +118,12 @@ pub struct Object {
 }
 
 impl Object {
+    /// An empty object.
     pub fn new() -> Object {
         Object { members: Vec::new() }
     }
 
+    /// An empty object with room for `n` members.
     pub fn with_capacity(n: usize) -> Object {
         Object { members: Vec::with_capacity(n) }
     }
@@ -123,30 +134,37 @@ impl Object {
         Object { members }
     }
 
+    /// The number of members.
     pub fn len(&self) -> usize {
         self.members.len()
     }
 
+    /// True when there are no members.
     pub fn is_empty(&self) -> bool {
         self.members.is_empty()
     }
 
+    /// The members in order.
     pub fn iter(&self) -> impl Iterator<Item = (&PyStr, &Value)> {
         self.members.iter().map(|(k, v)| (k, v))
     }
 
+    /// The members as a slice, in order.
     pub fn members(&self) -> &[(PyStr, Value)] {
         &self.members
     }
 
+    /// The members, by value.
     pub fn into_members(self) -> Vec<(PyStr, Value)> {
         self.members
     }
 
+    /// The value of `key`, if present.
     pub fn get(&self, key: &str) -> Option<&Value> {
         self.members.iter().find(|(k, _)| k.as_bytes() == key.as_bytes()).map(|(_, v)| v)
     }
 
+    /// True when `key` is present.
     pub fn contains_key(&self, key: &str) -> bool {
         self.get(key).is_some()
     }
@@ -214,10 +232,12 @@ impl PyStr {
         String::from_utf8_lossy_surrogates(&self.wtf8, self.utf8)
     }
 
+    /// True when the string holds a lone surrogate (not valid UTF-8).
     pub fn has_lone_surrogates(&self) -> bool {
         !self.utf8
     }
 
+    /// True for the empty string.
     pub fn is_empty(&self) -> bool {
         self.wtf8.is_empty()
     }

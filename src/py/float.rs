@@ -285,6 +285,7 @@ pub fn sum_py312(values: &[f64]) -> f64 {
 /// The outcome of Python `float(v)` for a JSON value ([`crate::json::Value::py_float`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum PyFloat {
+    /// The float value.
     Ok(f64),
     /// `float()` raises TypeError or ValueError (the scorer maps this to 0.0).
     Invalid,

@@ -67,6 +67,7 @@ impl PyDateTime {
         Some(PyDateTime { local_micros, offset_micros })
     }
 
+    /// True for a datetime without a UTC offset.
     pub fn is_naive(&self) -> bool {
         self.offset_micros.is_none()
     }
@@ -92,6 +93,22 @@ impl PyDateTime {
     /// Python `datetime.isoformat()` (after naive→UTC, as the scorer prints it):
     /// `YYYY-MM-DDTHH:MM:SS[.ffffff]±HH:MM[:SS[.ffffff]]`.
     pub fn isoformat_utc_if_naive(&self) -> String {
+        self.write_isoformat(true)
+    }
+
+    /// Python `datetime.isoformat()`: as [`PyDateTime::isoformat_utc_if_naive`],
+    /// but a naive datetime stays naive (no offset).
+    ///
+    /// ```
+    /// use lians_score::PyDateTime;
+    /// assert_eq!(PyDateTime::parse("2026-08-01 12:00").unwrap().isoformat(), "2026-08-01T12:00:00");
+    /// assert_eq!(PyDateTime::parse("2026-08-01T12:00Z").unwrap().isoformat(), "2026-08-01T12:00:00+00:00");
+    /// ```
+    pub fn isoformat(&self) -> String {
+        self.write_isoformat(self.offset_micros.is_some())
+    }
+
+    fn write_isoformat(&self, with_offset: bool) -> String {
         let mut out = String::with_capacity(32);
         let days = self.local_micros.div_euclid(MICROS_PER_DAY);
         let rem = self.local_micros.rem_euclid(MICROS_PER_DAY);
@@ -110,6 +127,9 @@ impl PyDateTime {
         if micro != 0 {
             out.push_str(&format!(".{:06}", micro));
         }
+        if !with_offset {
+            return out;
+        }
         let off = self.offset_micros.unwrap_or(0);
         let sign = if off < 0 { '-' } else { '+' };
         let abs = off.abs();
@@ -123,6 +143,14 @@ impl PyDateTime {
             }
         }
         out
+    }
+}
+
+impl std::str::FromStr for PyDateTime {
+    type Err = crate::Error;
+    /// [`PyDateTime::parse`].
+    fn from_str(text: &str) -> Result<PyDateTime> {
+        PyDateTime::parse(text)
     }
 }
 

@@ -34,8 +34,11 @@ pub struct ContentFacts {
     /// the components, so the scorer may stop counting at 12
     /// ([`TOKENS_NEEDED`]); any value ≥ 12 then stands for "12 or more".
     pub n: usize,
+    /// A durable-fact signal (decision words, amounts, percentages).
     pub durable: bool,
+    /// A year-like date signal.
     pub date: bool,
+    /// The content is a greeting/acknowledgement only.
     pub ephemeral: bool,
     /// Public metadata present (spec §3.6).
     pub meta: bool,
@@ -43,7 +46,9 @@ pub struct ContentFacts {
 
 /// A component's value (unrounded) and reason.
 pub struct Component {
+    /// The unrounded value.
     pub value: f64,
+    /// The reason the breakdown reports.
     pub reason: String,
 }
 
@@ -129,10 +134,15 @@ pub fn trust(metadata: &Object, source: Option<&str>, verified_trust_level: Opti
 
 /// The datetimes freshness looks at.
 pub struct Validity<'a> {
+    /// The reference time.
     pub reference: &'a PyDateTime,
+    /// `event_time`.
     pub event_time: Option<&'a PyDateTime>,
+    /// `valid_from`.
     pub valid_from: Option<&'a PyDateTime>,
+    /// `valid_to`.
     pub valid_to: Option<&'a PyDateTime>,
+    /// `superseded`.
     pub superseded: bool,
 }
 
@@ -168,6 +178,7 @@ pub struct Query<'a> {
     pub text: Option<&'a str>,
     /// Pre-tokenized query, replacing tokenization of `text` when given.
     pub tokens: Option<&'a [String]>,
+    /// `base_relevance` (any JSON value, through `clamp`).
     pub base_relevance: Option<&'a Value>,
 }
 

@@ -8,14 +8,17 @@
 //! values (each component rounded to 6 places as Python's `round` does; the
 //! final score from the *unrounded* components summed as CPython 3.12 does).
 
+mod breakdown;
 pub mod components;
+mod input;
 
-use crate::json::{Object, Value};
+pub use breakdown::{ScoreBreakdown, ScoringLimits, Weights};
+pub use input::ScoreInput;
+
+use crate::json::Value;
 use crate::metadata;
 use crate::py::float::{round6, sum_py312};
-use crate::py::time::PyDateTime;
 use crate::text;
-use crate::{Error, ErrorCode, Result};
 
 use components::{Component, ContentFacts, Query, Validity};
 
@@ -54,186 +57,6 @@ pub const COMPONENTS: [&str; 7] = [
     "safety_score",
 ];
 
-/// `score_memory`'s keyword arguments (spec §2), validated.
-#[derive(Clone, Debug)]
-pub struct ScoreInput {
-    pub content: String,
-    pub reference_time: PyDateTime,
-    pub metadata: Object,
-    /// Supplied importance, any JSON value (`clamp` decides); default 0.5.
-    pub importance: Value,
-    pub source: Option<String>,
-    pub event_time: Option<PyDateTime>,
-    pub valid_from: Option<PyDateTime>,
-    pub valid_to: Option<PyDateTime>,
-    pub superseded: bool,
-    pub query: Option<String>,
-    /// `None` when absent or null; any other JSON value goes through `clamp`.
-    pub base_relevance: Option<Value>,
-    pub safety_status: String,
-    pub risk_tags: Vec<String>,
-    pub verified_trust_level: Option<Value>,
-    pub query_tokens: Option<Vec<String>>,
-    pub purpose: String,
-}
-
-impl ScoreInput {
-    /// A minimal input: content and reference time, every other argument at
-    /// its default.
-    pub fn new(content: impl Into<String>, reference_time: PyDateTime) -> ScoreInput {
-        ScoreInput {
-            content: content.into(),
-            reference_time,
-            metadata: Object::new(),
-            importance: Value::Float(0.5),
-            source: None,
-            event_time: None,
-            valid_from: None,
-            valid_to: None,
-            superseded: false,
-            query: None,
-            base_relevance: None,
-            safety_status: String::from("safe"),
-            risk_tags: Vec::new(),
-            verified_trust_level: None,
-            query_tokens: None,
-            purpose: String::from("recall"),
-        }
-    }
-
-    /// Read the keyword arguments from a JSON object. A missing key takes the
-    /// reference's default; `null` means Python `None` where the reference
-    /// accepts it (and the default for `safety_status`, `purpose` and
-    /// `superseded`, which cannot be `None` in the reference). Errors name the
-    /// field as a JSON pointer.
-    pub fn from_json(input: &Value) -> Result<ScoreInput> {
-        let obj = input.as_object().ok_or_else(|| Error::wrong_type("", "an object", input.type_name()))?;
-        let content = match obj.get("content") {
-            Some(Value::Str(s)) => s.to_str_lossy().into_owned(),
-            Some(other) => return Err(Error::wrong_type("/content", "a string", other.type_name())),
-            None => return Err(Error::new(ErrorCode::MissingField, "/content", "`content` is required")),
-        };
-        let reference_time = match obj.get("reference_time") {
-            None | Some(Value::Null) => {
-                return Err(Error::new(ErrorCode::MissingField, "/reference_time", "`reference_time` is required"))
-            }
-            Some(v) => datetime(v, "/reference_time")?,
-        };
-        let mut s = ScoreInput::new(content, reference_time);
-        for (key, value) in obj.iter() {
-            let Some(key) = key.as_str() else { continue };
-            let path = key_path(key);
-            let path = path.as_ref();
-            match key {
-                "content" | "reference_time" => {}
-                "metadata" => {
-                    s.metadata = match value {
-                        Value::Null => Object::new(),
-                        Value::Object(o) => o.clone(),
-                        other => return Err(Error::wrong_type(path, "an object or null", other.type_name())),
-                    }
-                }
-                "importance" => s.importance = value.clone(),
-                "source" => s.source = opt_string(value, path)?,
-                "event_time" => s.event_time = opt_datetime(value, path)?,
-                "valid_from" => s.valid_from = opt_datetime(value, path)?,
-                "valid_to" => s.valid_to = opt_datetime(value, path)?,
-                "superseded" => s.superseded = value.truthy(),
-                "query" => s.query = opt_string(value, path)?,
-                "base_relevance" => s.base_relevance = (!value.is_null()).then(|| value.clone()),
-                "safety_status" => {
-                    if let Some(status) = opt_string(value, path)? {
-                        s.safety_status = status;
-                    }
-                }
-                "risk_tags" => s.risk_tags = opt_strings(value, path)?.unwrap_or_default(),
-                "verified_trust_level" => s.verified_trust_level = (!value.is_null()).then(|| value.clone()),
-                "query_tokens" => s.query_tokens = opt_strings(value, path)?,
-                "purpose" => {
-                    if let Some(purpose) = opt_string(value, path)? {
-                        s.purpose = purpose;
-                    }
-                }
-                _ => {
-                    return Err(Error::new(
-                        ErrorCode::InvalidValue,
-                        path,
-                        format!("unknown argument `{key}` (score_memory takes the reference's keyword arguments)"),
-                    ))
-                }
-            }
-        }
-        Ok(s)
-    }
-}
-
-/// The JSON pointer of a keyword argument: static for the known ones (no
-/// allocation per argument per call), built only for an unknown key.
-fn key_path(key: &str) -> std::borrow::Cow<'static, str> {
-    const PATHS: [&str; 17] = [
-        "/content",
-        "/reference_time",
-        "/metadata",
-        "/importance",
-        "/source",
-        "/event_time",
-        "/valid_from",
-        "/valid_to",
-        "/superseded",
-        "/query",
-        "/base_relevance",
-        "/safety_status",
-        "/risk_tags",
-        "/verified_trust_level",
-        "/query_tokens",
-        "/purpose",
-        "/",
-    ];
-    match PATHS.iter().find(|p| &p[1..] == key) {
-        Some(p) => std::borrow::Cow::Borrowed(p),
-        None => std::borrow::Cow::Owned(format!("/{key}")),
-    }
-}
-
-fn datetime(v: &Value, path: &str) -> Result<PyDateTime> {
-    match v {
-        Value::Str(s) => PyDateTime::parse(&s.to_str_lossy()).map_err(|e| e.under(path)),
-        other => Err(Error::wrong_type(path, "an ISO-8601 datetime string", other.type_name())),
-    }
-}
-
-fn opt_datetime(v: &Value, path: &str) -> Result<Option<PyDateTime>> {
-    if v.is_null() {
-        Ok(None)
-    } else {
-        datetime(v, path).map(Some)
-    }
-}
-
-fn opt_string(v: &Value, path: &str) -> Result<Option<String>> {
-    match v {
-        Value::Null => Ok(None),
-        Value::Str(s) => Ok(Some(s.to_str_lossy().into_owned())),
-        other => Err(Error::wrong_type(path, "a string or null", other.type_name())),
-    }
-}
-
-fn opt_strings(v: &Value, path: &str) -> Result<Option<Vec<String>>> {
-    match v {
-        Value::Null => Ok(None),
-        Value::Array(items) => items
-            .iter()
-            .enumerate()
-            .map(|(i, item)| match item {
-                Value::Str(s) => Ok(s.to_str_lossy().into_owned()),
-                other => Err(Error::wrong_type(format!("{path}/{i}"), "a string", other.type_name())),
-            })
-            .collect::<Result<Vec<_>>>()
-            .map(Some),
-        other => Err(Error::wrong_type(path, "an array of strings or null", other.type_name())),
-    }
-}
-
 /// A computed score breakdown (components unrounded until output).
 #[derive(Clone, Debug)]
 pub struct Breakdown {
@@ -241,15 +64,20 @@ pub struct Breakdown {
     pub components: [f64; 7],
     /// Rounded final score (0.0 when ineligible).
     pub final_score: f64,
+    /// False when the safety gate zeroed the score.
     pub safety_eligible: bool,
+    /// False when superseded, expired or not yet valid.
     pub temporal_eligible: bool,
+    /// The purpose that selected the weights.
     pub purpose: String,
+    /// The reference time as `isoformat()` (naive as UTC).
     pub reference_time: String,
     /// Reasons in [`COMPONENTS`] order.
     pub reasons: [String; 7],
 }
 
 impl Breakdown {
+    /// `safety_eligible && temporal_eligible`.
     pub fn eligible(&self) -> bool {
         self.safety_eligible && self.temporal_eligible
     }
@@ -259,34 +87,10 @@ impl Breakdown {
         weights_for(&self.purpose)
     }
 
-    /// The reference's output object, keys in emission order (spec §5).
+    /// The reference's output object, keys in emission order (spec §5):
+    /// [`ScoreBreakdown::to_json`] of this breakdown.
     pub fn to_json(&self) -> Value {
-        let mut o = Object::with_capacity(17);
-        for (name, value) in COMPONENTS.iter().zip(self.components) {
-            o.push_unique(*name, Value::Float(round6(value)));
-        }
-        o.push_unique("final_score", Value::Float(self.final_score));
-        o.push_unique("eligible", Value::Bool(self.eligible()));
-        o.push_unique("safety_eligible", Value::Bool(self.safety_eligible));
-        o.push_unique("temporal_eligible", Value::Bool(self.temporal_eligible));
-        o.push_unique("purpose", Value::str(self.purpose.as_str()));
-        o.push_unique("scoring_policy_version", Value::str(SCORING_POLICY_VERSION));
-        o.push_unique("reference_time", Value::str(self.reference_time.as_str()));
-        let mut limits = Object::with_capacity(6);
-        limits.push_unique("text_sample_chars", Value::int(text::TEXT_SAMPLE_CHARS as i64));
-        limits.push_unique("token_cap", Value::int(text::TOKEN_CAP as i64));
-        limits.push_unique("metadata_chars", Value::int(metadata::METADATA_CHARS as i64));
-        limits.push_unique("metadata_items", Value::int(metadata::METADATA_ITEMS as i64));
-        limits.push_unique("metadata_depth", Value::int(metadata::METADATA_DEPTH as i64));
-        limits.push_unique("metadata_value_chars", Value::int(metadata::METADATA_VALUE_CHARS as i64));
-        o.push_unique("scoring_limits", Value::Object(limits));
-        let mut weights = Object::with_capacity(7);
-        for (name, w) in self.weights() {
-            weights.push_unique(*name, Value::Float(*w));
-        }
-        o.push_unique("weights", Value::Object(weights));
-        o.push_unique("reasons", Value::Array(self.reasons.iter().map(|r| Value::str(r.as_str())).collect()));
-        Value::Object(o)
+        ScoreBreakdown::from(self).to_json()
     }
 }
 
@@ -368,6 +172,7 @@ pub fn score_memory(input: &ScoreInput) -> Breakdown {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::py::time::PyDateTime;
 
     fn base(content: &str) -> ScoreInput {
         ScoreInput::new(content, PyDateTime::parse("2026-08-01T00:00:00+00:00").unwrap())

@@ -1,0 +1,229 @@
+//! [`ScoreBreakdown`]: the typed form of `score_memory`'s result (spec §5).
+
+use std::borrow::Cow;
+
+use super::{Breakdown, COMPONENTS, SCORING_POLICY_VERSION};
+use crate::json::{Object, Value};
+use crate::py::float::round6;
+use crate::{metadata, text};
+
+/// `score_memory`'s result, field for field as the reference returns it
+/// (spec §5): the seven components rounded to 6 places, the final score, the
+/// gates, the weight table and one reason per component.
+///
+/// With the `serde` feature it (de)serializes with the Lians wire names, in
+/// the reference's key order. [`ScoreBreakdown::to_json`] gives the exact
+/// wire object (Python float `repr`, e.g. `1e-06`), which is what the JSON
+/// façade and the bindings print.
+///
+/// ```
+/// use lians_score::{score_memory, PyDateTime, ScoreInput};
+/// let now = PyDateTime::parse("2026-08-01T00:00:00+00:00").unwrap();
+/// let b = score_memory(&ScoreInput::new("NVDA guidance is $36B", now).event_time(now).source("user_provided"));
+/// assert!(b.eligible);
+/// assert_eq!(b.trust_score, 0.75);
+/// assert_eq!(b.weights.get("relevance_score"), Some(0.35));
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct ScoreBreakdown {
+    /// §4.1, in \[0, 1\], rounded to 6 places.
+    pub importance_score: f64,
+    /// §4.2.
+    pub confidence_score: f64,
+    /// §4.3.
+    pub trust_score: f64,
+    /// §4.4 (half-life 90 days).
+    pub freshness_score: f64,
+    /// §4.5.
+    pub relevance_score: f64,
+    /// §4.6.
+    pub stability_score: f64,
+    /// §4.7.
+    pub safety_score: f64,
+    /// The weighted sum, clamped and rounded; `0.0` when not [`eligible`](Self::eligible).
+    pub final_score: f64,
+    /// `safety_eligible && temporal_eligible`.
+    pub eligible: bool,
+    /// False when the safety gate zeroed the score (status or risk tags).
+    pub safety_eligible: bool,
+    /// False when the memory is superseded, expired or not yet valid.
+    pub temporal_eligible: bool,
+    /// `recall` or `admission` (or any other purpose, weighted as recall).
+    pub purpose: String,
+    /// Always [`SCORING_POLICY_VERSION`] for breakdowns computed here.
+    pub scoring_policy_version: String,
+    /// The reference time as Python's `isoformat()` (naive times as UTC).
+    pub reference_time: String,
+    /// The text and metadata caps the scorer applied.
+    pub scoring_limits: ScoringLimits,
+    /// The weight table the purpose selected, in the reference's order.
+    pub weights: Weights,
+    /// One reason per component, in component order.
+    pub reasons: Vec<String>,
+}
+
+/// The caps reported in `scoring_limits` (spec §3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct ScoringLimits {
+    /// Characters of content scored (head + tail sample).
+    pub text_sample_chars: u64,
+    /// Tokens kept per text.
+    pub token_cap: u64,
+    /// Characters of flattened metadata text.
+    pub metadata_chars: u64,
+    /// Metadata items flattened.
+    pub metadata_items: u64,
+    /// Metadata nesting depth flattened.
+    pub metadata_depth: u64,
+    /// Characters kept per metadata value.
+    pub metadata_value_chars: u64,
+}
+
+impl ScoringLimits {
+    /// The limits this crate applies (the reference's, spec §3).
+    pub const CURRENT: ScoringLimits = ScoringLimits {
+        text_sample_chars: text::TEXT_SAMPLE_CHARS as u64,
+        token_cap: text::TOKEN_CAP as u64,
+        metadata_chars: metadata::METADATA_CHARS as u64,
+        metadata_items: metadata::METADATA_ITEMS as u64,
+        metadata_depth: metadata::METADATA_DEPTH as u64,
+        metadata_value_chars: metadata::METADATA_VALUE_CHARS as u64,
+    };
+}
+
+/// A weight table: `(component name, weight)` in the reference's order
+/// (which differs between the recall and admission tables, so it is a list,
+/// not a struct). Serializes as a JSON object in that order.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Weights(pub Vec<(Cow<'static, str>, f64)>);
+
+impl Weights {
+    /// The weight of component `name`, if the table has it.
+    pub fn get(&self, name: &str) -> Option<f64> {
+        self.0.iter().find(|(n, _)| n == name).map(|(_, w)| *w)
+    }
+
+    /// The `(name, weight)` pairs in order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, f64)> {
+        self.0.iter().map(|(n, w)| (n.as_ref(), *w))
+    }
+}
+
+impl ScoreBreakdown {
+    /// The reference's output object, keys in emission order (spec §5).
+    pub fn to_json(&self) -> Value {
+        let mut o = Object::with_capacity(17);
+        let components = [
+            self.importance_score,
+            self.confidence_score,
+            self.trust_score,
+            self.freshness_score,
+            self.relevance_score,
+            self.stability_score,
+            self.safety_score,
+        ];
+        for (name, value) in COMPONENTS.iter().zip(components) {
+            o.push_unique(*name, Value::Float(value));
+        }
+        o.push_unique("final_score", Value::Float(self.final_score));
+        o.push_unique("eligible", Value::Bool(self.eligible));
+        o.push_unique("safety_eligible", Value::Bool(self.safety_eligible));
+        o.push_unique("temporal_eligible", Value::Bool(self.temporal_eligible));
+        o.push_unique("purpose", Value::str(self.purpose.as_str()));
+        o.push_unique("scoring_policy_version", Value::str(self.scoring_policy_version.as_str()));
+        o.push_unique("reference_time", Value::str(self.reference_time.as_str()));
+        let l = &self.scoring_limits;
+        let mut limits = Object::with_capacity(6);
+        for (name, n) in [
+            ("text_sample_chars", l.text_sample_chars),
+            ("token_cap", l.token_cap),
+            ("metadata_chars", l.metadata_chars),
+            ("metadata_items", l.metadata_items),
+            ("metadata_depth", l.metadata_depth),
+            ("metadata_value_chars", l.metadata_value_chars),
+        ] {
+            limits.push_unique(name, Value::int(n as i64));
+        }
+        o.push_unique("scoring_limits", Value::Object(limits));
+        let mut weights = Object::with_capacity(self.weights.0.len());
+        for (name, w) in self.weights.iter() {
+            weights.push_unique(name, Value::Float(w));
+        }
+        o.push_unique("weights", Value::Object(weights));
+        o.push_unique("reasons", Value::Array(self.reasons.iter().map(|r| Value::str(r.as_str())).collect()));
+        Value::Object(o)
+    }
+}
+
+impl From<Breakdown> for ScoreBreakdown {
+    fn from(b: Breakdown) -> ScoreBreakdown {
+        let eligible = b.eligible();
+        let weights = Weights(b.weights().iter().map(|(n, w)| (Cow::Borrowed(*n), *w)).collect());
+        let [importance, confidence, trust, freshness, relevance, stability, safety] = b.components.map(round6);
+        ScoreBreakdown {
+            importance_score: importance,
+            confidence_score: confidence,
+            trust_score: trust,
+            freshness_score: freshness,
+            relevance_score: relevance,
+            stability_score: stability,
+            safety_score: safety,
+            final_score: b.final_score,
+            eligible,
+            safety_eligible: b.safety_eligible,
+            temporal_eligible: b.temporal_eligible,
+            purpose: b.purpose,
+            scoring_policy_version: SCORING_POLICY_VERSION.to_string(),
+            reference_time: b.reference_time,
+            scoring_limits: ScoringLimits::CURRENT,
+            weights,
+            reasons: b.reasons.into(),
+        }
+    }
+}
+
+impl From<&Breakdown> for ScoreBreakdown {
+    fn from(b: &Breakdown) -> ScoreBreakdown {
+        ScoreBreakdown::from(b.clone())
+    }
+}
+
+#[cfg(feature = "serde")]
+mod serde_impls {
+    use super::*;
+    use serde::de::{MapAccess, Visitor};
+    use serde::ser::SerializeMap;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    impl Serialize for Weights {
+        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            let mut map = serializer.serialize_map(Some(self.0.len()))?;
+            for (name, w) in self.iter() {
+                map.serialize_entry(name, &w)?;
+            }
+            map.end()
+        }
+    }
+
+    impl<'de> Deserialize<'de> for Weights {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Weights, D::Error> {
+            struct V;
+            impl<'de> Visitor<'de> for V {
+                type Value = Weights;
+                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                    f.write_str("an object of component weights")
+                }
+                fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Weights, A::Error> {
+                    let mut out = Vec::new();
+                    while let Some((k, v)) = map.next_entry::<String, f64>()? {
+                        out.push((Cow::Owned(k), v));
+                    }
+                    Ok(Weights(out))
+                }
+            }
+            deserializer.deserialize_map(V)
+        }
+    }
+}

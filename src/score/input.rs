@@ -1,0 +1,367 @@
+//! [`ScoreInput`]: `score_memory`'s keyword arguments (spec §2), typed.
+
+use crate::json::{Object, Value};
+use crate::py::time::PyDateTime;
+use crate::{Error, ErrorCode, Result};
+
+/// `score_memory`'s keyword arguments (spec §2), validated: what a Rust
+/// caller builds with [`ScoreInput::new`] and the builder methods, and what
+/// the JSON façade reads with [`ScoreInput::from_json`].
+///
+/// Field names are the reference's (and the Lians wire's) argument names.
+/// Values that the reference passes through Python's `float()`/`clamp()`
+/// (`importance`, `base_relevance`) or `str()` (`verified_trust_level`) are
+/// kept as JSON [`Value`]s, so a string `"0.9"` or an `int` behaves exactly
+/// as it does in Python.
+///
+/// ```
+/// use lians_score::{score_memory, PyDateTime, ScoreInput};
+/// let now = PyDateTime::parse("2026-08-01T00:00:00+00:00").unwrap();
+/// let input = ScoreInput::new("NVDA guidance is $36B", now)
+///     .query("NVDA guidance")
+///     .source("user_provided")
+///     .event_time(now);
+/// assert_eq!(score_memory(&input).final_score, 0.8475);
+/// ```
+///
+/// With the `serde` feature, `ScoreInput` (de)serializes as the JSON object
+/// the façade takes (the same validation and defaults as [`ScoreInput::from_json`]).
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "Value", into = "Value"))]
+pub struct ScoreInput {
+    /// The memory text (required).
+    pub content: String,
+    /// "Now" for freshness and validity (required).
+    pub reference_time: PyDateTime,
+    /// Caller metadata (public keys feed importance, confidence, stability and relevance).
+    pub metadata: Object,
+    /// Supplied importance, any JSON value (`clamp` decides); default 0.5.
+    pub importance: Value,
+    /// The claimed source / trust level (`user_provided`, `chat`, ...).
+    pub source: Option<String>,
+    /// When the remembered event happened.
+    pub event_time: Option<PyDateTime>,
+    /// Start of validity.
+    pub valid_from: Option<PyDateTime>,
+    /// End of validity.
+    pub valid_to: Option<PyDateTime>,
+    /// Superseded by a newer memory (ineligible).
+    pub superseded: bool,
+    /// The recall query text.
+    pub query: Option<String>,
+    /// `None` when absent or null; any other JSON value goes through `clamp`.
+    pub base_relevance: Option<Value>,
+    /// `safe` (default), `review_needed`, `approved`, `rejected`, ...
+    pub safety_status: String,
+    /// Admission risk tags (`pii:email`, `injection`, ...).
+    pub risk_tags: Vec<String>,
+    /// A server-verified trust level, which overrides `source`.
+    pub verified_trust_level: Option<Value>,
+    /// Pre-tokenized query (used instead of tokenizing `query`).
+    pub query_tokens: Option<Vec<String>>,
+    /// `recall` (default) or `admission`: selects the weight table.
+    pub purpose: String,
+}
+
+impl ScoreInput {
+    /// A minimal input: content and reference time, every other argument at
+    /// its default (`importance` 0.5, `safety_status` `safe`, `purpose` `recall`).
+    pub fn new(content: impl Into<String>, reference_time: PyDateTime) -> ScoreInput {
+        ScoreInput {
+            content: content.into(),
+            reference_time,
+            metadata: Object::new(),
+            importance: Value::Float(0.5),
+            source: None,
+            event_time: None,
+            valid_from: None,
+            valid_to: None,
+            superseded: false,
+            query: None,
+            base_relevance: None,
+            safety_status: String::from("safe"),
+            risk_tags: Vec::new(),
+            verified_trust_level: None,
+            query_tokens: None,
+            purpose: String::from("recall"),
+        }
+    }
+
+    /// Set `query`.
+    pub fn query(mut self, query: impl Into<String>) -> ScoreInput {
+        self.query = Some(query.into());
+        self
+    }
+
+    /// Set `query_tokens` (pre-tokenized query).
+    pub fn query_tokens<S: Into<String>>(mut self, tokens: impl IntoIterator<Item = S>) -> ScoreInput {
+        self.query_tokens = Some(tokens.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Set `metadata`.
+    pub fn metadata(mut self, metadata: Object) -> ScoreInput {
+        self.metadata = metadata;
+        self
+    }
+
+    /// Set `importance` to a float.
+    pub fn importance(mut self, importance: f64) -> ScoreInput {
+        self.importance = Value::Float(importance);
+        self
+    }
+
+    /// Set `importance` to any JSON value (as Python's `clamp(float(v))` reads it).
+    pub fn importance_value(mut self, importance: Value) -> ScoreInput {
+        self.importance = importance;
+        self
+    }
+
+    /// Set `source`.
+    pub fn source(mut self, source: impl Into<String>) -> ScoreInput {
+        self.source = Some(source.into());
+        self
+    }
+
+    /// Set `event_time`.
+    pub fn event_time(mut self, t: PyDateTime) -> ScoreInput {
+        self.event_time = Some(t);
+        self
+    }
+
+    /// Set `valid_from`.
+    pub fn valid_from(mut self, t: PyDateTime) -> ScoreInput {
+        self.valid_from = Some(t);
+        self
+    }
+
+    /// Set `valid_to`.
+    pub fn valid_to(mut self, t: PyDateTime) -> ScoreInput {
+        self.valid_to = Some(t);
+        self
+    }
+
+    /// Set `superseded`.
+    pub fn superseded(mut self, superseded: bool) -> ScoreInput {
+        self.superseded = superseded;
+        self
+    }
+
+    /// Set `base_relevance` (blended 0.7/0.3 with lexical relevance).
+    pub fn base_relevance(mut self, base_relevance: f64) -> ScoreInput {
+        self.base_relevance = Some(Value::Float(base_relevance));
+        self
+    }
+
+    /// Set `safety_status`.
+    pub fn safety_status(mut self, status: impl Into<String>) -> ScoreInput {
+        self.safety_status = status.into();
+        self
+    }
+
+    /// Set `risk_tags`.
+    pub fn risk_tags<S: Into<String>>(mut self, tags: impl IntoIterator<Item = S>) -> ScoreInput {
+        self.risk_tags = tags.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Set `verified_trust_level` (a server-verified level overrides `source`).
+    pub fn verified_trust_level(mut self, level: impl Into<String>) -> ScoreInput {
+        self.verified_trust_level = Some(Value::str(level.into()));
+        self
+    }
+
+    /// Set `purpose` (`recall` or `admission`).
+    pub fn purpose(mut self, purpose: impl Into<String>) -> ScoreInput {
+        self.purpose = purpose.into();
+        self
+    }
+
+    /// The keyword arguments as a JSON object (what [`ScoreInput::from_json`]
+    /// reads back to an equal input): `content`, `reference_time`, then every
+    /// argument that differs from `None`, datetimes as Python `isoformat()`.
+    pub fn to_json(&self) -> Value {
+        let mut o = Object::with_capacity(16);
+        let time = |t: &PyDateTime| Value::str(t.isoformat());
+        let opt_str = |s: &Option<String>| s.as_deref().map(Value::str);
+        let strs = |v: &[String]| Value::Array(v.iter().map(|s| Value::str(s.as_str())).collect());
+        o.push_unique("content", Value::str(self.content.as_str()));
+        o.push_unique("reference_time", time(&self.reference_time));
+        o.push_unique("metadata", Value::Object(self.metadata.clone()));
+        o.push_unique("importance", self.importance.clone());
+        let optional = [
+            ("source", opt_str(&self.source)),
+            ("event_time", self.event_time.as_ref().map(time)),
+            ("valid_from", self.valid_from.as_ref().map(time)),
+            ("valid_to", self.valid_to.as_ref().map(time)),
+        ];
+        for (key, value) in optional {
+            if let Some(v) = value {
+                o.push_unique(key, v);
+            }
+        }
+        o.push_unique("superseded", Value::Bool(self.superseded));
+        let optional = [("query", opt_str(&self.query)), ("base_relevance", self.base_relevance.clone())];
+        for (key, value) in optional {
+            if let Some(v) = value {
+                o.push_unique(key, v);
+            }
+        }
+        o.push_unique("safety_status", Value::str(self.safety_status.as_str()));
+        o.push_unique("risk_tags", strs(&self.risk_tags));
+        if let Some(v) = &self.verified_trust_level {
+            o.push_unique("verified_trust_level", v.clone());
+        }
+        if let Some(tokens) = &self.query_tokens {
+            o.push_unique("query_tokens", strs(tokens));
+        }
+        o.push_unique("purpose", Value::str(self.purpose.as_str()));
+        Value::Object(o)
+    }
+
+    /// Read the keyword arguments from a JSON object. A missing key takes the
+    /// reference's default; `null` means Python `None` where the reference
+    /// accepts it (and the default for `safety_status`, `purpose` and
+    /// `superseded`, which cannot be `None` in the reference). Errors name the
+    /// field as a JSON pointer.
+    pub fn from_json(input: &Value) -> Result<ScoreInput> {
+        let obj = input.as_object().ok_or_else(|| Error::wrong_type("", "an object", input.type_name()))?;
+        let content = match obj.get("content") {
+            Some(Value::Str(s)) => s.to_str_lossy().into_owned(),
+            Some(other) => return Err(Error::wrong_type("/content", "a string", other.type_name())),
+            None => return Err(Error::new(ErrorCode::MissingField, "/content", "`content` is required")),
+        };
+        let reference_time = match obj.get("reference_time") {
+            None | Some(Value::Null) => {
+                return Err(Error::new(ErrorCode::MissingField, "/reference_time", "`reference_time` is required"))
+            }
+            Some(v) => datetime(v, "/reference_time")?,
+        };
+        let mut s = ScoreInput::new(content, reference_time);
+        for (key, value) in obj.iter() {
+            let Some(key) = key.as_str() else { continue };
+            let path = key_path(key);
+            let path = path.as_ref();
+            match key {
+                "content" | "reference_time" => {}
+                "metadata" => {
+                    s.metadata = match value {
+                        Value::Null => Object::new(),
+                        Value::Object(o) => o.clone(),
+                        other => return Err(Error::wrong_type(path, "an object or null", other.type_name())),
+                    }
+                }
+                "importance" => s.importance = value.clone(),
+                "source" => s.source = opt_string(value, path)?,
+                "event_time" => s.event_time = opt_datetime(value, path)?,
+                "valid_from" => s.valid_from = opt_datetime(value, path)?,
+                "valid_to" => s.valid_to = opt_datetime(value, path)?,
+                "superseded" => s.superseded = value.truthy(),
+                "query" => s.query = opt_string(value, path)?,
+                "base_relevance" => s.base_relevance = (!value.is_null()).then(|| value.clone()),
+                "safety_status" => {
+                    if let Some(status) = opt_string(value, path)? {
+                        s.safety_status = status;
+                    }
+                }
+                "risk_tags" => s.risk_tags = opt_strings(value, path)?.unwrap_or_default(),
+                "verified_trust_level" => s.verified_trust_level = (!value.is_null()).then(|| value.clone()),
+                "query_tokens" => s.query_tokens = opt_strings(value, path)?,
+                "purpose" => {
+                    if let Some(purpose) = opt_string(value, path)? {
+                        s.purpose = purpose;
+                    }
+                }
+                _ => {
+                    return Err(Error::new(
+                        ErrorCode::InvalidValue,
+                        path,
+                        format!("unknown argument `{key}` (score_memory takes the reference's keyword arguments)"),
+                    ))
+                }
+            }
+        }
+        Ok(s)
+    }
+}
+
+/// The JSON pointer of a keyword argument: static for the known ones (no
+/// allocation per argument per call), built only for an unknown key.
+fn key_path(key: &str) -> std::borrow::Cow<'static, str> {
+    const PATHS: [&str; 17] = [
+        "/content",
+        "/reference_time",
+        "/metadata",
+        "/importance",
+        "/source",
+        "/event_time",
+        "/valid_from",
+        "/valid_to",
+        "/superseded",
+        "/query",
+        "/base_relevance",
+        "/safety_status",
+        "/risk_tags",
+        "/verified_trust_level",
+        "/query_tokens",
+        "/purpose",
+        "/",
+    ];
+    match PATHS.iter().find(|p| &p[1..] == key) {
+        Some(p) => std::borrow::Cow::Borrowed(p),
+        None => std::borrow::Cow::Owned(format!("/{key}")),
+    }
+}
+
+fn datetime(v: &Value, path: &str) -> Result<PyDateTime> {
+    match v {
+        Value::Str(s) => PyDateTime::parse(&s.to_str_lossy()).map_err(|e| e.under(path)),
+        other => Err(Error::wrong_type(path, "an ISO-8601 datetime string", other.type_name())),
+    }
+}
+
+fn opt_datetime(v: &Value, path: &str) -> Result<Option<PyDateTime>> {
+    if v.is_null() {
+        Ok(None)
+    } else {
+        datetime(v, path).map(Some)
+    }
+}
+
+fn opt_string(v: &Value, path: &str) -> Result<Option<String>> {
+    match v {
+        Value::Null => Ok(None),
+        Value::Str(s) => Ok(Some(s.to_str_lossy().into_owned())),
+        other => Err(Error::wrong_type(path, "a string or null", other.type_name())),
+    }
+}
+
+fn opt_strings(v: &Value, path: &str) -> Result<Option<Vec<String>>> {
+    match v {
+        Value::Null => Ok(None),
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| match item {
+                Value::Str(s) => Ok(s.to_str_lossy().into_owned()),
+                other => Err(Error::wrong_type(format!("{path}/{i}"), "a string", other.type_name())),
+            })
+            .collect::<Result<Vec<_>>>()
+            .map(Some),
+        other => Err(Error::wrong_type(path, "an array of strings or null", other.type_name())),
+    }
+}
+
+impl TryFrom<Value> for ScoreInput {
+    type Error = Error;
+    fn try_from(value: Value) -> Result<ScoreInput> {
+        ScoreInput::from_json(&value)
+    }
+}
+
+impl From<ScoreInput> for Value {
+    fn from(input: ScoreInput) -> Value {
+        input.to_json()
+    }
+}
