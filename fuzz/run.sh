@@ -36,15 +36,26 @@ run() {
   mkdir -p "corpus/$t"
   nice -n 10 cargo fuzz run -O -a "${san[@]}" "$t" "corpus/$t" -- \
     -max_len="$(max_len "$t")" -timeout=20 -rss_limit_mb=3072 \
-    -max_total_time="$secs" -print_final_stats=1 >"logs/$t.log" 2>&1 \
-    && echo "$t: done" || echo "$t: FAILED (see fuzz/logs/$t.log and fuzz/artifacts/$t/)"
+    -max_total_time="$secs" -print_final_stats=1 >"logs/$t.log" 2>&1 && echo "$t: done" && return 0
+  echo "$t: FAILED (see fuzz/logs/$t.log and fuzz/artifacts/$t/)"
+  return 1
 }
+# Each pair runs in the background; a crash (or any failure) of any target
+# makes the script exit 1 after every target has run.
+failed=()
 for ((i = 0; i < ${#targets[@]}; i += 2)); do
-  run "${targets[i]}" &
-  if ((i + 1 < ${#targets[@]})); then run "${targets[i + 1]}" & fi
-  wait
+  pids=()
+  run "${targets[i]}" & pids+=($!)
+  if ((i + 1 < ${#targets[@]})); then run "${targets[i + 1]}" & pids+=($!); fi
+  for ((k = 0; k < ${#pids[@]}; k++)); do
+    wait "${pids[k]}" || failed+=("${targets[i + k]}")
+  done
 done
 for t in "${targets[@]}"; do
-  grep -E '^stat::(number_of_executed_units|average_exec_per_sec|new_units_added)|^Done' "logs/$t.log" | sed "s/^/$t: /"
+  grep -E '^stat::(number_of_executed_units|average_exec_per_sec|new_units_added)|^Done' "logs/$t.log" | sed "s/^/$t: /" || true
   echo "$t: corpus $(ls "corpus/$t" | wc -l) files"
 done
+if ((${#failed[@]})); then
+  echo "fuzz: ${#failed[@]} target(s) failed: ${failed[*]}" >&2
+  exit 1
+fi

@@ -220,7 +220,8 @@ fn has_credit_card(t: &Text) -> bool {
     false
 }
 
-const MNPI_PHRASES: [&str; 12] = [
+/// The MNPI phrases (matched case-insensitively with word boundaries, spec §8.2).
+pub const MNPI_PHRASES: [&str; 12] = [
     "material non-public",
     "material non public",
     "material nonpublic",
@@ -246,7 +247,8 @@ fn phrase_with_boundaries_at(t: &Text, i: usize, phrases: &[&str]) -> bool {
         })
 }
 
-const INJECTION_PHRASES: [&str; 20] = [
+/// The prompt-injection phrases (matched case-insensitively anywhere, spec §8.2).
+pub const INJECTION_PHRASES: [&str; 20] = [
     "ignore previous instructions",
     "ignore all previous instructions",
     "ignore prior instructions",

@@ -241,7 +241,8 @@ pub fn ieq_text(pattern: &str, text: &str) -> bool {
     pattern.bytes().all(|p| chars.next().is_some_and(|c| ieq(p, c))) && chars.next().is_none()
 }
 
-const EPHEMERAL_WORDS: [&str; 9] = ["hi", "hello", "hey", "thanks", "thank you", "ok", "okay", "lol", "bye"];
+/// Greetings and acknowledgements that make a content ephemeral (spec §3.5).
+pub const EPHEMERAL_WORDS: [&str; 9] = ["hi", "hello", "hey", "thanks", "thank you", "ok", "okay", "lol", "bye"];
 
 /// Ephemeral signal (spec §8.1): after Py-strip, a greeting or
 /// acknowledgement followed only by `.`, `!` and spaces.
@@ -273,7 +274,8 @@ pub fn is_ephemeral(sample: &str) -> bool {
     })
 }
 
-const DURABLE_WORDS: [&str; 23] = [
+/// Durable-fact words (whole `\w` runs, case-insensitive, spec §3.5).
+pub const DURABLE_WORDS: [&str; 23] = [
     "decided", "decision", "deadline", "must", "shall", "required", "constraint", "policy", "revenue", "guidance",
     "budget", "price", "contract", "prefer", "prefers", "allergic", "diagnos", "legal", "regulat", "compliance",
     "effective", "expire", "expires",

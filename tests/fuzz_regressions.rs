@@ -8,20 +8,26 @@ mod fuzz_checks;
 
 use std::path::Path;
 
+/// Replay every file of `fuzz/regressions/<target>/`; returns how many ran.
+/// A missing or unreadable folder is a failure, not an empty replay.
 fn replay_dir(target: &str, harness: fn(&[u8])) -> usize {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/regressions").join(target);
-    let mut n = 0;
-    let Ok(entries) = std::fs::read_dir(&dir) else { return 0 };
+    let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
     let mut paths: Vec<_> = entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.is_file()).collect();
     paths.sort();
-    for path in paths {
-        let data = std::fs::read(&path).unwrap();
+    for path in &paths {
+        let data = std::fs::read(path).unwrap();
         let name = path.display().to_string();
         let result = std::panic::catch_unwind(|| harness(&data));
         assert!(result.is_ok(), "regression input {name} fails its harness");
-        n += 1;
     }
-    n
+    paths.len()
+}
+
+/// Each target's saved inputs (at least the ones committed with FUZZING.md).
+fn replay_all(target: &str, harness: fn(&[u8]), at_least: usize) {
+    let n = replay_dir(target, harness);
+    assert!(n >= at_least, "fuzz/regressions/{target} has {n} inputs, expected at least {at_least}");
 }
 
 /// xorshift64*: a fixed stream of pseudo-random bytes.
@@ -42,19 +48,19 @@ fn random_inputs(seed: u64, count: usize, max_len: usize, harness: fn(&[u8])) {
 
 #[test]
 fn json_roundtrip_regressions() {
-    replay_dir("json_roundtrip", fuzz_checks::json_roundtrip);
+    replay_all("json_roundtrip", fuzz_checks::json_roundtrip, 6);
     random_inputs(1, 2000, 64, fuzz_checks::json_roundtrip);
 }
 
 #[test]
 fn receipt_verify_regressions() {
-    replay_dir("receipt_verify", fuzz_checks::receipt_verify);
+    replay_all("receipt_verify", fuzz_checks::receipt_verify, 4);
     random_inputs(2, 2000, 64, fuzz_checks::receipt_verify);
 }
 
 #[test]
 fn api_call_regressions() {
-    replay_dir("api_call", fuzz_checks::api_call);
+    replay_all("api_call", fuzz_checks::api_call, 2);
     // Structure-aware selectors (bit 3 set) get most of the random inputs.
     random_inputs(3, 300, 96, |d| {
         let mut d = d.to_vec();
@@ -67,7 +73,7 @@ fn api_call_regressions() {
 
 #[test]
 fn text_detectors_regressions() {
-    replay_dir("text_detectors", fuzz_checks::text_detectors);
+    replay_all("text_detectors", fuzz_checks::text_detectors, 3);
     random_inputs(4, 500, 256, fuzz_checks::text_detectors);
     random_inputs(5, 60, 64, |d| fuzz_checks::text_detectors(&[&[0xFE][..], d].concat()));
 }
