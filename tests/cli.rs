@@ -71,3 +71,100 @@ fn usage_errors_exit_2() {
     assert_eq!(bin().args(["score", "/definitely/missing.json"]).output().unwrap().status.code(), Some(2));
     assert!(bin().arg("--help").output().unwrap().status.success());
 }
+
+// ---------------------------------------------------------------- the shared grammar (lians_score::cli::run)
+
+mod grammar {
+    use lians_score::cli::{self, Run, COMMANDS};
+    use std::collections::HashMap;
+
+    fn run(args: &[&str], files: &[(&str, &str)]) -> Run {
+        let files: HashMap<String, Vec<u8>> = files.iter().map(|(k, v)| (k.to_string(), v.as_bytes().to_vec())).collect();
+        let mut read = |path: &str| files.get(path).cloned().ok_or_else(|| format!("{path}: no such file"));
+        cli::run(&args.iter().map(|s| s.to_string()).collect::<Vec<_>>(), &mut read)
+    }
+
+    const DOC: &str = r#"{"schema":"x","a":1.0}"#;
+
+    #[test]
+    fn name_value_and_name_equals_value_are_the_same() {
+        let files = [("d.json", DOC)];
+        let a = run(&["verify", "d.json", "--expected-sha256", "00", "--query", "q"], &files);
+        let b = run(&["verify", "--expected-sha256=00", "--query=q", "d.json"], &files);
+        assert_eq!(a, b);
+        assert_eq!(a.status, cli::INVALID, "{a:?}");
+        // `=` inside the value is kept.
+        let c = run(&["verify", "d.json", "--query=a=b"], &files);
+        assert!(c.stdout.contains("\"valid\""), "{c:?}");
+    }
+
+    #[test]
+    fn switches_settings_and_repeats() {
+        let files = [("d.json", DOC), ("g.json", r#"{"contents":{"m1":"from given"},"query":"g"}"#)];
+        let r = run(&["verify", "d.json", "--include-canonical", "--kind", "recall"], &files);
+        assert!(r.stdout.contains("\"canonical\":\"{"), "{r:?}");
+        assert_eq!(run(&["verify", "d.json", "--include-canonical=yes"], &files).status, cli::USAGE_ERROR);
+        assert_eq!(run(&["verify", "d.json", "--kind"], &files).status, cli::USAGE_ERROR);
+        assert_eq!(run(&["verify", "d.json", "--kind", "pack"], &files).status, cli::USAGE_ERROR);
+        // --given merges; --content adds to contents; the parsed `given` is what the verifier sees.
+        let cmd = COMMANDS.iter().find(|c| c.name == "verify").unwrap();
+        let mut read = |p: &str| files.iter().find(|(k, _)| *k == p).map(|(_, v)| v.as_bytes().to_vec()).ok_or_else(|| p.to_string());
+        let args: Vec<String> =
+            ["--given", "g.json", "--content", "m2=x=y", "--query", "last", "d.json"].iter().map(|s| s.to_string()).collect();
+        let inv = cli::parse(cmd, &args, &mut read).unwrap_or_else(|_| panic!("parse"));
+        assert_eq!(
+            lians_score::json::to_json_string(&inv.given),
+            r#"{"contents":{"m1":"from given","m2":"x=y"},"query":"last"}"#
+        );
+        assert_eq!(inv.files, ["d.json"]);
+        assert_eq!(run(&["verify", "d.json", "--content", "noequals"], &files).status, cli::USAGE_ERROR);
+    }
+
+    #[test]
+    fn files_dash_and_double_dash() {
+        let files = [("-", DOC), ("--odd", DOC)];
+        let stdin = run(&["verify", "-"], &files);
+        assert!(stdin.stdout.starts_with("{\"valid\":false"), "{stdin:?}");
+        assert_eq!(run(&["verify", "--", "--odd"], &files), stdin);
+        assert_eq!(run(&["verify"], &files).status, cli::USAGE_ERROR);
+        assert_eq!(run(&["verify", "-", "-"], &files).status, cli::USAGE_ERROR);
+        let r = run(&["verify", "missing.json"], &files);
+        assert_eq!(r.status, cli::USAGE_ERROR);
+        assert!(r.stderr.contains("missing.json: no such file"), "{r:?}");
+        // score reads standard input when no file is given.
+        let r = run(&["score", "--fn", "detect_risk_tags"], &[("-", "\"mail a@example.com now\"")]);
+        assert_eq!((r.status, r.stdout.as_str()), (cli::OK, "[\"pii:email\"]\n"));
+        let r = run(&["score", "--fn=nope"], &[("-", "{}")]);
+        assert_eq!(r.status, cli::USAGE_ERROR);
+    }
+
+    #[test]
+    fn help_version_and_unknowns() {
+        let r = run(&["--help"], &[]);
+        assert_eq!(r.status, cli::OK);
+        for c in COMMANDS {
+            assert!(r.stdout.contains(&format!("\n  {} ", c.name)), "{}", c.name);
+            for f in c.flags {
+                assert!(r.stdout.contains(&format!("--{}", f.name)), "--{}", f.name);
+            }
+            let h = run(&[c.name, "--help"], &[]);
+            assert_eq!(h.status, cli::OK);
+            assert!(h.stdout.starts_with(&format!("usage: lians-score {} ", c.name)), "{h:?}");
+        }
+        assert_eq!(run(&["--version"], &[]).stdout, format!("lians-score {}\n", env!("CARGO_PKG_VERSION")));
+        assert_eq!(run(&[], &[]).status, cli::USAGE_ERROR);
+        let r = run(&["frobnicate"], &[]);
+        assert_eq!(r.status, cli::USAGE_ERROR);
+        assert!(r.stderr.starts_with("lians-score: unknown command frobnicate"));
+        let r = run(&["replay", "--fn", "x"], &[]);
+        assert_eq!(r.status, cli::USAGE_ERROR);
+        assert!(r.stderr.contains("replay: unknown option --fn"), "{r:?}");
+    }
+
+    #[test]
+    fn verify_replay_stops_at_a_line_that_is_not_a_case() {
+        let r = run(&["verify-replay", "c.jsonl"], &[("c.jsonl", "{\"id\":1}\n")]);
+        assert_eq!(r.status, cli::USAGE_ERROR);
+        assert!(r.stderr.contains("c.jsonl:1:"), "{r:?}");
+    }
+}

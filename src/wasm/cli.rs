@@ -1,46 +1,52 @@
-//! Glue for the package's `lians-score` CLI (js/cli.mjs): the command logic
-//! is [`crate::cli`], shared with the native CLI, so given the same input
-//! both print the same bytes and exit with the same status. Not part of the
-//! documented JS API.
+//! Glue for the package's `lians-score` CLI (js/cli.mjs): the grammar and
+//! the command logic are [`crate::cli`], shared with the native CLI, so given
+//! the same arguments and files both print the same bytes and exit with the
+//! same status. Not part of the documented JS API.
 
-use js_sys::Array;
+use js_sys::{Array, Function, Uint8Array};
 use wasm_bindgen::prelude::*;
 
 use super::interop::js_error;
-use crate::cli::{self, Outcome};
-use crate::json::Value;
+use crate::cli;
 
-fn pair(outcome: Outcome) -> JsValue {
+/// `cliRun(argv, read)`: run one command line; `read(path)` returns a file's
+/// bytes (`Uint8Array`) or text, `-` meaning standard input, and may throw.
+/// Returns `[stdout, stderr, exit status]`.
+#[wasm_bindgen(js_name = cliRun, skip_typescript)]
+pub fn cli_run(argv: Vec<String>, read: &Function) -> JsValue {
+    let mut reader = |path: &str| -> Result<Vec<u8>, String> {
+        let got = read.call1(&JsValue::NULL, &JsValue::from_str(path)).map_err(|e| describe(&e, path))?;
+        if let Some(s) = got.as_string() {
+            return Ok(s.into_bytes());
+        }
+        match got.dyn_into::<Uint8Array>() {
+            Ok(bytes) => Ok(bytes.to_vec()),
+            Err(_) => Err(format!("{path}: the reader returned neither bytes nor text")),
+        }
+    };
+    let run = cli::run(&argv, &mut reader);
     let out = Array::new();
-    out.push(&JsValue::from_str(&outcome.output));
-    out.push(&JsValue::from_f64(outcome.status as f64));
+    out.push(&JsValue::from_str(&run.stdout));
+    out.push(&JsValue::from_str(&run.stderr));
+    out.push(&JsValue::from_f64(run.status as f64));
     out.into()
 }
 
-/// `ops` is a flat list of `key, JSON text` pairs (key `""` merges `--given`).
-fn options(ops: &[String]) -> Result<Value, JsValue> {
-    if ops.len() % 2 != 0 {
-        return Err(js_error(&crate::Error::new(crate::ErrorCode::InvalidValue, "", "odd option list")));
-    }
-    cli::options(ops.chunks(2).map(|kv| (kv[0].as_str(), kv[1].as_str()))).map_err(|e| js_error(&e))
+fn describe(thrown: &JsValue, path: &str) -> String {
+    js_sys::Reflect::get(thrown, &JsValue::from_str("message"))
+        .ok()
+        .and_then(|m| m.as_string())
+        .or_else(|| thrown.as_string())
+        .unwrap_or_else(|| format!("{path}: could not be read"))
 }
 
-/// `score`: returns `[output, exit status]`; a usage-level problem throws.
+/// `score` over a whole text (benchmarks and tests): returns `[output, exit
+/// status]`; a usage-level problem throws.
 #[wasm_bindgen(js_name = cliScore, skip_typescript)]
 pub fn cli_score(text: &str, name: &str, label: &str) -> Result<JsValue, JsValue> {
-    cli::score(text, name, label).map(pair).map_err(|e| js_error(&e))
-}
-
-/// `verify`: `kind` is `recall`, `context` or `""` (detect from the schema).
-#[wasm_bindgen(js_name = cliVerify, skip_typescript)]
-pub fn cli_verify(kind: &str, wire: &str, ops: Vec<String>) -> Result<JsValue, JsValue> {
-    let given = options(&ops)?;
-    let kind = (!kind.is_empty()).then_some(kind);
-    cli::verify(wire, kind, &given).map(pair).map_err(|e| js_error(&e))
-}
-
-/// `verify-pack`.
-#[wasm_bindgen(js_name = cliVerifyPack, skip_typescript)]
-pub fn cli_verify_pack(wire: &str, ops: Vec<String>) -> Result<JsValue, JsValue> {
-    Ok(pair(cli::verify_pack(wire, &options(&ops)?)))
+    let outcome = cli::score(text, name, label).map_err(|e| js_error(&e))?;
+    let out = Array::new();
+    out.push(&JsValue::from_str(&outcome.output));
+    out.push(&JsValue::from_f64(outcome.status as f64));
+    Ok(out.into())
 }

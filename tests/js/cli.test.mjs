@@ -125,12 +125,35 @@ test("score, verify and verify-pack print exactly what the native CLI prints", {
       ["verify", context, "--kind", "recall"],
       ["verify-pack", pack, "--trusted-public-key", key, "--expected-key-id", "lians-real-test-key"],
       ["verify-pack", pack, "--allow-unsigned", "--expected-key-id", "other"],
+      // One grammar: `--name=value` everywhere, every flag in both CLIs, files read by options.
+      ["verify", "--expected-sha256=" + "F".repeat(64), "--include-canonical", recall],
+      ["verify", recall, "--content", "m1=some text", "--content=m2=a=b", "--kind=recall"],
+      ["verify", context, "--context-text-file", given, "--recall-file", recall],
+      ["verify-pack", pack, "--trusted-public-key-file", path.join(SAMPLES, "evidence_public_key.b64"), "--expected-key-id=lians-real-test-key"],
+      ["verify-pack", pack, "--given", given],
+      ["score", "--fn=score_memory", inputs],
+      ["score", "--", array],
+      ["verify-replay", inputs],
+      ["replay", inputs, array],
+      // Usage errors: same status and the same message.
+      ["verify", recall, "--include-canonical=yes"],
+      ["verify", recall, "--kind"],
+      ["verify", recall, "--fn", "x"],
+      ["verify-pack", pack, "--query", "q"],
+      ["score", inputs, array],
+      ["replay"],
+      ["verify", "--help"],
+      ["--help"],
+      ["--version"],
+      ["frobnicate"],
+      [],
     ];
     for (const args of cases) {
       const wasm = run(args);
       const native = spawnSync(NATIVE, args, { encoding: "utf8", maxBuffer: 1 << 28 });
       assert.equal(wasm.stdout, native.stdout, `stdout of ${args.join(" ")}`);
       assert.equal(wasm.code, native.status, `status of ${args.join(" ")}`);
+      assert.equal(wasm.stderr, native.stderr, `stderr of ${args.join(" ")}`);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
