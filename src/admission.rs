@@ -487,7 +487,7 @@ pub fn normalize_blocked_sources(config: &str) -> Vec<String> {
 pub fn evaluate(content: &str, source: Option<&str>, mode: &str, blocked_sources: &[String]) -> AdmissionDecision {
     let mut tags: Vec<String> = detect_risk_tags(content).into_iter().map(String::from).collect();
     let src = unicode::lower(unicode::py_strip(source.unwrap_or("")));
-    if !src.is_empty() && blocked_sources.iter().any(|b| *b == src) {
+    if !src.is_empty() && blocked_sources.contains(&src) {
         tags.push(TAG_BLOCKED.to_string());
     }
     let has = |t: &str| tags.iter().any(|x| x == t);

@@ -515,14 +515,14 @@ pub fn write_str_reference(s: &PyStr, ensure_ascii: bool, out: &mut Vec<u8>) {
 pub struct Rng(pub u64);
 
 impl Rng {
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
         self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
     }
     pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+        (self.next_u64() % n as u64) as usize
     }
     pub fn pick<T: Copy>(&mut self, items: &[T]) -> T {
         items[self.below(items.len())]
@@ -667,7 +667,7 @@ mod tests {
             check(k as f64 / 128.0);
         }
         for _ in 0..randoms {
-            let bits = rng.next();
+            let bits = rng.next_u64();
             let x = match rng.below(4) {
                 0 => f64::from_bits(bits),                           // anything, incl. NaN/inf
                 1 => (bits >> 11) as f64 / (1u64 << 53) as f64,        // [0, 1)
@@ -767,7 +767,7 @@ mod tests {
             check(f64::from_bits(v.to_bits() + 1));
         }
         for _ in 0..randoms {
-            let bits = rng.next();
+            let bits = rng.next_u64();
             let x = match rng.below(5) {
                 0 => f64::from_bits(bits),
                 1 => (bits >> 11) as f64 / (1u64 << 53) as f64,

@@ -87,7 +87,7 @@ fn every_public_scoring_vector_matches_the_reference() {
             let actual = run_vector(&vector);
             total += 1;
             if let Some(at) = diff(expected, &actual, "expected") {
-                let id = vector.get("id").map(|v| json::to_json_string(v)).unwrap_or_default();
+                let id = vector.get("id").map(json::to_json_string).unwrap_or_default();
                 failures.push(format!(
                     "{id} at {at}\n    expected: {}\n    actual:   {}",
                     json::to_json_string(expected).chars().take(300).collect::<String>(),

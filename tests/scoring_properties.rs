@@ -84,11 +84,14 @@ fn metadata(rng: &mut Rng, depth: u32) -> Value {
     Value::Object(o)
 }
 
+/// Generates one optional argument.
+type Gen = fn(&mut Rng) -> Value;
+
 fn input(rng: &mut Rng) -> Value {
     let mut o = Object::new();
     o.insert("content", Value::str(text(rng, 300)));
     o.insert("reference_time", Value::str(time(rng)));
-    let optional: [(&str, fn(&mut Rng) -> Value); 12] = [
+    let optional: [(&str, Gen); 12] = [
         ("metadata", |r| metadata(r, 0)),
         ("importance", number),
         ("source", |r| Value::str(*r.pick(&["chat", " IMPORTED ", "system_verified", "", "x"]))),

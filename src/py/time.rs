@@ -41,6 +41,7 @@ impl PyDateTime {
     }
 
     /// Build from calendar fields (used by tests and generators).
+    #[allow(clippy::too_many_arguments)] // Python's datetime(year, ..., microsecond, tzinfo)
     pub fn from_fields(
         year: i32,
         month: u32,
