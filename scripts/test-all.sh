@@ -2,7 +2,9 @@
 # Every test of the project, in one run (called by `npm test` and `.ci/run`,
 # after scripts/bootstrap.sh). Runs all steps, then prints a summary and exits
 # non-zero if any step failed. Outputs go to test-output/.
-#   Rust: cargo test --release; native conformance replays + checkers.
+#   Rust: cargo test --release; clippy -D warnings (native all targets, wasm
+#   lib); a debug cargo test of the fast targets (integer overflow checks on);
+#   native conformance replays + checkers.
 #   wasm: build (all targets + size budget); wasm replays + checkers, byte-
 #   compared with the native ones; Node tests (ESM, CJS, web entry, CLI);
 #   tsc --noEmit; headless Chromium; workerd; Deno; npm pack + install.
@@ -85,7 +87,21 @@ deno_tests() {
   deno --version | head -1 && deno test --allow-read --no-prompt tests/edge/deno.test.mjs
 }
 
+clippy() {
+  cargo clippy --all-targets --quiet -- -D warnings || return 1
+  cargo clippy --target wasm32-unknown-unknown --lib --quiet -- -D warnings
+}
+
+# Debug build: overflow checks and debug assertions on. Only the lib and the
+# fast targets (about 80 s cold on 2 cores, most of it compiling; the slow
+# exhaustive targets run in release above).
+debug_tests() {
+  cargo test --lib --test spec_examples --test scoring_conformance --test cli --test fuzz_regressions
+}
+
 step "cargo test --release" cargo test --release
+step "clippy -D warnings" clippy
+step "cargo test (debug: overflow checks)" debug_tests
 step "wasm build + size" bash scripts/build.sh
 if [[ " ${failed[*]-} " == *"wasm build"* ]]; then
   echo "wasm build failed: skipping the wasm tests" >&2
