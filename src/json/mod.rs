@@ -1,6 +1,6 @@
 //! JSON as CPython's `json` module reads and writes it.
 //!
-//! One parser ([`parse`], [`parse_bytes`]) and one printer ([`write`]) serve
+//! One parser ([`parse`], [`parse_bytes`]) and one printer ([`write`](mod@write)) serve
 //! the whole crate: the scorer reads vector files and API inputs with it
 //! (object order and int/float distinction matter for metadata), and the
 //! receipt verifier hashes its canonical form ([`canonical`]).
