@@ -6,7 +6,9 @@ mod common;
 
 use lians_score::json::{self, Value};
 use lians_score::receipt::replay::expand_wire;
-use lians_score::{api, receipt, score_memory, PyDateTime, ScoreBreakdown, ScoreInput, VerificationReport};
+use lians_score::{api, receipt, score_memory, PyDateTime, ScoreInput};
+#[cfg(feature = "serde")]
+use lians_score::{ScoreBreakdown, VerificationReport};
 
 fn lines(path: &std::path::Path) -> Vec<Value> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
