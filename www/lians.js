@@ -2,7 +2,7 @@
 //
 // Everything else in www/ calls these functions and never the package
 // directly, so a change in the package's JS surface is a change here only.
-// Used by the page (app.js) and by the Web Worker (worker.js).
+// Used by the page (the views app.js imports) and by the Web Worker (worker.js).
 //
 // The package's browser build is served at ./lians-pkg.js: a module whose
 // default export is the package's namespace (scripts/serve.mjs generates it;
