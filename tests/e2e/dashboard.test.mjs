@@ -343,6 +343,24 @@ describe('review queue', () => {
     assert.match(await page.textContent('#queue-status'), /Expected an AdmissionListResult/);
   });
 
+  it('an item whose exact text the package rejects shows that error (no silent retry with the parsed object)', { skip: noPkg }, async () => {
+    // An integer of 5000 digits in metadata: Python's json (and so the package's
+    // text parser) refuses it (malformed_json: the 4300-digit limit); JSON.parse
+    // makes it Infinity, so the parsed object would be scored with other inputs.
+    const itemText = JSON.stringify(JSON.parse(read('admissions.json')).pending[0]).replace('{', `{"metadata":{"n":${'7'.repeat(5000)}},`);
+    assert.throws(() => pkg.rescoreReviewItem(itemText), { code: 'malformed_json' });
+    assert.doesNotThrow(() => pkg.rescoreReviewItem(JSON.parse(itemText)), 'the object form is accepted: the old retry scored it');
+    const text = `{"pending":[${itemText}],"total":1,"status_filter":"pending"}`;
+    const { page } = await open({}, '#empty');
+    assert.equal(await loadQueue(page, text), 'done');
+    const snap = await page.evaluate(() => window.__liansDashboard.snapshot());
+    assert.equal(snap.rows.length, 1);
+    assert.equal(snap.rows[0].error?.code, 'malformed_json');
+    assert.equal(snap.rows[0].held, null);
+    assert.match(await page.textContent('#queue-list'), /scoring error/);
+    assert.match(await page.textContent('#detail .callout.bad'), /Client re-score failed: malformed_json.*4300 digits/);
+  });
+
   it('never fetches from the API URL on its own', async () => {
     const { page, rec } = await open();
     await page.click('#api-toggle');
