@@ -12,6 +12,7 @@ function say(msg, bad = false) {
 }
 
 export function loadQueueText(text, source) {
+  state.loads++;
   let parsed;
   try {
     parsed = parseQueueText(text);
@@ -42,8 +43,14 @@ export function loadQueueText(text, source) {
 ui.say = say;
 
 $('#load-sample').addEventListener('click', () => loadSampleQueue());
+// The sample (fetched on start-up too) is dropped if any other queue load
+// began while it was on its way: it never replaces the user's queue.
 export async function loadSampleQueue() {
-  try { loadQueueText(await fetchText(SAMPLE.queue), 'the embedded sample queue'); } catch (e) { say(`Could not load the sample queue: ${e.message}`, true); }
+  const began = state.loads;
+  try {
+    const text = await fetchText(SAMPLE.queue);
+    if (state.loads === began) loadQueueText(text, 'the embedded sample queue');
+  } catch (e) { if (state.loads === began) say(`Could not load the sample queue: ${e.message}`, true); }
 }
 
 $('#queue-file').addEventListener('change', (e) => { readFileInto(e.target.files[0], (t, n) => loadQueueText(t, n)); e.target.value = ''; });
@@ -83,15 +90,18 @@ $('#api-fetch').addEventListener('click', async () => {
   }
   if (!apiKey.value) { say('Enter an API key with admin scope first.', true); return; }
   say(`Fetching ${url.origin}${url.pathname}…`);
+  const began = ++state.loads; // a sample landing meanwhile is dropped; so is this answer if a later load began
   try {
     const r = await fetch(url, {
       headers: { 'X-API-Key': apiKey.value, Accept: 'application/json' },
       credentials: 'omit', cache: 'no-store', referrerPolicy: 'no-referrer', redirect: 'error',
     });
     const text = await r.text();
+    if (state.loads !== began) return;
     if (!r.ok) { say(`The server answered HTTP ${r.status}: ${text.slice(0, 300)}`, true); return; }
     loadQueueText(text, url.origin);
   } catch (e) {
+    if (state.loads !== began) return;
     const sameOrigin = url.origin === location.origin;
     say(`Fetch failed (${e.message}).${sameOrigin || url.origin === safeOrigin(configuredApi) ? ' Check that the server is up and allows CORS from this page.' : ` This page's Content-Security-Policy only allows ${location.origin}${configuredApi ? ` and ${safeOrigin(configuredApi)}` : ''}: restart the dashboard with LIANS_API_URL=${url.origin} (see the README).`}`, true);
   }

@@ -1,6 +1,6 @@
 // The "Evidence Pack" tab: an Evidence Pack v2, its Ed25519 signature and
 // the recall receipts it binds.
-import { SAMPLE, fetchText } from './state.js';
+import { SAMPLE, fetchText, fillGuard } from './state.js';
 import { h, replace, $ } from './dom.js';
 import * as lians from './lians.js';
 import { readFileInto, makeDropZone } from './files.js';
@@ -8,11 +8,23 @@ import { pkgReady } from './scorer.js';
 import { renderReport, statusCell } from './report.js';
 
 const p = { wire: $('#p-wire'), key: $('#p-key'), keyId: $('#p-keyid'), unsigned: $('#p-unsigned'), out: $('#p-result') };
+// Samples arrive asynchronously; one that lands after the user edited the
+// field (or asked for it again) is dropped, never written over the edit.
+const packFill = fillGuard([p.wire]);
+const keyFill = fillGuard([p.key, p.keyId]);
 $('#p-sample').addEventListener('click', async () => {
-  try { p.wire.value = await fetchText(SAMPLE.pack); } catch (e) { replace(p.out, h('p', { class: 'status bad' }, e.message)); }
+  const ticket = packFill();
+  try {
+    const text = await fetchText(SAMPLE.pack);
+    if (!ticket.superseded() && !ticket.edited()) p.wire.value = text;
+  } catch (e) { replace(p.out, h('p', { class: 'status bad' }, e.message)); }
 });
 $('#p-sample-key').addEventListener('click', async () => {
-  try { p.key.value = (await fetchText(SAMPLE.packKey)).trim(); p.keyId.value = SAMPLE.packKeyId; } catch (e) { replace(p.out, h('p', { class: 'status bad' }, e.message)); }
+  const ticket = keyFill();
+  try {
+    const key = (await fetchText(SAMPLE.packKey)).trim();
+    if (!ticket.superseded() && !ticket.edited()) { p.key.value = key; p.keyId.value = SAMPLE.packKeyId; }
+  } catch (e) { replace(p.out, h('p', { class: 'status bad' }, e.message)); }
 });
 $('#p-file').addEventListener('change', (e) => { readFileInto(e.target.files[0], (t) => { p.wire.value = t; }); e.target.value = ''; });
 makeDropZone($('#pack-drop'), (t) => { p.wire.value = t; });

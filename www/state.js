@@ -31,6 +31,7 @@ export const state = {
   job: 0,
   scoring: false,
   scoredWith: '',
+  loads: 0,            // queue loads begun (a sample or fetch answered after a later load is dropped)
 };
 
 const noop = () => {};
@@ -66,4 +67,23 @@ export async function fetchText(url) {
   const r = await fetch(url, { cache: 'no-store' });
   if (!r.ok) throw new Error(`${url}: HTTP ${r.status}`);
   return r.text();
+}
+
+/**
+ * Guards an asynchronous fill (a sample fetched into form fields) against
+ * landing after the user moved on. Call the returned function when a fill
+ * starts; the ticket it gives says, once the data has arrived, whether a
+ * later fill started (`superseded()`) or the user typed into one of
+ * `fields` meanwhile (`edited()`): then the data must not overwrite the form.
+ * (Setting `.value` from code fires no input event, so fills do not count.)
+ */
+export function fillGuard(fields) {
+  let gen = 0;
+  let edits = 0;
+  for (const el of fields) el.addEventListener('input', () => { edits++; });
+  return () => {
+    const g = ++gen;
+    const e = edits;
+    return { superseded: () => g !== gen, edited: () => e !== edits };
+  };
 }

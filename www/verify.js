@@ -1,6 +1,6 @@
 // The "Verify receipt" tab: a recall or context response body (raw text),
 // plus whatever plaintext the reviewer also holds.
-import { SAMPLE, fetchText } from './state.js';
+import { SAMPLE, fetchText, fillGuard } from './state.js';
 import { h, replace, $ } from './dom.js';
 import * as lians from './lians.js';
 import { spansAt } from './jsonspan.js';
@@ -16,14 +16,25 @@ const NEIGHBOUR_POS = ['before', 'before_2', 'after', 'after_2'];
 
 function clearGiven() { for (const k of ['query', 'expected', 'contents', 'ncontents', 'nmeta', 'context', 'recall']) v[k].value = ''; }
 
+const verifyFill = fillGuard([v.wire, v.query, v.expected, v.contents, v.ncontents, v.nmeta, v.context, v.recall]);
+
+// The sample arrives asynchronously: until then the previous verdict is
+// replaced by "Loading…" (so it cannot be taken for the sample's), and if the
+// user edits the form meanwhile the sample is dropped, never written over
+// the edit.
 async function loadVerifySample(which) {
+  const ticket = verifyFill();
+  replace(v.out, h('p', { class: 'status', dataset: { loading: which } }, `Loading the sample ${which} response…`));
   try {
+    const text = await fetchText(which === 'context' ? SAMPLE.context : SAMPLE.recall);
+    if (ticket.superseded()) return;
+    if (ticket.edited()) { replace(v.out, h('p', { class: 'status' }, 'The sample was not loaded: the form was edited while it was loading.')); return; }
     clearGiven();
-    v.wire.value = await fetchText(which === 'context' ? SAMPLE.context : SAMPLE.recall);
+    v.wire.value = text;
     v.query.value = which === 'context' ? SAMPLE.contextQuery : SAMPLE.recallQuery;
     fillFromResponse();
     runVerify();
-  } catch (e) { replace(v.out, h('p', { class: 'status bad' }, e.message)); }
+  } catch (e) { if (!ticket.superseded()) replace(v.out, h('p', { class: 'status bad' }, e.message)); }
 }
 $('#v-sample-recall').addEventListener('click', () => loadVerifySample('recall'));
 $('#v-sample-context').addEventListener('click', () => loadVerifySample('context'));

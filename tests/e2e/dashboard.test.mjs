@@ -408,6 +408,55 @@ describe('verify panels', () => {
     }
   });
 
+  it('a sample that lands after the user edited the form is dropped, not written over the edit (issue 11 part 6)', { skip: noVerifiers }, async () => {
+    const { page } = await open({}, '#empty');
+    let release;
+    const held = new Promise((r) => { release = r; });
+    await page.route('**/sample/recall-08-fast-filters-acme-tinyfloat.json', async (route) => { await held; await route.continue(); });
+    await page.click('#tab-verify');
+    await page.click('#v-sample-recall');
+    // Until the sample arrives no verdict is shown (a stale one could be taken for the sample's).
+    assert.equal(await page.$('#v-result .verdict'), null);
+    await page.fill('#v-wire', '{"my":"own text"}');
+    release();
+    await page.waitForFunction(() => /not loaded: the form was edited/.test(document.getElementById('v-result').textContent));
+    assert.equal(await page.inputValue('#v-wire'), '{"my":"own text"}');
+    assert.equal(await page.inputValue('#v-query'), '');
+    await page.unroute('**/sample/recall-08-fast-filters-acme-tinyfloat.json');
+    // A second click after a verdict: the old verdict goes at once, the new one is the sample's.
+    await page.click('#v-sample-recall');
+    await page.waitForSelector('#v-result .verdict[data-valid="true"]');
+    await page.fill('#v-query', 'Acme revenue!');
+    await page.click('#v-run');
+    await page.waitForSelector('#v-result .verdict[data-valid="false"]');
+    let release2;
+    const held2 = new Promise((r) => { release2 = r; });
+    await page.route('**/sample/recall-08-fast-filters-acme-tinyfloat.json', async (route) => { await held2; await route.continue(); });
+    await page.click('#v-sample-recall');
+    assert.equal(await page.$('#v-result .verdict'), null, 'the invalid verdict is gone while the sample loads');
+    release2();
+    await page.waitForSelector('#v-result .verdict[data-valid="true"]');
+  });
+
+  it('the start-up sample queue never replaces a queue the user loaded first', { skip: noPkg }, async () => {
+    const p = await newPage(browser, {});
+    recorders.push(p.rec);
+    const { page } = p;
+    let release;
+    const held = new Promise((r) => { release = r; });
+    await page.route('**/sample/queue-sample.json', async (route) => { await held; await route.continue(); });
+    await page.goto(server.url);
+    const mine = JSON.parse(read('admissions.json'));
+    mine.pending = mine.pending.slice(0, 2);
+    assert.equal(await loadQueue(page, JSON.stringify(mine), 'mine.json'), 'done');
+    release();
+    await page.waitForResponse('**/sample/queue-sample.json');
+    await page.waitForTimeout(300);
+    const snap = await page.evaluate(() => window.__liansDashboard.snapshot());
+    assert.deepEqual(snap.rows.map((r) => r.id), mine.pending.map((x) => x.id));
+    assert.match(await page.textContent('#queue-status'), /2 items from mine\.json/);
+  });
+
   it('a good context receipt verifies; a tampered context text fails', { skip: noVerifiers }, async () => {
     const { page } = await open({}, '#empty');
     await page.click('#tab-verify');
