@@ -74,7 +74,10 @@ const apiKey = $('#api-key');
 const configuredApi = document.querySelector('meta[name="lians-api-url"]')?.content || '';
 if (configuredApi) apiUrl.value = configuredApi;
 $('#api-forget').addEventListener('click', () => { apiKey.value = ''; say('API key cleared from the page.'); });
-$('#api-fetch').addEventListener('click', async () => {
+$('#api-fetch').addEventListener('click', () => fetchQueue());
+
+/** GET /v1/admissions with the form's URL, key, status and limit; resolves true if a queue loaded. */
+async function fetchQueue() {
   let url;
   try {
     const base = apiUrl.value.trim();
@@ -86,9 +89,9 @@ $('#api-fetch').addEventListener('click', async () => {
     url.searchParams.set('limit', String(limit));
   } catch (e) {
     say(`Base URL: ${e.message}`, true);
-    return;
+    return false;
   }
-  if (!apiKey.value) { say('Enter an API key with admin scope first.', true); return; }
+  if (!apiKey.value) { say('Enter an API key with admin scope first.', true); return false; }
   say(`Fetching ${url.origin}${url.pathname}…`);
   const began = ++state.loads; // a sample landing meanwhile is dropped; so is this answer if a later load began
   try {
@@ -97,14 +100,23 @@ $('#api-fetch').addEventListener('click', async () => {
       credentials: 'omit', cache: 'no-store', referrerPolicy: 'no-referrer', redirect: 'error',
     });
     const text = await r.text();
-    if (state.loads !== began) return;
-    if (!r.ok) { say(`The server answered HTTP ${r.status}: ${text.slice(0, 300)}`, true); return; }
-    loadQueueText(text, url.origin);
+    if (state.loads !== began) return false;
+    if (!r.ok) { say(`The server answered HTTP ${r.status}: ${text.slice(0, 300)}`, true); return false; }
+    return loadQueueText(text, url.origin);
   } catch (e) {
-    if (state.loads !== began) return;
-    const sameOrigin = url.origin === location.origin;
-    say(`Fetch failed (${e.message}).${sameOrigin || url.origin === safeOrigin(configuredApi) ? ' Check that the server is up and allows CORS from this page.' : ` This page's Content-Security-Policy only allows ${location.origin}${configuredApi ? ` and ${safeOrigin(configuredApi)}` : ''}: restart the dashboard with LIANS_API_URL=${url.origin} (see the README).`}`, true);
+    if (state.loads !== began) return false;
+    say(`Fetch failed (${e.message}).${cspHint(url.origin)}`, true);
+    return false;
   }
-});
+}
+
+/** Why a request to `origin` may have failed: the server or CORS, or this page's CSP. */
+function cspHint(origin) {
+  const sameOrigin = origin === location.origin;
+  return sameOrigin || origin === safeOrigin(configuredApi) ? ' Check that the server is up and allows CORS from this page.' : ` This page's Content-Security-Policy only allows ${location.origin}${configuredApi ? ` and ${safeOrigin(configuredApi)}` : ''}: restart the dashboard with LIANS_API_URL=${origin} (see the README).`;
+}
 
 ui.apiBase = () => apiUrl.value.trim();
+ui.apiKey = () => apiKey.value;
+ui.fetchQueue = fetchQueue;
+ui.cspHint = cspHint;

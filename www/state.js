@@ -46,6 +46,9 @@ export const ui = {
   renderDecisions: noop,   // () (decisions.js)
   startScoring: noop,      // () re-score state.items (rescore.js)
   apiBase: () => '',       // () the "Fetch from Lians" base URL as typed (load.js)
+  apiKey: () => '',        // () its API key (page memory only: the input's value) (load.js)
+  fetchQueue: async () => false, // () GET /v1/admissions with that form; true if a queue loaded (load.js)
+  cspHint: () => '',       // (origin) why a request there may have failed (load.js)
 };
 
 export function renderAll() { ui.renderList(true); }
