@@ -5,6 +5,7 @@
 #
 #   bash scripts/lians/venv.sh          # install or check; prints the venv's python
 #   LIANS_VENV=/abs/dir bash ...        # another venv location
+#   LIANS_PYTHON312=/path/python3.12     # this interpreter (must be 3.12)
 #
 # Exit codes: 0 ready (installed or already matching), 3 no CPython 3.12 on
 # this machine (nothing done), 1 anything else (pip failed, ...).
@@ -23,11 +24,12 @@ from lians_engine.lians import scoring, admission
 assert m.version("lians-sdk") == "0.5.0", m.version("lians-sdk")'
 
 find_python312() {
-  if [[ -n "${LIANS_PYTHON312:-}" ]]; then echo "$LIANS_PYTHON312"; return 0; fi
-  local root cand
+  local root cand cands
   root=$(pyenv root 2>/dev/null || echo "$HOME/.pyenv")
   # The python3.12 on PATH is a pyenv shim that refuses to run: use the interpreter itself.
-  for cand in "$root"/versions/3.12*/bin/python3.12 /usr/bin/python3.12 /usr/local/bin/python3.12; do
+  if [[ -n "${LIANS_PYTHON312:-}" ]]; then cands=("$LIANS_PYTHON312")
+  else cands=("$root"/versions/3.12*/bin/python3.12 /usr/bin/python3.12 /usr/local/bin/python3.12); fi
+  for cand in "${cands[@]}"; do
     if [[ -x "$cand" ]] && "$cand" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 12))' 2>/dev/null; then
       echo "$cand"; return 0
     fi
@@ -36,6 +38,10 @@ find_python312() {
 }
 
 if ! py312=$(find_python312); then
+  if [[ -n "${LIANS_PYTHON312:-}" ]]; then
+    echo "lians venv: LIANS_PYTHON312=$LIANS_PYTHON312 is not a runnable CPython 3.12. The live Lians tests need one." >&2
+    exit 3
+  fi
   echo "lians venv: no CPython 3.12 found (looked in \$(pyenv root)/versions/3.12*/bin/python3.12, /usr/bin, /usr/local/bin; set LIANS_PYTHON312 to override). The live Lians tests need it." >&2
   exit 3
 fi
