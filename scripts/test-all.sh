@@ -82,6 +82,16 @@ types() {
   tsc --version && tsc -p tsconfig.json
 }
 
+live_tests() {
+  rm -rf "$OUT/live"
+  node --test --test-concurrency=1 --test-reporter=spec tests/live/*.test.mjs || return 1
+  if [[ -f "$OUT/live/capture.json" ]]; then
+    LIANS_BODIES_DIR="$OUT/live" cargo test --release --quiet --test receipts_mutation live_bodies_are_bound_without_any_given
+  else
+    echo "no live bodies captured (live tests skipped): body-binding sweep skipped"
+  fi
+}
+
 deno_tests() {
   deno --version | head -1 && deno test --allow-read --no-prompt tests/edge/deno.test.mjs
 }
@@ -108,7 +118,7 @@ else
   fi
   # A real Lians server (lians-sdk 0.5.0 in .lians-venv, started by the tests
   # themselves); skipped with a message without CPython 3.12, a failure under CI.
-  step "live Lians server (tests/live)" node --test --test-concurrency=1 --test-reporter=spec tests/live/*.test.mjs
+  step "live Lians server (tests/live + body-binding sweep of its bodies)" live_tests
 fi
 
 printf '\n===== summary\n'
