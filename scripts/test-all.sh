@@ -82,6 +82,11 @@ types() {
   tsc --version && tsc -p tsconfig.json
 }
 
+live_tests() {
+  rm -rf "$OUT/live"
+  node --test --test-concurrency=1 --test-reporter=spec tests/live/*.test.mjs
+}
+
 deno_tests() {
   deno --version | head -1 && deno test --allow-read --no-prompt tests/edge/deno.test.mjs
 }
@@ -119,7 +124,7 @@ else
   fi
   # A real Lians server (lians-sdk 0.5.0 in .lians-venv, started by the tests
   # themselves); skipped with a message without CPython 3.12, a failure under CI.
-  step "live Lians server (tests/live)" node --test --test-concurrency=1 --test-reporter=spec tests/live/*.test.mjs
+  step "live Lians server (tests/live)" live_tests
   step "body binding sweep over the live bodies" live_body_sweep
 fi
 
