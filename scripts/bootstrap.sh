@@ -70,7 +70,7 @@ echo "wasm-opt: $(node_modules/.bin/wasm-opt --version)"
 # `npm ci --prefer-offline` takes them from the npm cache (~/.npm) when it can.
 step "packaging matrix tools (tests/package/matrix)"
 matrix=tests/package/matrix
-lock_sum=$(sha256sum "$matrix/package-lock.json" | cut -c1-64)
+lock_sum=$(cat "$matrix/package.json" "$matrix/package-lock.json" | sha256sum | cut -c1-64)
 stamp=$matrix/node_modules/.bootstrap-lock.sha256
 if [[ -d $matrix/node_modules && -f "$stamp" && "$(cat "$stamp")" == "$lock_sum" ]]; then
   echo "$matrix/node_modules matches its package-lock.json"
