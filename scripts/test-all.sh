@@ -118,7 +118,8 @@ else
   step "headless chromium (playwright-core)" node --test --test-reporter=spec tests/js/browser.e2e.mjs
   step "workerd" node --test --test-reporter=spec tests/edge/workerd.test.mjs
   step "deno" deno_tests
-  step "npm package (pack, install, ESM/CJS/TS/Deno/bin)" bash tests/package/run.sh
+  step "npm package + packaging matrix (tests/package: pack, publish --dry-run, install; TS x3, attw, Vite, webpack, esbuild, Rollup, Parcel, Bun, Deno, workerd, edge-runtime, Next.js x2)" bash tests/package/run.sh
+  step "crate package contents (cargo package --list)" bash tests/package/crate.sh
   if compgen -G "tests/e2e/*.test.mjs" >/dev/null; then
     step "dashboard e2e (tests/e2e)" node --test --test-reporter=spec tests/e2e/*.test.mjs
   fi
