@@ -6,7 +6,7 @@ import * as lians from './lians.js';
 import { h, replace, $, download } from './dom.js';
 import {
   parseQueueText, driftView, componentRows, gateOf, filterRows, SORTS,
-  buildDecisionExport, inputsOf, QueueError,
+  buildDecisionExport, inputsOf, inputsText, QueueError,
 } from './queue.js';
 import { scoreBatch } from './scoring.js';
 import { spansAt } from './jsonspan.js';
@@ -475,7 +475,6 @@ function renderDetail() {
   if (!r) { replace(detail, h('p', { class: 'empty' }, state.rows.length ? 'Select an item.' : 'Load a queue to start.')); return; }
   const o = r.obj;
   const decision = state.decisions.get(r.id);
-  const has = inputsOf(o);
   const noteInput = h('input', { type: 'text', id: 'note-input', placeholder: 'optional note (resolver_note)', 'aria-label': 'Decision note', autocomplete: 'off' });
   noteInput.value = state.notes.get(r.id) ?? '';
   noteInput.addEventListener('input', () => { state.notes.set(r.id, noteInput.value); renderDecisions(); });
@@ -502,9 +501,7 @@ function renderDetail() {
       kv('event_time', str(o.event_time)),
       kv('created_at', str(o.created_at)),
       kv('namespace / agent', `${o.namespace ?? '—'} / ${o.agent_id ?? '—'}`),
-      kv('inputs', has.importance || has.metadata
-        ? `importance ${has.importance ? JSON.stringify(o.importance) : 'not given (0.5 assumed)'} · metadata ${has.metadata ? 'given' : 'not given ({} assumed)'}`
-        : 'importance and metadata not in this response (list route): re-scored with 0.5 and {}'),
+      kv('inputs', h('span', { dataset: { inputs: r.res?.inputs ? 'known' : 'unknown' } }, inputsText(r.res?.inputs))),
     ),
     renderDriftBox(r),
     h('h3', null, 'Scores'),
