@@ -234,10 +234,9 @@ export interface ReviewItemInput extends PendingAdmissionOut {
 
 /** A known explanation of review-queue drift. */
 export interface ReviewDriftCause {
-  /** `reference-time-offset` (same instant, other offset text: the list returns UTC),
-   * `policy-version` (stored by another scoring policy), or `unexplained` (no importance and
-   * caller metadata reproduce the stored breakdown). */
-  code: "reference-time-offset" | "policy-version" | "unexplained";
+  /** `policy-version` (stored by another scoring policy: not comparable) or `unexplained`
+   * (no importance and caller metadata reproduce the stored breakdown). */
+  code: "policy-version" | "unexplained";
   text: string;
 }
 
@@ -267,6 +266,11 @@ export type ReviewInputSource = "supplied" | "inferred" | "default";
  * so those are what is reported (the metadata itself cannot be recovered).
  */
 export interface ReviewInputs {
+  /** The write's event time as the held re-score uses it (`isoformat`). `inferred`: the stored
+   * `reference_time`, which is the write's event time, differs from the listed `event_time` (the
+   * list returns the stored column: UTC on Postgres, the naive wall-clock on SQLite; spec §11.2).
+   * "If approved" and trusted review use the listed one, as the server's approval does. */
+  event_time: { value: string; source: "supplied" | "inferred" };
   importance: {
     /** The caller's importance as the scorer sees it (clamped to [0, 1]); inferred values
      * are recovered to the 6 decimal places the breakdown stores. */

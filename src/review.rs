@@ -24,6 +24,13 @@
 //! heuristic, and its value changes no score (held, approved or trusted:
 //! the heuristic depends only on the content and the public-metadata flag).
 //!
+//! The event time enters only the breakdown's `reference_time` text
+//! (freshness is 1.0 at admission, as reference = event): the stored
+//! `reference_time` *is* the write's event time, while the list returns the
+//! stored column (UTC on Postgres, naive wall-clock on SQLite, §11.2). The
+//! held re-score uses the stored one; approval reads the stored column, so
+//! "If approved" and trusted review use the listed one, as the server does.
+//!
 //! So [`rescore`] tries the (at most four) combinations of the two flags,
 //! derives the importance for each, and keeps the one whose held re-score
 //! reproduces the stored breakdown; drift is flagged only when none does.
@@ -92,9 +99,18 @@ pub struct FlagInput {
     pub source: InputSource,
 }
 
+/// The event time the held re-score uses (`isoformat`, as the breakdown
+/// prints it); supplied = the item's `event_time`.
+#[derive(Clone, Debug)]
+pub struct EventTimeInput {
+    pub value: String,
+    pub source: InputSource,
+}
+
 /// The write inputs the re-scores use, and where each came from.
 #[derive(Clone, Debug)]
 pub struct Inputs {
+    pub event_time: EventTimeInput,
     pub importance: ImportanceInput,
     /// Public metadata present (§3.6).
     pub public_metadata: FlagInput,
@@ -120,7 +136,11 @@ impl Inputs {
                 ImportanceBound::AtMost => "at_most",
             }),
         );
-        let mut o = Object::with_capacity(3);
+        let mut event = Object::with_capacity(2);
+        event.push_unique("value", Value::str(self.event_time.value.as_str()));
+        event.push_unique("source", Value::str(self.event_time.source.as_str()));
+        let mut o = Object::with_capacity(4);
+        o.push_unique("event_time", Value::Object(event));
         o.push_unique("importance", Value::Object(imp));
         o.push_unique("public_metadata", flag(&self.public_metadata));
         o.push_unique("trust_claim", flag(&self.trust_claim));
@@ -215,22 +235,32 @@ pub fn rescore(item: &ReviewItem) -> Rescore {
         .stored
         .as_ref()
         .is_some_and(|s| s.get("scoring_policy_version").and_then(Value::as_str) == Some(SCORING_POLICY_VERSION));
-    let candidate = if comparable { infer(item) } else { None }.unwrap_or_else(|| defaults(item));
-
-    let request = |c: &Candidate| WriteRequest {
-        content: item.content.clone(),
-        event_time: item.event_time,
-        source: item.source.clone(),
-        metadata: c.metadata.clone(),
-        importance: c.importance.clone(),
+    // The write's event time, as the stored reference_time prints it.
+    let listed = EventTimeInput { value: item.event_time.isoformat_utc_if_naive(), source: InputSource::Supplied };
+    let (held_event, event_input) = match item.stored.as_ref().and_then(|s| s.get("reference_time")).and_then(Value::as_str) {
+        Some(text) if comparable && text != listed.value => match PyDateTime::parse(text) {
+            Ok(t) if t.isoformat_utc_if_naive() == text => (t, EventTimeInput { value: text.to_string(), source: InputSource::Inferred }),
+            _ => (item.event_time, listed),
+        },
+        _ => (item.event_time, listed),
     };
-    let req = request(&candidate);
+    let candidate = if comparable { infer(item, held_event) } else { None }.unwrap_or_else(|| defaults(item));
+    let inputs = Inputs { event_time: event_input, ..candidate.inputs };
+
+    let mut req = WriteRequest {
+        content: item.content.clone(),
+        event_time: held_event,
+        source: item.source.clone(),
+        metadata: candidate.metadata,
+        importance: candidate.importance,
+    };
     let held = held_of(&req, &item.risk_tags);
+    req.event_time = item.event_time;
     let (_, approved) = admission::attach(&req, "admit", &item.risk_tags, Some("approved"), Some("approved"));
     let fresh: Vec<String> = admission::detect_risk_tags(&item.content).into_iter().map(String::from).collect();
     let (_, trusted_review) = admission::attach(&req, "admit", &fresh, Some("approved"), Some("approved"));
     let drift = item.stored.as_ref().map(|stored| drift(stored, &held.to_json()));
-    Rescore { held, approved, trusted_review, trusted_review_risk_tags: fresh, inputs: candidate.inputs, drift }
+    Rescore { held, approved, trusted_review, trusted_review_risk_tags: fresh, inputs, drift }
 }
 
 fn held_of(req: &WriteRequest, tags: &[String]) -> Breakdown {
@@ -249,6 +279,7 @@ fn defaults(item: &ReviewItem) -> Candidate {
     };
     Candidate {
         inputs: Inputs {
+            event_time: placeholder_event(),
             importance: ImportanceInput { value: clamp_value(&importance), source, bound: ImportanceBound::Exact },
             public_metadata: FlagInput { value: public, source: metadata_source },
             trust_claim: FlagInput { value: claim, source: metadata_source },
@@ -256,6 +287,11 @@ fn defaults(item: &ReviewItem) -> Candidate {
         metadata: item.metadata.clone().unwrap_or_default(),
         importance,
     }
+}
+
+/// Replaced by [`rescore`], which decides the event time.
+fn placeholder_event() -> EventTimeInput {
+    EventTimeInput { value: String::new(), source: InputSource::Supplied }
 }
 
 /// A stand-in caller metadata with exactly these properties.
@@ -273,7 +309,7 @@ fn stand_in(public: bool, claim: bool) -> Object {
 /// The candidate whose held re-score reproduces `stored` (by key, numbers
 /// to 6 places, a same-instant `reference_time` in another offset allowed),
 /// or `None` when no combination of the missing inputs does.
-fn infer(item: &ReviewItem) -> Option<Candidate> {
+fn infer(item: &ReviewItem, event_time: PyDateTime) -> Option<Candidate> {
     let stored = item.stored.as_ref()?;
     if item.importance.is_some() && item.metadata.is_some() {
         return None; // nothing to infer
@@ -299,7 +335,7 @@ fn infer(item: &ReviewItem) -> Option<Candidate> {
         };
         let mut req = WriteRequest {
             content: item.content.clone(),
-            event_time: item.event_time,
+            event_time,
             source: item.source.clone(),
             metadata,
             importance: Value::Float(0.0),
@@ -327,7 +363,7 @@ fn infer(item: &ReviewItem) -> Option<Candidate> {
         if differing_fields(stored, &held).is_empty() {
             let flag = |value| FlagInput { value, source: metadata_source };
             return Some(Candidate {
-                inputs: Inputs { importance, public_metadata: flag(public), trust_claim: flag(claim) },
+                inputs: Inputs { event_time: placeholder_event(), importance, public_metadata: flag(public), trust_claim: flag(claim) },
                 metadata: req.metadata,
                 importance: req.importance,
             });
@@ -350,39 +386,9 @@ const COMPARED: [&str; 10] = [
     "scoring_policy_version",
 ];
 
-/// The keys whose stored and re-scored values differ, except a
-/// `reference_time` that is the same instant in another offset.
+/// The keys whose stored and re-scored values differ.
 fn differing_fields(stored: &Object, rescored: &Value) -> Vec<&'static str> {
     COMPONENTS
-        .iter()
-        .copied()
-        .chain(COMPARED)
-        .filter(|key| match (rescored.get(key), stored.get(key)) {
-            (Some(a), Some(b)) => !same_value(a, b) && !(*key == "reference_time" && same_instant(a, b)),
-            (None, None) => false,
-            _ => true,
-        })
-        .collect()
-}
-
-fn same_instant(a: &Value, b: &Value) -> bool {
-    let instant = |v: &Value| v.as_str().and_then(|t| PyDateTime::parse(t).ok()).map(|t| t.instant_micros());
-    instant(a).is_some() && instant(a) == instant(b)
-}
-
-/// Compare a stored breakdown with the held re-score, by key (Postgres
-/// JSONB reorders keys), numbers after rounding to 6 places, and explain the
-/// differences where a known cause accounts for them:
-///
-/// * `reference-time-offset`: same instant, different offset text (§11.2):
-///   the list returns the event time normalised to UTC.
-/// * `policy-version`: scores from another policy are not comparable, so
-///   every difference counts as explained by it.
-///
-/// Anything left is listed in `unexplained_fields` with an `unexplained`
-/// cause: no importance and metadata reproduce the stored breakdown.
-fn drift(stored: &Object, rescored: &Value) -> Value {
-    let fields: Vec<&str> = COMPONENTS
         .iter()
         .copied()
         .chain(COMPARED)
@@ -391,7 +397,20 @@ fn drift(stored: &Object, rescored: &Value) -> Value {
             (None, None) => false,
             _ => true,
         })
-        .collect();
+        .collect()
+}
+
+/// Compare a stored breakdown with the held re-score, by key (Postgres
+/// JSONB reorders keys), numbers after rounding to 6 places, and explain the
+/// differences where a known cause accounts for them:
+///
+/// * `policy-version`: scores from another policy are not comparable, so
+///   every difference counts as explained by it.
+///
+/// Anything left is listed in `unexplained_fields` with an `unexplained`
+/// cause: no importance and metadata reproduce the stored breakdown.
+fn drift(stored: &Object, rescored: &Value) -> Value {
+    let fields = differing_fields(stored, rescored);
     let mut unexplained: Vec<&str> = fields.clone();
     let mut causes: Vec<Value> = Vec::new();
     let mut cause = |code: &str, text: String| {
@@ -400,20 +419,6 @@ fn drift(stored: &Object, rescored: &Value) -> Value {
         c.push_unique("text", Value::str(text));
         causes.push(Value::Object(c));
     };
-    if let (true, Some(a), Some(b)) = (fields.contains(&"reference_time"), stored.get("reference_time"), rescored.get("reference_time")) {
-        if same_instant(a, b) {
-            let text = |v: &Value| v.as_str().unwrap_or("").to_string();
-            cause(
-                "reference-time-offset",
-                format!(
-                    "reference_time written with a different offset ({} stored vs {}): the list returns event_time normalised to UTC (spec §11.2). Same instant.",
-                    text(a),
-                    text(b)
-                ),
-            );
-            unexplained.retain(|f| *f != "reference_time");
-        }
-    }
     if fields.contains(&"scoring_policy_version") {
         let stored_version = stored.get("scoring_policy_version").map(crate::json::to_json_string).unwrap_or_else(|| "null".into());
         cause(

@@ -273,17 +273,22 @@ mod drift {
     }
 
     #[test]
-    fn offset_only_reference_time_and_policy_changes() {
+    fn the_write_event_time_comes_from_the_stored_reference_time_and_policy_changes() {
         let held = held_json(ITEM);
-        let shifted = held.replace("2026-11-18T09:00:00+00:00", "2026-11-18T14:30:00+05:30");
-        let d = drift_of(ITEM, &shifted);
-        assert_eq!(codes(&d), ["reference-time-offset"]);
-        assert_eq!(d.get("explained"), Some(&Value::Bool(true)));
-        let moved = held.replace("2026-11-18T09:00:00+00:00", "2026-11-18T14:30:00+00:00");
-        assert_eq!(drift_of(ITEM, &moved).get("explained"), Some(&Value::Bool(false)));
+        // Written with +05:30, listed in UTC (Postgres) or as the naive wall-clock (SQLite):
+        // the held re-score uses the write's event time; approval reads the listed one.
+        for stored_time in ["2026-11-18T14:30:00+05:30", "2026-11-18T09:00:00-02:00"] {
+            let shifted = held.replace("2026-11-18T09:00:00+00:00", stored_time);
+            let r = rescore(ITEM, Some(&shifted));
+            assert_eq!(r.get("drift").and_then(|d| d.get("drifted")), Some(&Value::Bool(false)), "{stored_time}");
+            assert_eq!(input(&r, "event_time", "value"), &Value::str(stored_time));
+            assert_eq!(input(&r, "event_time", "source"), &Value::str("inferred"));
+            assert_eq!(r.get("approved").and_then(|a| a.get("reference_time")), Some(&Value::str("2026-11-18T09:00:00+00:00")));
+        }
+        assert_eq!(input(&rescore(ITEM, Some(&held)), "event_time", "source"), &Value::str("supplied"));
         let old_policy = held.replace("lians-memory-scoring-v2", "lians-memory-scoring-v1").replace("\"safety_score\":0.5", "\"safety_score\":0.4");
         let d = drift_of(ITEM, &old_policy);
-        assert!(codes(&d).contains(&"policy-version".to_string()));
+        assert_eq!(codes(&d), ["policy-version"]);
         assert_eq!(d.get("explained"), Some(&Value::Bool(true)));
     }
 }

@@ -86,6 +86,7 @@ export function inputsText(inputs) {
   const imp = inputs.importance;
   const v = Number(imp.value.toFixed(6));
   const parts = [
+    ...(inputs.event_time?.source === 'inferred' ? [`written at ${inputs.event_time.value} (inferred from the stored breakdown)`] : []),
     `importance ${imp.bound === 'at_most' ? `≤ ${v} (the content's heuristic; any such value scores the same)` : v} (${from(imp)})`,
     `public metadata ${inputs.public_metadata.value ? 'present' : 'absent'} (${from(inputs.public_metadata)})`,
     `trust claim ${inputs.trust_claim.value ? 'present' : 'absent'} (${from(inputs.trust_claim)})`,

@@ -71,6 +71,7 @@ describe('drift', () => {
   });
   it('labels inferred, supplied and assumed inputs', () => {
     const t = inputsText({
+      event_time: { value: '2026-11-29T09:00:00+05:30', source: 'inferred' },
       importance: { value: 0.7999999999999999, source: 'inferred', bound: 'at_most' },
       public_metadata: { value: true, source: 'inferred' },
       trust_claim: { value: false, source: 'supplied' },
@@ -78,6 +79,7 @@ describe('drift', () => {
     assert.match(t, /importance ≤ 0\.8 .*\(inferred from the stored breakdown\)/);
     assert.match(t, /public metadata present \(inferred from the stored breakdown\)/);
     assert.match(t, /trust claim absent \(supplied\)/);
+    assert.match(t, /^written at 2026-11-29T09:00:00\+05:30 \(inferred from the stored breakdown\)/);
     assert.match(inputsText({ importance: { value: 0.5, source: 'default', bound: 'exact' }, public_metadata: { value: false, source: 'default' }, trust_claim: { value: false, source: 'default' } }), /^importance 0\.5 \(assumed\)/);
     assert.match(inputsText(null), /unknown/);
   });
