@@ -140,11 +140,14 @@ describe('review queue', () => {
       assert.deepEqual(got.held, want.held, `held ${got.id}`);
       assert.deepEqual(got.approved, want.approved, `approved ${got.id}`);
       assert.deepEqual(got.trusted_review, want.trusted_review, `trusted_review ${got.id}`);
-      // Cross-check with scoreMemory for the approved state (spec §9.3).
+      // Cross-check with scoreMemory for the approved state (spec §9.3), with the inputs the
+      // package used: the item's own, or metadata with the inferred properties.
       const o = JSON.parse(span.text);
+      const inp = want.inputs;
+      const standIn = { ...(inp.trust_claim.value ? { trust_level: 'claimed' } : {}), ...(inp.public_metadata.value ? { note: null } : {}) };
       const sm = pkg.scoreMemory({
         content: o.content, reference_time: o.event_time, event_time: o.event_time, valid_from: o.event_time,
-        metadata: o.metadata ?? {}, importance: o.importance ?? 0.5, source: o.source,
+        metadata: o.metadata ?? standIn, importance: o.importance ?? inp.importance.value, source: o.source,
         safety_status: 'approved', risk_tags: o.risk_tags, purpose: 'admission',
       });
       assert.deepEqual(sm, want.approved, `scoreMemory ${o.id}`);
