@@ -63,7 +63,7 @@ describe('drift', () => {
   // The analysis itself is the package's (tests/spec_examples.rs, mod drift);
   // the page only maps it to what it renders.
   it('maps the package drift analysis to the view', () => {
-    const causes = [{ code: 'reference-time-offset', text: 'reference_time written with a different offset' }];
+    const causes = [{ code: 'policy-version', text: 'stored with scoring policy "lians-memory-scoring-v1"' }];
     const d = driftView({ drift: { drifted: true, fields: ['confidence_score'], explained: true, unexplained_fields: [], causes } });
     assert.deepEqual(d, { status: 'drift', differs: ['confidence_score'], causes, explained: true });
     assert.equal(driftView({ drift: { drifted: false, fields: [], explained: true, unexplained_fields: [], causes: [] } }).status, 'match');
