@@ -222,11 +222,17 @@ impl Rescore {
     }
 }
 
-/// The metadata and importance one candidate scores with.
+/// The importance and metadata one candidate scores with.
 struct Candidate {
-    inputs: Inputs,
+    importance: ImportanceInput,
+    public_metadata: FlagInput,
+    trust_claim: FlagInput,
+    /// The supplied metadata, or a stand-in with the inferred properties.
     metadata: Object,
-    importance: Value,
+    /// The importance argument (the supplied JSON value, or the inferred one).
+    importance_arg: Value,
+    /// The held breakdown, when inference already computed it.
+    held: Option<Breakdown>,
 }
 
 /// Re-score a review item (see the module docs).
@@ -245,16 +251,21 @@ pub fn rescore(item: &ReviewItem) -> Rescore {
         _ => (item.event_time, listed),
     };
     let candidate = if comparable { infer(item, held_event) } else { None }.unwrap_or_else(|| defaults(item));
-    let inputs = Inputs { event_time: event_input, ..candidate.inputs };
+    let inputs = Inputs {
+        event_time: event_input,
+        importance: candidate.importance,
+        public_metadata: candidate.public_metadata,
+        trust_claim: candidate.trust_claim,
+    };
 
     let mut req = WriteRequest {
         content: item.content.clone(),
         event_time: held_event,
         source: item.source.clone(),
         metadata: candidate.metadata,
-        importance: candidate.importance,
+        importance: candidate.importance_arg,
     };
-    let held = held_of(&req, &item.risk_tags);
+    let held = candidate.held.unwrap_or_else(|| held_of(&req, &item.risk_tags));
     req.event_time = item.event_time;
     let (_, approved) = admission::attach(&req, "admit", &item.risk_tags, Some("approved"), Some("approved"));
     let fresh: Vec<String> = admission::detect_risk_tags(&item.content).into_iter().map(String::from).collect();
@@ -278,20 +289,13 @@ fn defaults(item: &ReviewItem) -> Candidate {
         None => (Value::Float(0.5), InputSource::Default),
     };
     Candidate {
-        inputs: Inputs {
-            event_time: placeholder_event(),
-            importance: ImportanceInput { value: clamp_value(&importance), source, bound: ImportanceBound::Exact },
-            public_metadata: FlagInput { value: public, source: metadata_source },
-            trust_claim: FlagInput { value: claim, source: metadata_source },
-        },
+        importance: ImportanceInput { value: clamp_value(&importance), source, bound: ImportanceBound::Exact },
+        public_metadata: FlagInput { value: public, source: metadata_source },
+        trust_claim: FlagInput { value: claim, source: metadata_source },
         metadata: item.metadata.clone().unwrap_or_default(),
-        importance,
+        importance_arg: importance,
+        held: None,
     }
-}
-
-/// Replaced by [`rescore`], which decides the event time.
-fn placeholder_event() -> EventTimeInput {
-    EventTimeInput { value: String::new(), source: InputSource::Supplied }
 }
 
 /// A stand-in caller metadata with exactly these properties.
@@ -359,13 +363,16 @@ fn infer(item: &ReviewItem, event_time: PyDateTime) -> Option<Candidate> {
             Some(v) => v.clone(),
             None => Value::Float(importance.value),
         };
-        let held = held_of(&req, &item.risk_tags).to_json();
-        if differing_fields(stored, &held).is_empty() {
+        let held = held_of(&req, &item.risk_tags);
+        if differing_fields(stored, &held.to_json()).is_empty() {
             let flag = |value| FlagInput { value, source: metadata_source };
             return Some(Candidate {
-                inputs: Inputs { event_time: placeholder_event(), importance, public_metadata: flag(public), trust_claim: flag(claim) },
+                importance,
+                public_metadata: flag(public),
+                trust_claim: flag(claim),
                 metadata: req.metadata,
-                importance: req.importance,
+                importance_arg: req.importance,
+                held: Some(held),
             });
         }
     }
