@@ -47,19 +47,27 @@ pub fn evaluate_admission(input: &Value) -> Result<Value> {
     limits::check_api_input(input)?;
     let obj = input.as_object().ok_or_else(|| Error::wrong_type("", "an object", input.type_name()))?;
     let content = required_str(obj.get("content"), "/content")?;
-    let source = optional_str(obj.get("source"), "/source")?;
+    // Source and block list keep lone surrogates: they are compared and echoed.
+    let source = match obj.get("source") {
+        None | Some(Value::Null) => None,
+        Some(Value::Str(s)) => Some(s.clone()),
+        Some(other) => return Err(Error::wrong_type("/source", "a string", other.type_name())),
+    };
     let mode = optional_str(obj.get("mode"), "/mode")?.unwrap_or_else(|| "monitor".to_string());
     let blocked = match obj.get("blocked_sources") {
         None | Some(Value::Null) => Vec::new(),
-        Some(Value::Str(s)) => admission::normalize_blocked_sources(&s.to_str_lossy()),
+        Some(Value::Str(s)) => admission::normalize_blocked_sources(s),
         Some(Value::Array(items)) => items
             .iter()
             .enumerate()
-            .map(|(i, v)| required_str(Some(v), &format!("/blocked_sources/{i}")))
+            .map(|(i, v)| match v {
+                Value::Str(s) => Ok(s.clone()),
+                other => Err(Error::wrong_type(format!("/blocked_sources/{i}"), "a string", other.type_name())),
+            })
             .collect::<Result<Vec<_>>>()?,
         Some(other) => return Err(Error::wrong_type("/blocked_sources", "an array of strings or a string", other.type_name())),
     };
-    Ok(admission::evaluate(&content, source.as_deref(), &mode, &blocked).to_json())
+    Ok(admission::evaluate_wtf8(&content, source.as_ref(), &mode, &blocked).to_json())
 }
 
 /// Re-score a review-queue item (`PendingAdmissionOut`, optionally with the

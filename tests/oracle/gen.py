@@ -146,6 +146,8 @@ def token(rng: random.Random) -> str:
         return chr(rng.randrange(0x20, 0x3000))
     if r < 0.88:
         return chr(rng.choice([rng.randrange(0x3000, 0xD7FF), rng.randrange(0xE000, 0xFFFE), rng.randrange(0x10000, 0x2FFFF)]))
+    if r < 0.885:
+        return rng.choice(["\ud800", "\udfff", "a\udc00b", "\ud83d"])  # lone surrogates (JSON \ud800)
     return "".join(chr(rng.randrange(0x21, 0x7F)) for _ in range(rng.randint(1, 8)))
 
 
@@ -327,10 +329,11 @@ def iso(t: datetime) -> str:
 
 SOURCES = [None, "", " ", "user_provided", "chat", "imported", "unknown", "untrusted", "system_verified",
            "trusted_source", " IMPORTED ", "Chat", "chat\x1f", "CHAT\x85", "İmported", "crm", "scraped", "evil",
-           "spam.example", "governed_reflection", "\u3000chat\u3000", "trusted_source\u200b", "KELVIN", "ımported"]
+           "spam.example", "governed_reflection", "\u3000chat\u3000", "trusted_source\u200b", "KELVIN", "ımported",
+           "evil\ud800", " EVIL\udfff ", "chat\ud800"]
 STATUSES = ["safe", "approved", "admit", "", "reject", "rejected", " Review_Needed ", "review", "held_for_review",
             "pending", "QUARANTINED", "unsafe", "\x1funsafe", "review_needed\u200b", "Pending", "quarantined "]
 TAGS = ["injection", "source:blocked", "Injection", "vague", "pii:ssn", "mnpi", "phi:mrn", "", "source:Blocked"]
-PURPOSES = ["recall", "admission", "Admission", "", "ranking", " admission"]
+PURPOSES = ["recall", "admission", "Admission", "", "ranking", " admission", "admission\ud800", "\udfffx"]
 LEVELS = ["system_verified", " Trusted_Source ", "chat", "bogus", "", "UNTRUSTED", "user_provided\x1f", 0, True, 1.5,
           ["chat"], None]

@@ -20,6 +20,7 @@ import argparse
 import json
 import math
 import random
+import re
 import sys
 from datetime import datetime
 from pathlib import Path
@@ -108,7 +109,7 @@ def evaluate_input(rng: random.Random) -> dict:
     if rng.random() < 0.8:
         inp["mode"] = rng.choice(["enforce", "enforce", "monitor", "off", "Enforce", "", "OFF"])
     if rng.random() < 0.7:
-        pool = ["evil", "spam.example", "scraped", "Evil", "chat", "i̇mported", "", " scraped "]
+        pool = ["evil", "spam.example", "scraped", "Evil", "chat", "i̇mported", "", " scraped ", "evil\ud800", "evil\udfff"]
         inp["blocked_sources"] = None if rng.random() < 0.1 else rng.sample(pool, rng.randint(0, 3))
     return inp
 
@@ -142,7 +143,11 @@ def dumps(v) -> str:
     text = json.dumps(v, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     for c in ("\u2028", "\u2029", "\u0085", "\ufeff"):
         text = text.replace(c, "\\u%04x" % ord(c))
-    return text
+    # Lone surrogates (Python strings can hold them) can only be written as escapes.
+    return _SURROGATE.sub(lambda m: "\\u%04x" % ord(m.group()), text)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def cmd_gen(args) -> int:
@@ -223,7 +228,7 @@ def cmd_check(args) -> int:
             if want != got:
                 bad += 1
                 if bad <= args.show:
-                    print(f"DIFF {v['id']}\n  expected {want[:600]}\n  actual   {got[:600]}\n  vector   {line.strip()[:2000]}")
+                    print(f"DIFF {v['id']}\n  expected {dumps(exp)[:600]}\n  actual   {dumps(act)[:600]}\n  vector   {line.strip()[:2000]}")
     counts = ", ".join(f"{k} {c}" for k, c in sorted(by_fn.items()))
     print(f"oracle check {Path(args.actual).name}: {n - bad}/{n} exact ({counts})")
     return 1 if bad or n == 0 else 0
