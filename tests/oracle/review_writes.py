@@ -158,11 +158,7 @@ def one(rng: random.Random, scoring, admission, k: int, seed: str):
             "approved": approve.metadata["_score"], "trusted_review": trusted.metadata["_score"]}
 
 
-def dumps(v) -> str:
-    text = json.dumps(v, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    for c in ("\u2028", "\u2029", "\u0085", "\ufeff"):
-        text = text.replace(c, "\\u%04x" % ord(c))
-    return text
+from oracle import dumps  # noqa: E402  (the vector files' JSON form: escapes for U+2028 etc. and lone surrogates)
 
 
 def cmd_gen(args) -> int:
