@@ -29,7 +29,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
+import tempfile
 import sys
 from datetime import timezone
 from pathlib import Path
@@ -38,6 +40,10 @@ from types import SimpleNamespace
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import gen  # noqa: E402
 
+# Importing the service builds (never connects) the app's database engine: point it at SQLite,
+# so the default PostgreSQL URL does not require asyncpg. No file is created.
+os.environ.setdefault("DATABASE_URL", "sqlite+aiosqlite://////" + os.path.join(tempfile.gettempdir(), "lians-oracle-unused.db").lstrip("/"))
+os.environ.setdefault("AGENTMEM_ALLOW_UNENCRYPTED", "true")
 try:  # the server's own function when its dependencies are installed
     from lians_engine.lians.admission_service import attach_memory_admission as _server_attach
 except Exception:  # noqa: BLE001 - scorer-only venv
