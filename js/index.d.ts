@@ -235,9 +235,9 @@ export interface ReviewItemInput extends PendingAdmissionOut {
 
 /** A known explanation of review-queue drift. */
 export interface ReviewDriftCause {
-  /** `missing-inputs` (importance/metadata not in the list response), `reference-time-offset`
-   * (same instant, other offset text), `policy-version`, or `unexplained`. */
-  code: "missing-inputs" | "reference-time-offset" | "policy-version" | "unexplained";
+  /** `policy-version` (stored by another scoring policy: not comparable) or `unexplained`
+   * (no importance and caller metadata reproduce the stored breakdown). */
+  code: "policy-version" | "unexplained";
   text: string;
 }
 
@@ -253,6 +253,43 @@ export interface ReviewDrift {
   causes: ReviewDriftCause[];
 }
 
+/**
+ * Where a re-score input came from: given on the item (`supplied`), recovered from the
+ * item's stored `score_breakdown` (`inferred`), or the write default (`default`: importance
+ * 0.5, metadata `{}`; used when there is no stored breakdown, one from another scoring
+ * policy, or none that any inputs reproduce).
+ */
+export type ReviewInputSource = "supplied" | "inferred" | "default";
+
+/**
+ * The inputs the list route does not return (spec §11.1), as the re-scores used them.
+ * With no query, caller metadata reaches the admission score only through two properties,
+ * so those are what is reported (the metadata itself cannot be recovered).
+ */
+export interface ReviewInputs {
+  /** The write's event time as the held re-score uses it (`isoformat`). `inferred`: the stored
+   * `reference_time`, which is the write's event time, differs from the listed `event_time` (the
+   * list returns the stored column: UTC on Postgres, the naive wall-clock on SQLite; spec §11.2).
+   * "If approved" and trusted review use the listed one, as the server's approval does. */
+  event_time: { value: string; source: "supplied" | "inferred" };
+  importance: {
+    /** The caller's importance as the scorer sees it (clamped to [0, 1]); inferred values
+     * are recovered to the 6 decimal places the breakdown stores. */
+    value: number;
+    source: ReviewInputSource;
+    /** `exact`: the importance is `value`. `at_most`: the stored importance is the content's
+     * heuristic importance (`value`), so the caller's was at most that, and any such value
+     * gives the same held, approved and trusted-review scores. */
+    bound: "exact" | "at_most";
+  };
+  /** Public (non-reserved) metadata keys present (spec §3.6): +0.1 importance heuristic,
+   * +0.15 confidence, +0.1 stability. */
+  public_metadata: { value: boolean; source: ReviewInputSource };
+  /** A `trust_level`/`source_trust` claim in the metadata (spec §4.3): the trust reason
+   * gains "caller metadata trust claim ignored"; the trust score is unchanged. */
+  trust_claim: { value: boolean; source: ReviewInputSource };
+}
+
 /** A review-queue item re-scored three ways. */
 export interface ReviewRescore {
   /** As held: safety `review_needed` (what the queue stores). */
@@ -262,7 +299,8 @@ export interface ReviewRescore {
   /** On the trusted-review path: safety `approved`, tags re-detected from the content. */
   trusted_review: ScoreMemoryResult;
   trusted_review_risk_tags: string[];
-  inputs: { importance_supplied: boolean; metadata_supplied: boolean };
+  /** The write inputs the three re-scores used, and where each came from. */
+  inputs: ReviewInputs;
   /** Null when the item has no stored `score_breakdown`. */
   drift: ReviewDrift | null;
 }

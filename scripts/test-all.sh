@@ -4,9 +4,11 @@
 # non-zero if any step failed. Outputs go to test-output/.
 #   Rust: cargo test --release; native conformance replays + checkers.
 #   wasm: build (all targets + size budget); wasm replays + checkers, byte-
-#   compared with the native ones; Node tests (ESM, CJS, web entry, CLI);
-#   tsc --noEmit; headless Chromium; workerd; Deno; npm pack + install;
-#   the dashboard e2e tests; the live tests against a real Lians server.
+#   compared with the native ones; the reference oracle (scripts/oracle.sh:
+#   random inputs, native + wasm vs the Python reference, exactly); Node
+#   tests (ESM, CJS, web entry, CLI); tsc --noEmit; headless Chromium;
+#   workerd; Deno; npm pack + the packaging matrix; the dashboard e2e tests;
+#   the live tests against a real Lians server.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -74,6 +76,16 @@ wasm_receipts() {
   fi
 }
 
+# The reference as an oracle (scripts/oracle.sh): 20,000 random inputs and 3,000 held writes,
+# native and wasm vs lians-sdk 0.5.0 under CPython 3.12 (.lians-venv, scripts/lians/venv.sh,
+# idempotent). Without CPython 3.12 it skips with a message, except under CI=true (fails).
+reference_oracle() {
+  if [[ -z ${LIANS_ORACLE_PYTHON:-} ]]; then
+    bash scripts/lians/venv.sh > "$OUT/lians-venv.log" 2>&1 || echo "lians venv not ready (exit $?, $OUT/lians-venv.log)"
+  fi
+  bash scripts/oracle.sh
+}
+
 node_tests() {
   node --test --test-reporter=spec tests/js/*.test.mjs tests/js/*.test.cjs
 }
@@ -111,6 +123,7 @@ if [[ " ${failed[*]-} " == *"wasm build"* ]]; then
 else
   step "native scoring conformance" native_scoring
   step "wasm scoring conformance (= native bytes)" wasm_scoring
+  step "reference oracle (random inputs vs lians-sdk, CPython 3.12)" reference_oracle
   step "native receipt conformance" native_receipts
   step "wasm receipt conformance (= native bytes)" wasm_receipts
   step "node tests (ESM, CJS, web entry, CLI)" node_tests

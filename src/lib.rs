@@ -20,6 +20,7 @@
 //! | [`admission`] | risk detectors, admission decision, reserved-metadata attach, approval |
 //! | [`rank`] | stable tie order, rank-calibration-v1, stage records, recall blend |
 //! | [`receipt`] | recall/context receipt and Evidence Pack verification reports |
+//! | [`review`] | review-queue re-scoring: held, approved, trusted review, inputs inferred from the stored breakdown, drift |
 //! | [`replay`] | conformance-vector replay shared by the CLI and the wasm package |
 //!
 //! ```
@@ -45,6 +46,7 @@ pub mod py;
 pub mod rank;
 pub mod receipt;
 pub mod replay;
+pub mod review;
 pub mod score;
 pub mod text;
 #[cfg(target_arch = "wasm32")]

@@ -1,7 +1,7 @@
 // The detail pane of the selected item: content, inputs, drift, score table.
 import { state, ui, numOrNull, rowById, decide } from './state.js';
 import { h, replace, $ } from './dom.js';
-import { componentRows, gateOf, inputsOf } from './queue.js';
+import { componentRows, gateOf, inputsText } from './queue.js';
 import { chip, fmt } from './format.js';
 
 const detail = $('#detail');
@@ -23,7 +23,6 @@ function renderDetail() {
   if (!r) { replace(detail, h('p', { class: 'empty' }, state.rows.length ? 'Select an item.' : 'Load a queue to start.')); return; }
   const o = r.obj;
   const decision = state.decisions.get(r.id);
-  const has = inputsOf(o);
   const noteInput = h('input', { type: 'text', id: 'note-input', placeholder: 'optional note (resolver_note)', 'aria-label': 'Decision note', autocomplete: 'off' });
   noteInput.value = state.notes.get(r.id) ?? '';
   noteInput.addEventListener('input', () => { state.notes.set(r.id, noteInput.value); ui.renderDecisions(); });
@@ -50,9 +49,7 @@ function renderDetail() {
       kv('event_time', str(o.event_time)),
       kv('created_at', str(o.created_at)),
       kv('namespace / agent', `${o.namespace ?? '—'} / ${o.agent_id ?? '—'}`),
-      kv('inputs', has.importance || has.metadata
-        ? `importance ${has.importance ? JSON.stringify(o.importance) : 'not given (0.5 assumed)'} · metadata ${has.metadata ? 'given' : 'not given ({} assumed)'}`
-        : 'importance and metadata not in this response (list route): re-scored with 0.5 and {}'),
+      kv('inputs', h('span', { dataset: { inputs: r.res?.inputs ? 'known' : 'unknown' } }, inputsText(r.res?.inputs))),
     ),
     renderDriftBox(r),
     h('h3', null, 'Scores'),

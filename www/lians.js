@@ -64,12 +64,12 @@ function textOrObject(fn, text, obj) {
 
 /**
  * Re-score one review-queue item (PendingAdmissionOut, optionally with
- * `importance` and `metadata`). Returns {held, approved, trusted_review}.
+ * `importance` and `metadata`). Returns {held, approved, trusted_review, drift, inputs}.
  */
 export function rescoreItem(itemText, itemObj) {
   const m = need();
   const r = textOrObject((x) => m.rescoreReviewItem(x), itemText, itemObj);
-  return { held: r.held ?? null, approved: r.approved ?? null, trusted_review: r.trusted_review ?? null, drift: r.drift ?? null };
+  return { held: r.held ?? null, approved: r.approved ?? null, trusted_review: r.trusted_review ?? null, drift: r.drift ?? null, inputs: r.inputs ?? null };
 }
 
 export function scoreMemory(input) {

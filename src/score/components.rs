@@ -95,6 +95,16 @@ fn normalize_level(x: &Value) -> String {
     }
 }
 
+/// §4.3 "the claim is present": a truthy top-level `trust_level`, else a
+/// non-null `source_trust`. It only adds the reason
+/// `caller metadata trust claim ignored`; it never changes the score.
+pub fn trust_claim_present(metadata: &Object) -> bool {
+    match metadata.get("trust_level") {
+        Some(v) if v.truthy() => true,
+        _ => metadata.get("source_trust").is_some_and(|v| !v.is_null()),
+    }
+}
+
 /// §4.3 trust.
 pub fn trust(metadata: &Object, source: Option<&str>, verified_trust_level: Option<&Value>) -> Component {
     if let Some(verified) = verified_trust_level {
@@ -105,10 +115,7 @@ pub fn trust(metadata: &Object, source: Option<&str>, verified_trust_level: Opti
         let score = trust_score(&level).unwrap_or(0.5);
         return Component::new(score, format!("server-verified source trust level {level}"));
     }
-    let claim_present = match metadata.get("trust_level") {
-        Some(v) if v.truthy() => true,
-        _ => metadata.get("source_trust").is_some_and(|v| !v.is_null()),
-    };
+    let claim_present = trust_claim_present(metadata);
     let mut level = match source {
         Some(s) if !s.is_empty() => unicode::lower(unicode::py_strip(s)),
         _ => String::from("unknown"),

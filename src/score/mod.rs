@@ -10,7 +10,7 @@
 
 pub mod components;
 
-use crate::json::{Object, Value};
+use crate::json::{Object, PyStr, Value};
 use crate::metadata;
 use crate::py::float::{round6, sum_py312};
 use crate::py::time::PyDateTime;
@@ -74,7 +74,8 @@ pub struct ScoreInput {
     pub risk_tags: Vec<String>,
     pub verified_trust_level: Option<Value>,
     pub query_tokens: Option<Vec<String>>,
-    pub purpose: String,
+    /// Echoed verbatim (lone surrogates included, as Python's `str` keeps them).
+    pub purpose: PyStr,
 }
 
 impl ScoreInput {
@@ -97,7 +98,7 @@ impl ScoreInput {
             risk_tags: Vec::new(),
             verified_trust_level: None,
             query_tokens: None,
-            purpose: String::from("recall"),
+            purpose: PyStr::from("recall"),
         }
     }
 
@@ -149,11 +150,11 @@ impl ScoreInput {
                 "risk_tags" => s.risk_tags = opt_strings(value, path)?.unwrap_or_default(),
                 "verified_trust_level" => s.verified_trust_level = (!value.is_null()).then(|| value.clone()),
                 "query_tokens" => s.query_tokens = opt_strings(value, path)?,
-                "purpose" => {
-                    if let Some(purpose) = opt_string(value, path)? {
-                        s.purpose = purpose;
-                    }
-                }
+                "purpose" => match value {
+                    Value::Null => {}
+                    Value::Str(purpose) => s.purpose = purpose.clone(),
+                    other => return Err(Error::wrong_type(path, "a string or null", other.type_name())),
+                },
                 _ => {
                     return Err(Error::new(
                         ErrorCode::InvalidValue,
@@ -243,7 +244,7 @@ pub struct Breakdown {
     pub final_score: f64,
     pub safety_eligible: bool,
     pub temporal_eligible: bool,
-    pub purpose: String,
+    pub purpose: PyStr,
     pub reference_time: String,
     /// Reasons in [`COMPONENTS`] order.
     pub reasons: [String; 7],
@@ -256,7 +257,7 @@ impl Breakdown {
 
     /// The weight table this breakdown's purpose selects.
     pub fn weights(&self) -> &'static [(&'static str, f64)] {
-        weights_for(&self.purpose)
+        weights_for(self.purpose.as_str().unwrap_or(""))
     }
 
     /// The reference's output object, keys in emission order (spec §5).
@@ -269,7 +270,7 @@ impl Breakdown {
         o.push_unique("eligible", Value::Bool(self.eligible()));
         o.push_unique("safety_eligible", Value::Bool(self.safety_eligible));
         o.push_unique("temporal_eligible", Value::Bool(self.temporal_eligible));
-        o.push_unique("purpose", Value::str(self.purpose.as_str()));
+        o.push_unique("purpose", Value::Str(self.purpose.clone()));
         o.push_unique("scoring_policy_version", Value::str(SCORING_POLICY_VERSION));
         o.push_unique("reference_time", Value::str(self.reference_time.as_str()));
         let mut limits = Object::with_capacity(6);
@@ -342,7 +343,7 @@ pub fn score_memory(input: &ScoreInput) -> Breakdown {
 
     let all: [Component; 7] = [importance, confidence, trust, freshness, relevance, stability, safety];
     let values: [f64; 7] = std::array::from_fn(|i| all[i].value);
-    let weights = weights_for(&input.purpose);
+    let weights = weights_for(input.purpose.as_str().unwrap_or(""));
     let products: Vec<f64> = weights
         .iter()
         .map(|(name, w)| {

@@ -20,9 +20,8 @@ const { pkg, reason: pkgReason } = await loadPackage();
 if (!pkg && REQUIRED) throw new Error(`live tests need the built package: ${pkgReason}`);
 const skip = avail.skip || (pkg ? false : `package not built: ${pkgReason}`);
 
-// Until branch `oracle` (issue 11 part 4: importance, public metadata and the
-// trust claim inferred from the stored breakdown) is merged, items whose write
-// carried importance or metadata re-score with 0.5 and {} and so show drift.
+// Writes whose importance or metadata the list route omits re-score exactly:
+// the package infers them from the stored breakdown (src/review.rs).
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 /** No serious or critical axe-core violation, in light and dark; a screenshot of each. */
 async function axeBothSchemes(page, label) {
@@ -36,8 +35,6 @@ async function axeBothSchemes(page, label) {
   }
   await page.emulateMedia({ colorScheme: 'light' });
 }
-
-const ORACLE_TODO = 'needs branch oracle (issue 11 part 4): inputs inferred from the stored breakdown';
 
 describe('dashboard against a real Lians server', { skip }, () => {
   let lians;
@@ -109,10 +106,8 @@ describe('dashboard against a real Lians server', { skip }, () => {
     }
   });
 
-  it('no item shows drift (writes with importance, public metadata, trust claims included)', (t) => {
+  it('no item shows drift (writes with importance, public metadata, trust claims included)', () => {
     const drifted = snap.rows.filter((x) => x.drift?.status !== 'match');
-    assert.deepEqual(drifted.filter((x) => !hasHiddenInputs(byId.get(x.id))).map((x) => x.id), [], 'writes without hidden inputs: exact today');
-    if (drifted.length) t.todo(ORACLE_TODO);
     assert.deepEqual(drifted.map((x) => [byId.get(x.id).kind, byId.get(x.id).inputs, x.drift?.status]), []);
   });
 
@@ -203,7 +198,7 @@ describe('dashboard against a real Lians server', { skip }, () => {
     assert.ok(s.rows.every((x) => x.decision === null));
   });
 
-  it('each approved memory\'s stored _score (metadata._score in a later recall) equals the page\'s "If approved"', async (t) => {
+  it('each approved memory\'s stored _score (metadata._score in a later recall) equals the page\'s "If approved"', async () => {
     const approvedNow = new Map((await pending('approved')).map((x) => [x.id, x.memory_id]));
     const mismatches = [];
     for (const id of approve) {
@@ -222,8 +217,6 @@ describe('dashboard against a real Lians server', { skip }, () => {
         mismatches.push({ kind: w.kind, inputs: w.inputs, hidden: hasHiddenInputs(w), page: page.final_score, stored: stored.final_score });
       }
     }
-    assert.deepEqual(mismatches.filter((x) => !x.hidden), [], 'writes without hidden inputs: exact today');
-    if (mismatches.length) t.todo(ORACLE_TODO);
     assert.deepEqual(mismatches, []);
   });
 
