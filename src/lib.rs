@@ -20,6 +20,7 @@
 //! | [`admission`] | risk detectors, admission decision, reserved-metadata attach, approval |
 //! | [`rank`] | stable tie order, rank-calibration-v1, stage records, recall blend |
 //! | [`receipt`] | recall/context receipt and Evidence Pack verification reports |
+//! | [`audit`] | recall audit: re-derive the server's scores from a recall response |
 //! | [`replay`] | conformance-vector replay shared by the CLI and the wasm package |
 //!
 //! ```
@@ -34,6 +35,7 @@
 
 pub mod admission;
 pub mod api;
+pub mod audit;
 pub mod cli;
 pub mod error;
 pub mod json;
