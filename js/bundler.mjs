@@ -23,4 +23,5 @@ export const {
   verifyRecallReceipt,
   verifyContextReceipt,
   verifyEvidencePack,
+  auditRecall,
 } = glue;

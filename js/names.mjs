@@ -12,4 +12,5 @@ export const API_NAMES = [
   "verifyRecallReceipt",
   "verifyContextReceipt",
   "verifyEvidencePack",
+  "auditRecall",
 ];

@@ -27,4 +27,5 @@ module.exports = {
   verifyRecallReceipt: glue.verifyRecallReceipt,
   verifyContextReceipt: glue.verifyContextReceipt,
   verifyEvidencePack: glue.verifyEvidencePack,
+  auditRecall: glue.auditRecall,
 };

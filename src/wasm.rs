@@ -154,6 +154,16 @@ pub fn verify_evidence_pack(wire_json: JsValue, options: JsValue) -> JsResult {
     out(api::verify_evidence_pack(&text, &options))
 }
 
+/// Audit a recall response: re-derive the server's scores from the raw
+/// `POST /v1/recall` body text ([`crate::audit`]). `options` is `{query?}`.
+#[wasm_bindgen(js_name = auditRecall, skip_typescript)]
+pub fn audit_recall(wire_json: JsValue, options: JsValue) -> JsResult {
+    let text = wire(&wire_json, "the recall response")?;
+    let options = options_value(&options)?;
+    // api:: applies the limits (wire text, options) before auditing.
+    out(api::audit_recall(&text, &options))
+}
+
 /// CLI: one scoring vector line → its `{"id","actual"}` checker line (no
 /// newline), or `undefined` for a blank line: exactly what the native
 /// `lians-score replay` prints for that line (same [`crate::replay`] code).

@@ -516,12 +516,19 @@ fn rederive(
             }
         }
     }
-    // Re-derived values at the retrieval score the *other* two imply.
-    let implied = |a: usize, b: usize| retrieval.or_else(|| both(sets[a], sets[b])).map(Interval::mid);
+    // Re-derived values at the retrieval score the *other* two imply: the
+    // one nearest to the checked value's own interval, if it has one.
+    let implied = |own: usize, a: usize, b: usize| {
+        let i = retrieval.or_else(|| both(sets[a], sets[b]))?;
+        Some(match sets[own] {
+            Some(o) => o.mid().clamp(i.lo, i.hi),
+            None => i.mid(),
+        })
+    };
     let num_or_null = |v: Option<f64>| v.map(Value::Float).unwrap_or(Value::Null);
     checks.push(
         Check::new("relevance_score", codes::RELEVANCE_INCONSISTENT, !blamed[0], at("relevance_score"))
-            .values(bound(bd.get("relevance_score")), num_or_null(implied(1, 2).map(f_rel)))
+            .values(bound(bd.get("relevance_score")), num_or_null(implied(0, 1, 2).map(f_rel)))
             .interval(i_rel)
             .message(match lexical {
                 Some(lex) => format!("round6(0.7·b + 0.3·{lex}) (lexical overlap {lex})"),
@@ -530,13 +537,13 @@ fn rederive(
     );
     checks.push(
         Check::new("quality_score", codes::QUALITY_INCONSISTENT, !blamed[1], at("quality_score"))
-            .values(bound(bd.get("quality_score")), num_or_null(implied(0, 2).map(f_q)))
+            .values(bound(bd.get("quality_score")), num_or_null(implied(1, 0, 2).map(f_q)))
             .interval(i_q)
             .message("the scorer's gated, weighted final score"),
     );
     checks.push(
         Check::new("blend", codes::BLEND_INCONSISTENT, !blamed[2], h_key)
-            .values(bound(h_value), num_or_null(if q.is_some() { implied(0, 1).map(f_h) } else { None }))
+            .values(bound(h_value), num_or_null(if q.is_some() { implied(2, 0, 1).map(f_h) } else { None }))
             .interval(i_h)
             .message("the hybrid rank score round6(0.8·b + 0.2·quality_score)"),
     );

@@ -142,9 +142,19 @@ impl Check {
     }
 }
 
+/// An interval as `[lo, hi]`, its ends rounded **outward** to 10 decimal
+/// places. The exact ends can differ by an ulp between builds (the
+/// freshness `exp()` comes from the platform's libm natively and from Rust's
+/// `libm` in wasm; both round to the same 6-place component), so the printed
+/// form is the one both CLIs agree on; it still contains the exact interval.
 pub(crate) fn interval_json(i: Option<Interval>) -> Value {
+    const GRID: f64 = 1e10;
     match i {
-        Some(i) => Value::Array(vec![Value::Float(i.lo), Value::Float(i.hi)]),
+        Some(i) => {
+            let lo = ((i.lo * GRID).floor() / GRID).max(0.0);
+            let hi = ((i.hi * GRID).ceil() / GRID).min(1.0);
+            Value::Array(vec![Value::Float(lo), Value::Float(hi)])
+        }
         None => Value::Null,
     }
 }
