@@ -10,6 +10,7 @@ import {
 } from './queue.js';
 import { scoreBatch } from './scoring.js';
 import { spansAt } from './jsonspan.js';
+import { mountAuditPanel } from './audit-view.js';
 
 const SAMPLE = {
   queue: 'sample/queue-sample.json',
@@ -709,6 +710,7 @@ async function runVerify() {
   });
 }
 $('#v-run').addEventListener('click', runVerify);
+mountAuditPanel({ button: $('#v-audit-run'), wire: v.wire, query: v.query, out: $('#v-audit-out'), ready: pkgReady });
 
 // Plain names for the verifier's check codes (a code names the failure it guards against).
 const CHECK_LABELS = {
