@@ -310,7 +310,7 @@ pub fn verify_canonical(wire: &str, given: &Value) -> Result<Value> {
 /// cannot be audited is an error.
 pub fn audit_recall(wire: &str, options: &Value) -> Result<Value> {
     receipt_limits(wire, options, "the recall response")?;
-    Ok(crate::audit::audit_recall_value(wire, options)?.to_json())
+    Ok(crate::audit::audit_recall_value(wire, options)?.into_json())
 }
 
 fn receipt_limits(wire: &str, given: &Value, what: &str) -> Result<()> {

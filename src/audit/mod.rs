@@ -58,7 +58,7 @@ pub mod report;
 use crate::json::{self, Object, PyStr, Value};
 use crate::limits::{self, Caps};
 use crate::metadata;
-use crate::py::float::{clamp01, int_to_f64, round6, PyFloat};
+use crate::py::float::{clamp01, int_to_f64, round6, sum_py312, PyFloat};
 use crate::py::time::PyDateTime;
 use crate::rank::{self, RANKING_WEIGHTS, RANK_CALIBRATION};
 use crate::receipt::report::pointer;
@@ -110,7 +110,9 @@ pub fn audit_recall(wire: &str, query: Option<&str>) -> Result<Audit> {
             ));
         }
     }
-    let doc = json::parse(wire)?;
+    let mut doc = json::parse(wire)?;
+    // Each memory's metadata moves (not copies) into its scorer input.
+    let mut metadatas = take_metadata(&mut doc);
     let body = doc.as_object().ok_or_else(|| Error::wrong_type("", "a recall response object", doc.type_name()))?;
     let memories = match body.get("memories") {
         Some(Value::Array(m)) => m.as_slice(),
@@ -174,7 +176,7 @@ pub fn audit_recall(wire: &str, query: Option<&str>) -> Result<Audit> {
     checks.push(
         Check::new("query_sha256", codes::QUERY_MISMATCH, query_matches(&query), "/receipt/query_sha256")
             .values(bound_query_sha.cloned().unwrap_or(Value::Null), Value::str(sha))
-            .message(if query_source == "given" {
+            .note(if query_source == "given" {
                 "SHA-256 of the given query"
             } else {
                 "SHA-256 of query_variants[0], used as the query"
@@ -186,14 +188,42 @@ pub fn audit_recall(wire: &str, query: Option<&str>) -> Result<Audit> {
             .message("memories.length vs receipt.results.length"),
     );
 
-    let ctx = Context { reference_text, reference_time, query, variants, limits_json: scoring_limits_json() };
+    let ctx = Context { reference_text, reference_time, query, variants, limits_json: scoring_limits_json(), weights_json: recall_weights_json() };
     let mut audited = Vec::with_capacity(memories.len().min(results.len()));
     for (i, (memory, result)) in memories.iter().zip(results).enumerate() {
-        let mut one = audit_result(&ctx, i, memory, result)?;
+        let metadata = metadatas.get_mut(i).map(|m| std::mem::replace(m, Value::Null)).unwrap_or(Value::Null);
+        let mut one = audit_result(&ctx, i, memory, metadata, result)?;
         finish_positions(&mut one);
         audited.push(one);
     }
     Ok(Audit { query_source, checks, results: audited })
+}
+
+/// Move each memory's `metadata` out of the parsed body (leaving `null`),
+/// in memory order; a memory without one gives `null`. The pairing checks
+/// never look at metadata, so the scorer can own it without a copy.
+fn take_metadata(doc: &mut Value) -> Vec<Value> {
+    fn take(v: &mut Value, key: &str) -> Option<Value> {
+        let Value::Object(o) = v else { return None };
+        let mut members = std::mem::take(o).into_members();
+        let out = members.iter_mut().find(|(k, _)| k.as_bytes() == key.as_bytes()).map(|(_, v)| std::mem::replace(v, Value::Null));
+        *o = Object::from_unique(members);
+        out
+    }
+    let Some(mut memories) = take(doc, "memories") else { return Vec::new() };
+    let out = match &mut memories {
+        Value::Array(items) => items.iter_mut().map(|m| take(m, "metadata").unwrap_or(Value::Null)).collect(),
+        _ => Vec::new(),
+    };
+    // Put the memories back where they were.
+    if let Value::Object(o) = doc {
+        let mut members = std::mem::take(o).into_members();
+        if let Some(slot) = members.iter_mut().find(|(k, _)| k.as_bytes() == b"memories") {
+            slot.1 = memories;
+        }
+        *o = Object::from_unique(members);
+    }
+    out
 }
 
 /// What every result's audit shares.
@@ -203,6 +233,15 @@ struct Context {
     query: String,
     variants: Vec<String>,
     limits_json: Value,
+    weights_json: Value,
+}
+
+fn recall_weights_json() -> Value {
+    let mut weights = Object::with_capacity(7);
+    for (name, w) in RECALL_WEIGHTS {
+        weights.push_unique(name, Value::Float(w));
+    }
+    Value::Object(weights)
 }
 
 fn scoring_limits_json() -> Value {
@@ -275,13 +314,13 @@ fn opt_datetime(v: Option<&Value>, path: String) -> Result<Option<PyDateTime>> {
 
 /// The scorer call the server made for this memory (§2), with a numeric
 /// base relevance (0.0) so the relevance reason takes its retrieval form.
-fn scorer_input(ctx: &Context, memory: &Object, mp: &str) -> Result<ScoreInput> {
+fn scorer_input(ctx: &Context, memory: &Object, metadata: Value, mp: &str) -> Result<ScoreInput> {
     let content = opt_string(memory.get("content"), pointer(mp, "content"))?.unwrap_or_default();
     let mut input = ScoreInput::new(content, ctx.reference_time);
-    input.metadata = match memory.get("metadata") {
-        None | Some(Value::Null) => Object::new(),
-        Some(Value::Object(o)) => o.clone(),
-        Some(other) => return Err(Error::wrong_type(pointer(mp, "metadata"), "an object or null", other.type_name())),
+    input.metadata = match metadata {
+        Value::Null => Object::new(),
+        Value::Object(o) => o,
+        other => return Err(Error::wrong_type(pointer(mp, "metadata"), "an object or null", other.type_name())),
     };
     if let Some(importance) = memory.get("importance") {
         input.importance = importance.clone();
@@ -334,12 +373,12 @@ fn query_candidates<'a>(ctx: &'a Context, breakdown: &Object) -> Vec<(Option<usi
     out
 }
 
-fn audit_result(ctx: &Context, i: usize, memory: &Value, result: &Value) -> Result<ResultAudit> {
+fn audit_result(ctx: &Context, i: usize, memory: &Value, metadata: Value, result: &Value) -> Result<ResultAudit> {
     let mp = format!("/memories/{i}");
     let rp = format!("/receipt/results/{i}");
     let mem = memory.as_object().ok_or_else(|| Error::wrong_type(mp.as_str(), "an object", memory.type_name()))?;
     limits::check_value(memory, &mp, "a memory", &Caps::INPUT)?;
-    if let Some(md @ Value::Object(_)) = mem.get("metadata") {
+    if let md @ Value::Object(_) = &metadata {
         limits::check_value(md, &pointer(&mp, "metadata"), "metadata", &Caps::METADATA)?;
     }
     let mut audit =
@@ -347,13 +386,15 @@ fn audit_result(ctx: &Context, i: usize, memory: &Value, result: &Value) -> Resu
 
     // §1 pairing.
     let mut problems: Vec<&str> = Vec::new();
-    if !py_eq(&bound(mem.get("id")), &bound(result.get("id"))) || mem.get("id").is_none() {
+    let same = |key: &str| matches!((mem.get(key), result.get(key)), (Some(a), Some(b)) if py_eq(a, b))
+        || (mem.get(key).is_none() && result.get(key).is_none());
+    if !same("id") || mem.get("id").is_none() {
         problems.push("id");
     }
-    if !py_eq(&bound(mem.get("score")), &bound(result.get("score"))) || number(mem.get("score")).is_none() {
+    if !same("score") || number(mem.get("score")).is_none() {
         problems.push("score");
     }
-    if !py_eq(&bound(mem.get("score_breakdown")), &bound(result.get("score_breakdown"))) {
+    if !same("score_breakdown") {
         problems.push("score_breakdown");
     }
     let breakdown = mem.get("score_breakdown").and_then(Value::as_object);
@@ -380,7 +421,7 @@ fn audit_result(ctx: &Context, i: usize, memory: &Value, result: &Value) -> Resu
         return Ok(audit);
     };
 
-    let mut input = scorer_input(ctx, mem, &mp)?;
+    let mut input = scorer_input(ctx, mem, metadata, &mp)?;
     let candidates = query_candidates(ctx, bd);
     let mut first: Option<(Option<usize>, Vec<Check>, Option<Interval>)> = None;
     for (variant, query) in &candidates {
@@ -438,19 +479,14 @@ fn rederive(
         Some(Value::Array(items)) => Value::Array(items.iter().take(7).cloned().collect()),
         other => bound(other),
     };
-    let reasons_ok = bound_reasons == Value::Array(reasons.clone());
+    let reasons_ok = bound_reasons.as_array() == Some(reasons.as_slice());
     checks.push(
         Check::new("reasons", codes::REASON_MISMATCH, reasons_ok, at("reasons"))
             .values(bound_reasons, Value::Array(reasons))
             .message("the first 7 (component) reasons"),
     );
-    let mut weights = Object::with_capacity(7);
-    for (name, w) in RECALL_WEIGHTS {
-        weights.push_unique(name, Value::Float(w));
-    }
-    let weights = Value::Object(weights);
     let policy: [(&str, Value); 5] = [
-        ("weights", weights),
+        ("weights", ctx.weights_json.clone()),
         ("reference_time", Value::str(ctx.reference_text.as_str())),
         ("purpose", Value::str("recall")),
         ("scoring_policy_version", Value::str(SCORING_POLICY_VERSION)),
@@ -474,6 +510,23 @@ fn rederive(
         values[4] = rel_u(b);
         score::weighted_final(&values, &RECALL_WEIGHTS, eligible)
     };
+    // The unrounded forms the bisection evaluates: the same operations in the
+    // same order as `weighted_final` (products in RECALL_WEIGHTS order, then
+    // CPython's sum), with the six constant products computed once.
+    let mut products = [0.0f64; 7];
+    for (slot, (name, w)) in products.iter_mut().zip(RECALL_WEIGHTS) {
+        let idx = score::COMPONENTS.iter().position(|c| *c == name).unwrap_or(0);
+        *slot = scored.components[idx] * w;
+    }
+    let rel_slot = RECALL_WEIGHTS.iter().position(|(n, _)| *n == "relevance_score").unwrap_or(0);
+    let g_q = |b: f64| {
+        if !eligible {
+            return 0.0;
+        }
+        let mut p = products;
+        p[rel_slot] = rel_u(b) * RECALL_WEIGHTS[rel_slot].1;
+        clamp01(sum_py312(&p))
+    };
     let stages: &[Value] = bd.get("ranking_stages").and_then(Value::as_array).unwrap_or(&[]);
     let (h_key, h_value) = if bd.contains_key("pre_fusion_score") {
         (at("pre_fusion_score"), bd.get("pre_fusion_score"))
@@ -485,10 +538,20 @@ fn rederive(
     let r = number(bd.get("relevance_score"));
     let q = number(bd.get("quality_score"));
     let h = number(h_value);
-    let f_h = |b: f64| round6(RANKING_WEIGHTS[0].1 * clamp01(b) + RANKING_WEIGHTS[1].1 * clamp01(q.unwrap_or(0.0)));
-    let i_rel = r.and_then(|r| interval::level_set(f_rel, r));
-    let i_q = q.and_then(|q| interval::level_set(f_q, q));
-    let i_h = if q.is_some() { h.and_then(|h| interval::level_set(f_h, h)) } else { None };
+    let g_h = |b: f64| RANKING_WEIGHTS[0].1 * clamp01(b) + RANKING_WEIGHTS[1].1 * clamp01(q.unwrap_or(0.0));
+    let f_h = |b: f64| round6(g_h(b));
+    // Guesses from the formulas without rounding (±half a unit in the 6th
+    // place, widened a little): they only shorten the bisection.
+    const HALF: f64 = 5e-7 + 2e-8;
+    let rest: f64 = products.iter().enumerate().filter(|(i, _)| *i != rel_slot).map(|(_, p)| p).sum();
+    let w_rel = RECALL_WEIGHTS[rel_slot].1;
+    let guess = |center: f64, slope: f64| Some((center - HALF / slope, center + HALF / slope));
+    let rel_guess = |t: f64| lexical.and_then(|lex| guess((t - 0.3 * lex) / 0.7, 0.7));
+    let q_guess = |t: f64| lexical.and_then(|lex| guess(((t - rest) / w_rel - 0.3 * lex) / 0.7, w_rel * 0.7));
+    let h_guess = |t: f64| guess((t - RANKING_WEIGHTS[1].1 * clamp01(q.unwrap_or(0.0))) / RANKING_WEIGHTS[0].1, RANKING_WEIGHTS[0].1);
+    let i_rel = r.and_then(|r| interval::level_set_near(rel_u, r, rel_guess(r)));
+    let i_q = q.and_then(|q| interval::level_set_near(g_q, q, q_guess(q)));
+    let i_h = if q.is_some() { h.and_then(|h| interval::level_set_near(g_h, h, h_guess(h))) } else { None };
     let both = |a: Option<Interval>, b: Option<Interval>| a.and_then(|a| b.and_then(|b| a.intersect(b)));
     let mut retrieval = both(both(i_rel, i_q), i_h);
     // Verify the chosen retrieval score explicitly (the functions are
@@ -530,7 +593,7 @@ fn rederive(
         Check::new("relevance_score", codes::RELEVANCE_INCONSISTENT, !blamed[0], at("relevance_score"))
             .values(bound(bd.get("relevance_score")), num_or_null(implied(0, 1, 2).map(f_rel)))
             .interval(i_rel)
-            .message(match lexical {
+            .note(match lexical {
                 Some(lex) => format!("round6(0.7·b + 0.3·{lex}) (lexical overlap {lex})"),
                 None => "no query: neutral relevance".to_string(),
             }),

@@ -89,7 +89,10 @@ pub struct Check {
     pub bound: Value,
     pub rederived: Value,
     pub interval: Option<Interval>,
+    /// Why it failed, or what it compared; reported for failed checks, and
+    /// for passed ones only when it is a `note` (information, not a finding).
     pub message: String,
+    pub note: bool,
 }
 
 impl Check {
@@ -103,6 +106,7 @@ impl Check {
             rederived: Value::Null,
             interval: None,
             message: String::new(),
+            note: false,
         }
     }
 
@@ -117,8 +121,16 @@ impl Check {
         self
     }
 
+    /// A message reported when the check fails.
     pub fn message(mut self, message: impl Into<String>) -> Check {
         self.message = message.into();
+        self
+    }
+
+    /// A message reported whatever the outcome.
+    pub fn note(mut self, message: impl Into<String>) -> Check {
+        self.message = message.into();
+        self.note = true;
         self
     }
 
@@ -127,16 +139,21 @@ impl Check {
     }
 
     pub fn to_json(&self) -> Value {
+        self.clone().into_json()
+    }
+
+    /// [`Check::to_json`] without copying the values.
+    pub fn into_json(self) -> Value {
         let mut o = Object::with_capacity(8);
-        o.push_unique("check", Value::str(self.name.as_str()));
+        o.push_unique("check", Value::str(self.name));
         o.push_unique("code", Value::str(self.code));
         o.push_unique("status", Value::str(self.status.as_str()));
-        o.push_unique("pointer", Value::str(self.pointer.as_str()));
-        o.push_unique("bound", self.bound.clone());
-        o.push_unique("rederived", self.rederived.clone());
+        o.push_unique("pointer", Value::str(self.pointer));
+        o.push_unique("bound", self.bound);
+        o.push_unique("rederived", self.rederived);
         o.push_unique("interval", interval_json(self.interval));
-        if !self.message.is_empty() {
-            o.push_unique("message", Value::str(self.message.as_str()));
+        if !self.message.is_empty() && (self.note || self.status == Status::Failed) {
+            o.push_unique("message", Value::str(self.message));
         }
         Value::Object(o)
     }
@@ -181,13 +198,19 @@ impl ResultAudit {
     }
 
     pub fn to_json(&self) -> Value {
+        self.clone().into_json()
+    }
+
+    /// [`ResultAudit::to_json`] without copying the values.
+    pub fn into_json(self) -> Value {
+        let consistent = self.consistent();
         let mut o = Object::with_capacity(6);
-        o.push_unique("id", self.id.clone());
+        o.push_unique("id", self.id);
         o.push_unique("rank", Value::int(self.rank as i64));
-        o.push_unique("consistent", Value::Bool(self.consistent()));
+        o.push_unique("consistent", Value::Bool(consistent));
         o.push_unique("query_variant", self.query_variant.map(|i| Value::int(i as i64)).unwrap_or(Value::Null));
         o.push_unique("retrieval_score", interval_json(self.retrieval_score));
-        o.push_unique("checks", Value::Array(self.checks.iter().map(Check::to_json).collect()));
+        o.push_unique("checks", Value::Array(self.checks.into_iter().map(Check::into_json).collect()));
         Value::Object(o)
     }
 }
@@ -222,12 +245,17 @@ impl Audit {
 
     /// `{consistent, failures, query_source, checks, results, proves, cannot_audit}`.
     pub fn to_json(&self) -> Value {
+        self.clone().into_json()
+    }
+
+    /// [`Audit::to_json`] without copying the values.
+    pub fn into_json(self) -> Value {
         let mut o = Object::with_capacity(7);
         o.push_unique("consistent", Value::Bool(self.consistent()));
         o.push_unique("failures", Value::Array(self.failures().into_iter().map(Value::str).collect()));
         o.push_unique("query_source", Value::str(self.query_source));
-        o.push_unique("checks", Value::Array(self.checks.iter().map(Check::to_json).collect()));
-        o.push_unique("results", Value::Array(self.results.iter().map(ResultAudit::to_json).collect()));
+        o.push_unique("checks", Value::Array(self.checks.into_iter().map(Check::into_json).collect()));
+        o.push_unique("results", Value::Array(self.results.into_iter().map(ResultAudit::into_json).collect()));
         o.push_unique("proves", Value::str(PROVES));
         o.push_unique("cannot_audit", Value::Array(CANNOT_AUDIT.iter().map(|s| Value::str(*s)).collect()));
         Value::Object(o)
