@@ -594,7 +594,11 @@ fn rederive(
             .values(bound(bd.get("relevance_score")), num_or_null(implied(0, 1, 2).map(f_rel)))
             .interval(i_rel)
             .note(match lexical {
-                Some(lex) => format!("round6(0.7·b + 0.3·{lex}) (lexical overlap {lex})"),
+                Some(lex) => {
+                    // Python's repr (the crate's own printer, not Rust's Display).
+                    let lex = crate::py::float::repr(lex);
+                    format!("round6(0.7·b + 0.3·{lex}) (lexical overlap {lex})")
+                }
                 None => "no query: neutral relevance".to_string(),
             }),
     );
