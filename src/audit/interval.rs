@@ -46,7 +46,7 @@ fn at(bits: u64) -> f64 {
 /// The 6-place decimal `k / 10⁶` a bound value stands for: `Some(k)` when
 /// `target` is exactly the double Python's `round(·, 6)` returns for it.
 pub fn six_place(target: f64) -> Option<i64> {
-    if !target.is_finite() || target < 0.0 || target > 1e9 {
+    if !target.is_finite() || !(0.0..=1e9).contains(&target) {
         return None;
     }
     let k = (target * 1e6).round();
