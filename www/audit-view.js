@@ -93,6 +93,7 @@ function resultCard(r) {
       h('span', { class: `st ${ok ? 'passed' : 'failed'}` }, ok ? '✓' : '✕'),
       ` #${shortValue(r?.rank)} `, h('code', null, shortValue(r?.id, 40)),
       ok ? ' consistent' : ` ${failed.length} finding${failed.length === 1 ? '' : 's'}`,
+      interval ? h('small', { class: 'muted mono' }, ` · retrieval score ${interval}`) : null,
       r?.query_variant != null ? h('small', { class: 'muted' }, ` · scored with query_variants[${shortValue(r.query_variant)}]`) : null),
     h('div', { class: 'retrieval' },
       h('span', null, 'Retrieval score the server must have used: '),
@@ -125,12 +126,15 @@ export function renderAudit(out, report) {
 /**
  * Wire the panel: `button` runs the audit of `wire.value` with `query.value`
  * (empty: the response's own query_variants[0], when it hashes), `out`
- * shows it; `ready` resolves when the package is loaded.
+ * shows it; `ready` resolves when the package is loaded; `resets` lists
+ * `[element, event]` pairs that replace the text (samples, files, drops).
  */
-export function mountAuditPanel({ button, wire, query, out, ready }) {
+export function mountAuditPanel({ button, wire, query, out, ready, resets = [] }) {
   const empty = () => replace(out, h('p', { class: 'empty' }, 'Audit scores re-derives every score of a POST /v1/recall body.'));
   empty();
+  // A verdict never outlives the text it is about: typing, a sample, a file or a drop clears it.
   for (const el of [wire, query]) el.addEventListener('input', empty);
+  for (const [el, type] of resets) el?.addEventListener(type, empty);
   button.addEventListener('click', async () => {
     if (!(await ready)) { replace(out, h('p', { class: 'status bad' }, 'The lians-score package is not loaded: cannot audit.')); return; }
     const text = wire.value;

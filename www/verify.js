@@ -122,4 +122,7 @@ async function runVerify() {
   });
 }
 $('#v-run').addEventListener('click', runVerify);
-mountAuditPanel({ button: $('#v-audit-run'), wire: v.wire, query: v.query, out: $('#v-audit-out'), ready: pkgReady });
+mountAuditPanel({
+  button: $('#v-audit-run'), wire: v.wire, query: v.query, out: $('#v-audit-out'), ready: pkgReady,
+  resets: [[$('#v-sample-recall'), 'click'], [$('#v-sample-context'), 'click'], [$('#v-file'), 'change'], [$('#verify-drop'), 'drop']],
+});

@@ -89,6 +89,11 @@ describe('Audit scores panel', { skip }, () => {
     await page.fill('#v-wire', SAMPLE + ' ');
     assert.equal(await page.locator('#v-audit-out .verdict').count(), 0);
 
+    // So does loading a sample.
+    await audit(page, SAMPLE, 'Acme revenue');
+    await page.click('#v-sample-context');
+    assert.equal(await page.locator('#v-audit-out .verdict').count(), 0);
+
     // A deep body with fusion, MMR and graph stages.
     await audit(page, DEEP, DEEP_QUERY);
     assert.equal(await page.getAttribute('#v-audit-out .verdict', 'data-consistent'), 'true');
