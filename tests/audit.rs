@@ -151,6 +151,8 @@ fn rehash(mut body: Value) -> String {
 fn lie_final(wire: &str, i: usize, value: f64) -> String {
     let mut body = json::parse(wire).unwrap();
     let idx = i.to_string();
+    // The receipt view repeats the public score: a lying server keeps it in step.
+    edit(&mut body, &["receipt_view", "memories_used", idx.as_str(), "score"], &mut |v| *v = Value::Float(value));
     for base in [vec!["memories", idx.as_str()], vec!["receipt", "results", idx.as_str()]] {
         let mut p = base.clone();
         p.push("score");
