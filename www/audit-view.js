@@ -10,10 +10,10 @@ import { h, replace } from './dom.js';
 import * as lians from './lians.js';
 
 export const PROVES_LINE =
-  'An audit proves that the server applied its published scoring rules to what it returned: the components, gates ' +
-  'and reasons, and, for some retrieval score in the interval shown, the relevance, quality and 0.8/0.2 blend, then ' +
-  'fusion and rank calibration. It cannot check the retrieval score itself (embeddings, BM25), the MMR and graph ' +
-  'objectives, or that better candidates were not left out. Integrity and authorship are the receipt and Evidence Pack checks.';
+  'An audit proves that the server applied its published scoring rules to what it returned (components, gates, ' +
+  'reasons and, for a retrieval score in the interval shown, relevance, quality, the 0.8/0.2 blend, fusion and rank ' +
+  'calibration); it cannot check the retrieval score itself, the MMR and graph objectives, or that better candidates ' +
+  'were not left out.';
 
 const GROUPS = [
   ['Pairing', (c) => c === 'pairing' || c === 'score_breakdown'],
