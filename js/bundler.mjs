@@ -24,5 +24,6 @@ export const {
   verifyRecallReceipt,
   verifyContextReceipt,
   verifyEvidencePack,
+  auditRecall,
 } = glue;
 // END GENERATED

@@ -26,6 +26,8 @@ commands:
   verify-pack FILE|- [--trusted-public-key B64 | --trusted-public-key-file F]
                 [--expected-key-id ID] [--allow-unsigned] [--include-canonical]
                              verify an Evidence Pack v2
+  audit FILE|- [--query Q]   re-derive the server's scores from a recall response body;
+                             prints one JSON report line (exit 0 consistent, 1 findings)
   --version                  print the package version
 
 Inputs are read as raw text (receipts must be: number spellings decide the
@@ -170,6 +172,14 @@ function cmdVerifyPack(args) {
   return status;
 }
 
+function cmdAudit(args) {
+  const { positional, options } = parseArgs(args, { query: "value" });
+  if (positional.length !== 1) throw new UsageError("usage: lians-score audit FILE|- [--query Q]");
+  const [output, status] = glue.cliAudit(readInput(positional[0]), options.query);
+  out(output);
+  return status;
+}
+
 function replayFiles(args, lineFn) {
   const { positional } = parseArgs(args, {});
   if (positional.length === 0) throw new UsageError("give at least one file");
@@ -211,6 +221,8 @@ export function main(argv) {
         return cmdVerify(args);
       case "verify-pack":
         return cmdVerifyPack(args);
+      case "audit":
+        return cmdAudit(args);
       case "replay":
         return replayFiles(args, (line) => glue.replayScoringLine(line));
       case "verify-replay":

@@ -433,6 +433,82 @@ export interface EvidencePackOptions {
   include_canonical?: boolean;
 }
 
+// ---------------------------------------------------------------- recall audit
+
+/** Failure codes of a recall audit (`docs/audit.md`). */
+export type AuditFailure =
+  | "pairing_mismatch"
+  | "query_mismatch"
+  | "breakdown_missing"
+  | "component_mismatch"
+  | "gate_mismatch"
+  | "reason_mismatch"
+  | "policy_mismatch"
+  | "relevance_inconsistent"
+  | "quality_inconsistent"
+  | "blend_inconsistent"
+  | "fusion_inconsistent"
+  | "stage_chain_broken"
+  | "calibration_mismatch";
+
+/** A closed interval `[lo, hi]` of retrieval scores. */
+export type RetrievalInterval = [number, number];
+
+/** One audit check: the server's bound value against the client's re-derivation. */
+export interface AuditCheck {
+  /** What was compared: a breakdown key (`trust_score`, `reasons`, ...), `pairing`, `blend`, `fusion`, `stage_chain`, `calibration:<stage>`, ... */
+  check: string;
+  /** The code this check reports when it fails. */
+  code: AuditFailure;
+  status: "passed" | "failed";
+  /** JSON pointer into the response body. */
+  pointer: string;
+  /** The server's value as sent (null when absent or not applicable). */
+  bound: JsonValue;
+  /** The client's re-derived value (null when it cannot be derived). */
+  rederived: JsonValue;
+  /** Interval checks: the retrieval scores that reproduce `bound`; else null. */
+  interval: RetrievalInterval | null;
+  message?: string;
+}
+
+/** The audit of one returned result. */
+export interface AuditResult {
+  /** `memories[i].id` as sent. */
+  id: JsonValue;
+  /** 1-based place in the response. */
+  rank: number;
+  consistent: boolean;
+  /** Index into `query_variants` of the query the result was scored with; null for the query sent. */
+  query_variant: number | null;
+  /** The retrieval scores the server must have used (relevance, quality and blend together); null when none. */
+  retrieval_score: RetrievalInterval | null;
+  checks: AuditCheck[];
+}
+
+/** The report of `auditRecall`. Findings are data, not exceptions. */
+export interface AuditReport {
+  /** True exactly when no check failed. */
+  consistent: boolean;
+  /** Each failed code once, in first-seen order. */
+  failures: AuditFailure[];
+  /** `"given"`, or `"query_variants/0"` when no query was given and that variant hashes to `query_sha256`. */
+  query_source: "given" | "query_variants/0";
+  /** Response-level checks (query hash, result counts). */
+  checks: AuditCheck[];
+  results: AuditResult[];
+  /** What an audit establishes. */
+  proves: string;
+  /** What no client can audit from a response. */
+  cannot_audit: string[];
+}
+
+/** Options of `auditRecall`. */
+export interface AuditOptions {
+  /** The query the client sent. Absent: `query_variants[0]` if it hashes to `receipt.query_sha256`. */
+  query?: string | null;
+}
+
 // ---------------------------------------------------------------- functions
 
 /**
@@ -475,3 +551,11 @@ export declare function verifyRecallReceipt(wire: WireInput, given?: RecallGiven
 export declare function verifyContextReceipt(wire: WireInput, given?: ContextGiven | JsonText | null): VerificationReport;
 /** Verify an Evidence Pack v2 (hashes, Ed25519 signature, bound receipts) from its raw JSON text. */
 export declare function verifyEvidencePack(wire: WireInput, options?: EvidencePackOptions | JsonText | null): VerificationReport;
+/**
+ * Audit a recall response: re-derive the server's scores (components, gates,
+ * reasons, relevance, quality, the 0.8/0.2 blend, fusion, rank calibration)
+ * from the **raw** `POST /v1/recall` body text and the query sent. Input that
+ * cannot be audited (not JSON, a bare receipt, over the limits) throws a
+ * `LiansScoreError`.
+ */
+export declare function auditRecall(wire: WireInput, options?: AuditOptions | JsonText | null): AuditReport;

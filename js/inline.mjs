@@ -30,5 +30,6 @@ export const {
   verifyRecallReceipt,
   verifyContextReceipt,
   verifyEvidencePack,
+  auditRecall,
 } = api;
 // END GENERATED

@@ -22,10 +22,12 @@ export const API_NAMES = [
   "verifyRecallReceipt",
   "verifyContextReceipt",
   "verifyEvidencePack",
+  "auditRecall",
 ];
 
 // wasm exports kept internal (used by js/cli.mjs and the tests only).
 export const INTERNAL_NAMES = [
+  "cliAudit",
   "cliScore",
   "cliVerify",
   "cliVerifyPack",

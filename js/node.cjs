@@ -29,5 +29,6 @@ module.exports = {
   verifyRecallReceipt: glue.verifyRecallReceipt,
   verifyContextReceipt: glue.verifyContextReceipt,
   verifyEvidencePack: glue.verifyEvidencePack,
+  auditRecall: glue.auditRecall,
   // END GENERATED
 };

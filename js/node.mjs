@@ -26,5 +26,6 @@ export const {
   verifyRecallReceipt,
   verifyContextReceipt,
   verifyEvidencePack,
+  auditRecall,
 } = api;
 // END GENERATED

@@ -31,5 +31,6 @@ export const {
   verifyRecallReceipt,
   verifyContextReceipt,
   verifyEvidencePack,
+  auditRecall,
 } = api;
 // END GENERATED

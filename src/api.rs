@@ -133,6 +133,17 @@ pub fn verify_canonical(wire: &str, given: &Value) -> Result<Value> {
     Ok(crate::receipt::verify_canonical(wire, given).to_json())
 }
 
+/// Audit a recall response (raw `POST /v1/recall` body text): re-derive the
+/// server's scores ([`crate::audit`]). `options` is `{query?}` (the query the
+/// client sent; null or absent: `query_variants[0]` when it hashes to the
+/// receipt's `query_sha256`). Returns the report object
+/// ([`crate::audit::Audit::to_json`]); findings are report data, input that
+/// cannot be audited is an error.
+pub fn audit_recall(wire: &str, options: &Value) -> Result<Value> {
+    receipt_limits(wire, options, "the recall response")?;
+    Ok(crate::audit::audit_recall_value(wire, options)?.into_json())
+}
+
 fn receipt_limits(wire: &str, given: &Value, what: &str) -> Result<()> {
     limits::check_text(wire, what)?;
     limits::check_given(given).map_err(|e| e.under("/given"))

@@ -146,3 +146,23 @@ fn report_value(v: Value) -> Outcome {
     let valid = matches!(v.get("valid"), Some(Value::Bool(true)));
     Outcome { output: format!("{}\n", json::to_json_string(&v)), status: if valid { OK } else { INVALID } }
 }
+
+/// `audit`: one JSON report line; status [`OK`] when consistent, [`INVALID`]
+/// on any finding, and also [`INVALID`] with an `{"error",...}` line when the
+/// body cannot be audited (as `score` does for an input that fails).
+pub fn audit(wire: &str, query: Option<&str>) -> Outcome {
+    let mut options = Object::new();
+    if let Some(q) = query {
+        options.push_unique("query", Value::str(q));
+    }
+    match api::audit_recall(wire, &Value::Object(options)) {
+        Ok(report) => {
+            let consistent = report.get("consistent") == Some(&Value::Bool(true));
+            Outcome {
+                output: format!("{}\n", json::to_json_string(&report)),
+                status: if consistent { OK } else { INVALID },
+            }
+        }
+        Err(e) => Outcome { output: format!("{}\n", json::to_json_string(&error_value(&e))), status: INVALID },
+    }
+}

@@ -20,6 +20,7 @@
 //! | [`admission`] | risk detectors, admission decision, reserved-metadata attach, approval |
 //! | [`rank`] | stable tie order, rank-calibration-v1, stage records, recall blend |
 //! | [`receipt`] | recall/context receipt and Evidence Pack verification reports |
+//! | [`audit`] | recall audit: re-derive the server's scores from a recall response |
 //! | [`review`] | review-queue re-scoring: held, approved, trusted review, inputs inferred from the stored breakdown, drift |
 //! | [`replay`] | conformance-vector replay shared by the CLI and the wasm package |
 //!
@@ -35,6 +36,7 @@
 
 pub mod admission;
 pub mod api;
+pub mod audit;
 pub mod cli;
 pub mod error;
 pub mod json;

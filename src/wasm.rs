@@ -154,6 +154,21 @@ pub fn verify_evidence_pack(wire_json: JsValue, options: JsValue) -> JsResult {
     out(api::verify_evidence_pack(&text, &options))
 }
 
+/// Audit a recall response: re-derive the server's scores from the raw
+/// `POST /v1/recall` body text ([`crate::audit`]). `options` is `{query?}`.
+#[wasm_bindgen(js_name = auditRecall, skip_typescript)]
+pub fn audit_recall(wire_json: JsValue, options: JsValue) -> JsResult {
+    let text = wire(&wire_json, "the recall response")?;
+    let options = options_value(&options)?;
+    // api:: applies the limits (wire text, options) before auditing.
+    let report = api::audit_recall(&text, &options).map_err(|e| js_error(&e))?;
+    // The report holds thousands of values; JSON.parse of its text builds
+    // the same plain data about twice as fast as crossing the boundary per
+    // value. Text JSON.parse cannot read (NaN/Infinity echoed from a hostile
+    // body) takes the per-value path.
+    Ok(js_sys::JSON::parse(&json::to_json_string(&report)).unwrap_or_else(|_| to_js(&report)))
+}
+
 /// CLI: one scoring vector line → its `{"id","actual"}` checker line (no
 /// newline), or `undefined` for a blank line: exactly what the native
 /// `lians-score replay` prints for that line (same [`crate::replay`] code).

@@ -89,6 +89,13 @@ export function verifyReceipt(kind, wireText, given) {
   return kind === 'context' ? m.verifyContextReceipt(wireText, g) : m.verifyRecallReceipt(wireText, g);
 }
 
+/** Recall audit: re-derive the server's scores from a raw recall body. `query` undefined: the body's own. */
+export function auditRecall(wireText, query) {
+  const m = need();
+  if (typeof m.auditRecall !== 'function') throw Object.assign(new Error('this lians-score build has no auditRecall()'), { code: 'package_unavailable' });
+  return m.auditRecall(wireText, query === undefined ? undefined : { query });
+}
+
 export function verifyEvidencePack(wireText, opts) {
   return need().verifyEvidencePack(wireText, opts ?? {});
 }

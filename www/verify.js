@@ -6,6 +6,7 @@ import * as lians from './lians.js';
 import { spansAt } from './jsonspan.js';
 import { readFileInto, makeDropZone } from './files.js';
 import { pkgReady } from './scorer.js';
+import { mountAuditPanel } from './audit-view.js';
 import { renderReport } from './report.js';
 
 const v = {
@@ -121,3 +122,7 @@ async function runVerify() {
   });
 }
 $('#v-run').addEventListener('click', runVerify);
+mountAuditPanel({
+  button: $('#v-audit-run'), wire: v.wire, query: v.query, out: $('#v-audit-out'), ready: pkgReady,
+  resets: [[$('#v-sample-recall'), 'click'], [$('#v-sample-context'), 'click'], [$('#v-file'), 'change'], [$('#verify-drop'), 'drop']],
+});

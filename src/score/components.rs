@@ -218,14 +218,27 @@ fn neutral_relevance() -> Component {
 
 /// The relevance component once `m` of the `distinct` query tokens matched.
 fn relevance_component(query: &Query<'_>, m: usize, distinct: usize) -> Component {
-    let lexical = m as f64 / distinct.max(1) as f64;
+    let lexical = lexical_overlap(m, distinct);
     match query.base_relevance {
         None => Component::new(clamp01(lexical), format!("lexical token overlap matched {m} query tokens")),
         Some(base) => Component::new(
-            clamp01((0.7 * clamp_value(base)) + (0.3 * lexical)),
+            relevance_with_base(clamp_value(base), lexical),
             format!("existing retrieval relevance plus {m} lexical token matches"),
         ),
     }
+}
+
+/// The lexical overlap of §4.5 step 2: `m` of `distinct` query tokens matched.
+pub fn lexical_overlap(m: usize, distinct: usize) -> f64 {
+    m as f64 / distinct.max(1) as f64
+}
+
+/// The relevance component (unrounded) for a clamped base relevance `base`
+/// and the lexical overlap: `clamp01(0.7·base + 0.3·lexical)`, in exactly
+/// the reference's operation order. The recall audit evaluates it for
+/// candidate retrieval scores.
+pub fn relevance_with_base(base: f64, lexical: f64) -> f64 {
+    clamp01((0.7 * base) + (0.3 * lexical))
 }
 
 /// How many content tokens the components need to see: importance,
@@ -246,10 +259,21 @@ pub const TOKENS_NEEDED: usize = 12;
 /// tokenized only when the query is truthy and some query token is still
 /// unmatched after the content (its tokens cannot change the answer otherwise).
 pub fn relevance_streamed(query: &Query<'_>, folded_content: &str, metadata: &Object) -> (Component, usize) {
+    let (component, n, _) = relevance_streamed_lexical(query, folded_content, metadata);
+    (component, n)
+}
+
+/// [`relevance_streamed`], also returning the lexical overlap (`None` when
+/// the query is falsy and relevance is neutral).
+pub fn relevance_streamed_lexical(
+    query: &Query<'_>,
+    folded_content: &str,
+    metadata: &Object,
+) -> (Component, usize, Option<f64>) {
     use crate::text::{for_each_token, TOKEN_CAP};
     let text = match query.text {
         Some(t) if !t.is_empty() => t,
-        _ => return (neutral_relevance(), for_each_token(folded_content, TOKENS_NEEDED, |_| true)),
+        _ => return (neutral_relevance(), for_each_token(folded_content, TOKENS_NEEDED, |_| true), None),
     };
     let mut q_folded = String::new();
     let mut q: Vec<&str> = match query.tokens {
@@ -316,7 +340,8 @@ pub fn relevance_streamed(query: &Query<'_>, folded_content: &str, metadata: &Ob
             remaining > 0
         });
     }
-    (relevance_component(query, q.len() - remaining, q.len()), n)
+    let m = q.len() - remaining;
+    (relevance_component(query, m, q.len()), n, Some(lexical_overlap(m, q.len())))
 }
 
 /// The query-token filter of [`relevance_streamed`].

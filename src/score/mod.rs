@@ -302,12 +302,36 @@ pub fn weights_for(purpose: &str) -> &'static [(&'static str, f64)] {
 
 /// Score one memory (spec §4–§6).
 pub fn score_memory(input: &ScoreInput) -> Breakdown {
+    score_memory_with_lexical(input).0
+}
+
+/// The gated, weighted final score of unrounded components (in
+/// [`COMPONENTS`] order) under `weights`: `round6(clamp01(Σ w·c))` summed as
+/// CPython 3.12's `sum()` does, or 0.0 when not eligible.
+pub fn weighted_final(values: &[f64; 7], weights: &[(&str, f64)], eligible: bool) -> f64 {
+    let mut products = [0.0f64; 7];
+    for (slot, (name, w)) in products.iter_mut().zip(weights) {
+        let idx = COMPONENTS.iter().position(|c| c == name).unwrap_or(0);
+        *slot = values[idx] * w;
+    }
+    let weighted = sum_py312(&products[..weights.len().min(7)]);
+    if eligible {
+        round6(crate::py::float::clamp01(weighted))
+    } else {
+        0.0
+    }
+}
+
+/// [`score_memory`], also returning the lexical overlap of the query against
+/// the content sample and metadata (spec §4.5 step 2; `None` when the query
+/// is falsy). The recall audit needs it to bound the retrieval score.
+pub fn score_memory_with_lexical(input: &ScoreInput) -> (Breakdown, Option<f64>) {
     // One sample, casefolded once; the tokens are streamed (never collected):
     // relevance matches them against the query while counting them.
     let sample = text::sample(&input.content);
     let mut folded = String::with_capacity(sample.len());
     crate::py::unicode::casefold_into(&sample, &mut folded);
-    let (relevance, n) = components::relevance_streamed(
+    let (relevance, n, lexical) = components::relevance_streamed_lexical(
         &Query {
             text: input.query.as_deref(),
             tokens: input.query_tokens.as_deref(),
@@ -344,18 +368,10 @@ pub fn score_memory(input: &ScoreInput) -> Breakdown {
     let all: [Component; 7] = [importance, confidence, trust, freshness, relevance, stability, safety];
     let values: [f64; 7] = std::array::from_fn(|i| all[i].value);
     let weights = weights_for(input.purpose.as_str().unwrap_or(""));
-    let products: Vec<f64> = weights
-        .iter()
-        .map(|(name, w)| {
-            let idx = COMPONENTS.iter().position(|c| c == name).unwrap_or(0);
-            values[idx] * w
-        })
-        .collect();
-    let weighted = sum_py312(&products);
     let eligible = safety_eligible && temporal_eligible;
-    let final_score = if eligible { round6(crate::py::float::clamp01(weighted)) } else { 0.0 };
+    let final_score = weighted_final(&values, weights, eligible);
     let [r0, r1, r2, r3, r4, r5, r6] = all.map(|c| c.reason);
-    Breakdown {
+    let breakdown = Breakdown {
         components: values,
         final_score,
         safety_eligible,
@@ -363,7 +379,8 @@ pub fn score_memory(input: &ScoreInput) -> Breakdown {
         purpose: input.purpose.clone(),
         reference_time: input.reference_time.isoformat_utc_if_naive(),
         reasons: [r0, r1, r2, r3, r4, r5, r6],
-    }
+    };
+    (breakdown, lexical)
 }
 
 #[cfg(test)]

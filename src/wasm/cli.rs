@@ -39,6 +39,12 @@ pub fn cli_verify(kind: &str, wire: &str, ops: Vec<String>) -> Result<JsValue, J
     cli::verify(wire, kind, &given).map(pair).map_err(|e| js_error(&e))
 }
 
+/// `audit`: `query` is `undefined` for none.
+#[wasm_bindgen(js_name = cliAudit, skip_typescript)]
+pub fn cli_audit(wire: &str, query: Option<String>) -> JsValue {
+    pair(cli::audit(wire, query.as_deref()))
+}
+
 /// `verify-pack`.
 #[wasm_bindgen(js_name = cliVerifyPack, skip_typescript)]
 pub fn cli_verify_pack(wire: &str, ops: Vec<String>) -> Result<JsValue, JsValue> {

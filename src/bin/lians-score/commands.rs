@@ -95,3 +95,15 @@ pub fn verify_pack(args: &[String]) -> Result<u8, String> {
     };
     emit(cli::verify_pack(&read_input(path)?, &options(&f)?))
 }
+
+/// `audit FILE|- [--query Q]`: re-derive the server's scores from a recall response.
+pub fn audit(args: &[String]) -> Result<u8, String> {
+    let f = flags(args, &["query"], &[])?;
+    let [path] = f.positional.as_slice() else { return Err("usage: lians-score audit FILE|- [--query Q]".into()) };
+    let query = f
+        .pairs
+        .iter()
+        .find(|(k, _)| k == "query")
+        .map(|(_, v)| json::parse(v).ok().and_then(|q| q.as_str().map(str::to_string)).unwrap_or_default());
+    emit(cli::audit(&read_input(path)?, query.as_deref()))
+}

@@ -18,6 +18,8 @@ commands:
                              verify a recall/context response body or bare receipt
   verify-pack FILE|- [--trusted-public-key B64] [--expected-key-id ID] [--allow-unsigned]
                              verify an Evidence Pack v2
+  audit FILE|- [--query Q]   re-derive the server's scores from a recall response body;
+                             prints one JSON report line (exit 0 consistent, 1 findings)
 
 exit status: 0 ok/valid, 1 invalid input or failed verification, 2 usage error
 ";
@@ -30,6 +32,7 @@ fn main() -> ExitCode {
         Some("score") => finish(commands::score(&args[1..])),
         Some("verify") => finish(commands::verify(&args[1..])),
         Some("verify-pack") => finish(commands::verify_pack(&args[1..])),
+        Some("audit") => finish(commands::audit(&args[1..])),
         Some("-h") | Some("--help") | Some("help") => {
             print!("{USAGE}");
             return ExitCode::SUCCESS;
