@@ -12,6 +12,7 @@ export function isInitialized() {
 
 export const {
   scoreMemory,
+  scoreCandidates,
   tokenizeForScoring,
   detectRiskTags,
   evaluateAdmission,

@@ -1,6 +1,7 @@
 // The wasm exports that form the public API (the CLI helpers stay internal).
 export const API_NAMES = [
   "scoreMemory",
+  "scoreCandidates",
   "tokenizeForScoring",
   "detectRiskTags",
   "evaluateAdmission",

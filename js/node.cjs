@@ -16,6 +16,7 @@ module.exports = {
     return true;
   },
   scoreMemory: glue.scoreMemory,
+  scoreCandidates: glue.scoreCandidates,
   tokenizeForScoring: glue.tokenizeForScoring,
   detectRiskTags: glue.detectRiskTags,
   evaluateAdmission: glue.evaluateAdmission,

@@ -11,6 +11,7 @@ export const {
   initSync,
   isInitialized,
   scoreMemory,
+  scoreCandidates,
   tokenizeForScoring,
   detectRiskTags,
   evaluateAdmission,

@@ -62,6 +62,7 @@ const api = Object.fromEntries(API_NAMES.map((name) => [name, guarded(name)]));
 
 export const {
   scoreMemory,
+  scoreCandidates,
   tokenizeForScoring,
   detectRiskTags,
   evaluateAdmission,

@@ -34,6 +34,7 @@
 
 pub mod admission;
 pub mod api;
+pub mod batch;
 pub mod cli;
 pub mod error;
 pub mod json;

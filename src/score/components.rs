@@ -239,16 +239,22 @@ pub const TOKENS_NEEDED: usize = 12;
 /// tokenized only when the query is truthy and some query token is still
 /// unmatched after the content (its tokens cannot change the answer otherwise).
 pub fn relevance_streamed(query: &Query<'_>, folded_content: &str, metadata: &Object) -> (Component, usize) {
+    relevance_streamed_with(query, folded_content, metadata, None)
+}
+
+/// The distinct query tokens, sorted, that [`relevance_streamed`] matches
+/// against: `query.tokens` when given, else the tokens of `query.text`.
+/// (Empty when the query text is falsy: relevance is then neutral.)
+pub fn query_tokens(query: &Query<'_>) -> Vec<String> {
     use crate::text::{for_each_token, TOKEN_CAP};
-    let text = match query.text {
-        Some(t) if !t.is_empty() => t,
-        _ => return (neutral_relevance(), for_each_token(folded_content, TOKENS_NEEDED, |_| true)),
-    };
+    if !query.text.is_some_and(|t| !t.is_empty()) {
+        return Vec::new();
+    }
     let mut q_folded = String::new();
     let mut q: Vec<&str> = match query.tokens {
         Some(tokens) => tokens.iter().map(String::as_str).collect(),
         None => {
-            let sampled = crate::text::sample(text);
+            let sampled = crate::text::sample(query.text.unwrap_or(""));
             unicode::casefold_into(&sampled, &mut q_folded);
             let mut v = Vec::new();
             for_each_token(&q_folded, TOKEN_CAP, |t| {
@@ -260,6 +266,30 @@ pub fn relevance_streamed(query: &Query<'_>, folded_content: &str, metadata: &Ob
     };
     q.sort_unstable();
     q.dedup();
+    q.into_iter().map(String::from).collect()
+}
+
+/// [`relevance_streamed`] with the query's distinct sorted tokens optionally
+/// precomputed by [`query_tokens`] for the same `query` (a batch computes
+/// them once per distinct query).
+pub fn relevance_streamed_with(
+    query: &Query<'_>,
+    folded_content: &str,
+    metadata: &Object,
+    precomputed: Option<&[&str]>,
+) -> (Component, usize) {
+    use crate::text::{for_each_token, TOKEN_CAP};
+    if !query.text.is_some_and(|t| !t.is_empty()) {
+        return (neutral_relevance(), for_each_token(folded_content, TOKENS_NEEDED, |_| true));
+    }
+    let owned;
+    let q: Vec<&str> = match precomputed {
+        Some(q) => q.to_vec(),
+        None => {
+            owned = query_tokens(query);
+            owned.iter().map(String::as_str).collect()
+        }
+    };
     let mut matched = vec![false; q.len()];
     let mut remaining = q.len();
     // Most content tokens match no query token. A filter rejects nearly all

@@ -122,48 +122,51 @@ impl ScoreInput {
         let mut s = ScoreInput::new(content, reference_time);
         for (key, value) in obj.iter() {
             let Some(key) = key.as_str() else { continue };
-            let path = key_path(key);
-            let path = path.as_ref();
-            match key {
-                "content" | "reference_time" => {}
-                "metadata" => {
-                    s.metadata = match value {
-                        Value::Null => Object::new(),
-                        Value::Object(o) => o.clone(),
-                        other => return Err(Error::wrong_type(path, "an object or null", other.type_name())),
-                    }
-                }
-                "importance" => s.importance = value.clone(),
-                "source" => s.source = opt_string(value, path)?,
-                "event_time" => s.event_time = opt_datetime(value, path)?,
-                "valid_from" => s.valid_from = opt_datetime(value, path)?,
-                "valid_to" => s.valid_to = opt_datetime(value, path)?,
-                "superseded" => s.superseded = value.truthy(),
-                "query" => s.query = opt_string(value, path)?,
-                "base_relevance" => s.base_relevance = (!value.is_null()).then(|| value.clone()),
-                "safety_status" => {
-                    if let Some(status) = opt_string(value, path)? {
-                        s.safety_status = status;
-                    }
-                }
-                "risk_tags" => s.risk_tags = opt_strings(value, path)?.unwrap_or_default(),
-                "verified_trust_level" => s.verified_trust_level = (!value.is_null()).then(|| value.clone()),
-                "query_tokens" => s.query_tokens = opt_strings(value, path)?,
-                "purpose" => {
-                    if let Some(purpose) = opt_string(value, path)? {
-                        s.purpose = purpose;
-                    }
-                }
-                _ => {
-                    return Err(Error::new(
-                        ErrorCode::InvalidValue,
-                        path,
-                        format!("unknown argument `{key}` (score_memory takes the reference's keyword arguments)"),
-                    ))
-                }
-            }
+            s.set(key, value)?;
         }
         Ok(s)
+    }
+
+    /// Apply one keyword argument other than `content` and `reference_time`
+    /// (which [`ScoreInput::from_json`] reads first and this skips), exactly
+    /// as [`ScoreInput::from_json`] does: the batch reader
+    /// ([`crate::batch`]) shares it.
+    pub fn set(&mut self, key: &str, value: &Value) -> Result<()> {
+        let s = self;
+        let path = key_path(key);
+        let path = path.as_ref();
+        match key {
+            "content" | "reference_time" => {}
+            "metadata" => {
+                s.metadata = match value {
+                    Value::Null => Object::new(),
+                    Value::Object(o) => o.clone(),
+                    other => return Err(Error::wrong_type(path, "an object or null", other.type_name())),
+                }
+            }
+            "importance" => s.importance = value.clone(),
+            "source" => s.source = opt_string(value, path)?,
+            "event_time" => s.event_time = opt_datetime(value, path)?,
+            "valid_from" => s.valid_from = opt_datetime(value, path)?,
+            "valid_to" => s.valid_to = opt_datetime(value, path)?,
+            "superseded" => s.superseded = value.truthy(),
+            "query" => s.query = opt_string(value, path)?,
+            "base_relevance" => s.base_relevance = (!value.is_null()).then(|| value.clone()),
+            // `null` means the default (the reference cannot take None here).
+            "safety_status" => s.safety_status = opt_string(value, path)?.unwrap_or_else(|| String::from("safe")),
+            "risk_tags" => s.risk_tags = opt_strings(value, path)?.unwrap_or_default(),
+            "verified_trust_level" => s.verified_trust_level = (!value.is_null()).then(|| value.clone()),
+            "query_tokens" => s.query_tokens = opt_strings(value, path)?,
+            "purpose" => s.purpose = opt_string(value, path)?.unwrap_or_else(|| String::from("recall")),
+            _ => {
+                return Err(Error::new(
+                    ErrorCode::InvalidValue,
+                    path,
+                    format!("unknown argument `{key}` (score_memory takes the reference's keyword arguments)"),
+                ))
+            }
+        }
+        Ok(())
     }
 }
 
@@ -195,7 +198,7 @@ fn key_path(key: &str) -> std::borrow::Cow<'static, str> {
     }
 }
 
-fn datetime(v: &Value, path: &str) -> Result<PyDateTime> {
+pub(crate) fn datetime(v: &Value, path: &str) -> Result<PyDateTime> {
     match v {
         Value::Str(s) => PyDateTime::parse(&s.to_str_lossy()).map_err(|e| e.under(path)),
         other => Err(Error::wrong_type(path, "an ISO-8601 datetime string", other.type_name())),
@@ -301,19 +304,36 @@ pub fn weights_for(purpose: &str) -> &'static [(&'static str, f64)] {
 
 /// Score one memory (spec §4–§6).
 pub fn score_memory(input: &ScoreInput) -> Breakdown {
+    score_memory_with(input, &input.content, &mut Scratch::default(), None)
+}
+
+/// Reusable buffers for scoring many memories ([`crate::batch`]).
+#[derive(Default)]
+pub struct Scratch {
+    folded: String,
+}
+
+/// [`score_memory`] with the content given separately (`input.content` is
+/// ignored, so a batch can score content borrowed from the wire text),
+/// reusable buffers, and optionally the query's distinct sorted tokens
+/// already computed ([`components::query_tokens`]) for `input.query` /
+/// `input.query_tokens`.
+pub fn score_memory_with(input: &ScoreInput, content: &str, scratch: &mut Scratch, query_tokens: Option<&[&str]>) -> Breakdown {
     // One sample, casefolded once; the tokens are streamed (never collected):
     // relevance matches them against the query while counting them.
-    let sample = text::sample(&input.content);
-    let mut folded = String::with_capacity(sample.len());
-    crate::py::unicode::casefold_into(&sample, &mut folded);
-    let (relevance, n) = components::relevance_streamed(
+    let sample = text::sample(content);
+    let folded = &mut scratch.folded;
+    folded.clear();
+    crate::py::unicode::casefold_into(&sample, folded);
+    let (relevance, n) = components::relevance_streamed_with(
         &Query {
             text: input.query.as_deref(),
             tokens: input.query_tokens.as_deref(),
             base_relevance: input.base_relevance.as_ref(),
         },
-        &folded,
+        folded,
         &input.metadata,
+        query_tokens,
     );
     let signals = text::signals(&sample);
     let facts = ContentFacts {
