@@ -185,11 +185,10 @@ pub fn score_candidates_text(shared: &Value, candidates: &str) -> Result<Batch> 
     }
     let mut scorer = Scorer::new(shared)?;
     let mut results = Vec::new();
-    for line in candidates.split('\n') {
-        if line.trim().is_empty() {
-            continue;
-        }
-        results.push(json::parse(line).and_then(|c| scorer.score(&c)));
+    let mut at = 0;
+    while let Some((record, next)) = json::parse_record(candidates, at) {
+        results.push(record.and_then(|c| scorer.score(&c)));
+        at = next;
     }
     Ok(Batch { results })
 }

@@ -113,18 +113,22 @@ pub fn trust(metadata: &Object, source: Option<&str>, verified_trust_level: Opti
         Some(s) if !s.is_empty() => unicode::lower(unicode::py_strip(s)),
         _ => String::from("unknown"),
     };
-    let mut reasons: Vec<String> = Vec::with_capacity(3);
+    // The reasons joined by "; ", built by concatenation.
+    let mut reason = String::with_capacity(96);
     if claim_present {
-        reasons.push(String::from("caller metadata trust claim ignored"));
+        reason.push_str("caller metadata trust claim ignored; ");
     }
     if PRIVILEGED_LEVELS.contains(&level.as_str()) {
-        reasons.push(format!("unverified privileged source claim {level} ignored"));
+        reason.push_str("unverified privileged source claim ");
+        reason.push_str(&level);
+        reason.push_str(" ignored; ");
         level = String::from("unknown");
     } else if trust_score(&level).is_none() {
         level = String::from("unknown");
     }
-    reasons.push(format!("caller-declared source trust level {level}"));
-    Component::new(trust_score(&level).unwrap_or(0.5), reasons.join("; "))
+    reason.push_str("caller-declared source trust level ");
+    reason.push_str(&level);
+    Component::new(trust_score(&level).unwrap_or(0.5), reason)
 }
 
 /// The datetimes freshness looks at.
@@ -212,11 +216,20 @@ fn neutral_relevance() -> Component {
 /// The relevance component once `m` of the `distinct` query tokens matched.
 fn relevance_component(query: &Query<'_>, m: usize, distinct: usize) -> Component {
     let lexical = m as f64 / distinct.max(1) as f64;
+    // Concatenation, not `format!` (measurably cheaper per candidate).
+    let reason = |before: &str, after: &str| {
+        let n = m.to_string();
+        let mut r = String::with_capacity(before.len() + n.len() + after.len());
+        r.push_str(before);
+        r.push_str(&n);
+        r.push_str(after);
+        r
+    };
     match query.base_relevance {
-        None => Component::new(clamp01(lexical), format!("lexical token overlap matched {m} query tokens")),
+        None => Component::new(clamp01(lexical), reason("lexical token overlap matched ", " query tokens")),
         Some(base) => Component::new(
             clamp01((0.7 * clamp_value(base)) + (0.3 * lexical)),
-            format!("existing retrieval relevance plus {m} lexical token matches"),
+            reason("existing retrieval relevance plus ", " lexical token matches"),
         ),
     }
 }

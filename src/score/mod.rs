@@ -311,6 +311,8 @@ pub fn score_memory(input: &ScoreInput) -> Breakdown {
 #[derive(Default)]
 pub struct Scratch {
     folded: String,
+    /// The last reference time and its isoformat (a batch usually has one).
+    reference_time: Option<(PyDateTime, String)>,
 }
 
 /// [`score_memory`] with the content given separately (`input.content` is
@@ -380,7 +382,14 @@ pub fn score_memory_with(input: &ScoreInput, content: &str, scratch: &mut Scratc
         safety_eligible,
         temporal_eligible,
         purpose: input.purpose.clone(),
-        reference_time: input.reference_time.isoformat_utc_if_naive(),
+        reference_time: match &scratch.reference_time {
+            Some((t, text)) if *t == input.reference_time => text.clone(),
+            _ => {
+                let text = input.reference_time.isoformat_utc_if_naive();
+                scratch.reference_time = Some((input.reference_time, text.clone()));
+                text
+            }
+        },
         reasons: [r0, r1, r2, r3, r4, r5, r6],
     }
 }
