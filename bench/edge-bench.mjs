@@ -30,7 +30,9 @@ function median(v) {
   return s[s.length >> 1];
 }
 
+const only = process.env.EDGE_FILTER; // run only the cases whose name contains this
 function time(name, bytes, min, f) {
+  if (only && !name.includes(only)) return { median_ms: NaN };
   for (let i = 0; i < 3; i++) f();
   const wall = [];
   const cpu = [];
@@ -73,6 +75,8 @@ if (receiptPath) {
   console.error(`wasm   canonicalize+hash: ${(bytes / 1e6 / (row.median_ms / 1e3)).toFixed(1)} MB/s`);
 }
 
+if (!only || "cold_start".includes(only)) coldStart();
+function coldStart() {
 // Cold start: fresh Node processes; the clock starts just before the package loads.
 const probe = `
 const t0 = performance.now();
@@ -86,3 +90,4 @@ for (let i = 0; i < 15; i++) runs.push(JSON.parse(execFileSync(process.execPath,
 const cold = { side: "wasm", case: "cold_start", median_ms: median(runs.map((r) => r.total)), load_ms: median(runs.map((r) => r.load)), first_call_ms: median(runs.map((r) => r.first)), samples: runs.length };
 console.log(JSON.stringify(cold));
 console.error(`wasm   cold start (require + first scoreMemory) ${cold.median_ms.toFixed(2)} ms (load ${cold.load_ms.toFixed(2)}, first call ${cold.first_call_ms.toFixed(2)})`);
+}
