@@ -21,7 +21,7 @@ commands:
                              rescore_review_item or sort_candidates instead)
   verify FILE|- [--kind recall|context] [--query Q] [--expected-sha256 H]
                 [--context-text T | --context-text-file F] [--recall-file F]
-                [--content ID=TEXT]... [--given GIVEN.json] [--include-canonical]
+                [--content ID=TEXT]... [--given GIVEN.json] [--privacy-minimal] [--include-canonical]
                              verify a recall/context response body or bare receipt
   verify-pack FILE|- [--trusted-public-key B64 | --trusted-public-key-file F]
                 [--expected-key-id ID] [--allow-unsigned] [--include-canonical]
@@ -148,10 +148,10 @@ function optionOps(options, order) {
 function cmdVerify(args) {
   const spec = {
     kind: "value", query: "value", "expected-sha256": "value", "context-text": "value", "context-text-file": "value",
-    "recall-file": "value", content: "list", given: "value", "include-canonical": "flag",
+    "recall-file": "value", content: "list", given: "value", "include-canonical": "flag", "privacy-minimal": "flag",
   };
   const { positional, options, order } = parseArgs(args, spec);
-  if (positional.length !== 1) throw new UsageError("usage: lians-score verify FILE|- [--kind recall|context] [--query Q] [--expected-sha256 H] [--given GIVEN.json]");
+  if (positional.length !== 1) throw new UsageError("usage: lians-score verify FILE|- [--kind recall|context] [--query Q] [--expected-sha256 H] [--given GIVEN.json] [--privacy-minimal]");
   const wire = readInput(positional[0]);
   const [output, status] = glue.cliVerify(options.kind ?? "", wire, optionOps(options, order));
   out(output);

@@ -298,11 +298,13 @@ export type VerificationFailure =
   | "unsigned_pack"
   | "untrusted_key"
   | "key_id_mismatch"
+  /** Body binding: a response body's plaintext field disagrees with what its receipt binds. */
+  | "body_mismatch"
   /** A field of `given`/`options` has the wrong type: the requested check could not run. */
   | "invalid_given";
 
 /** Informational checks: reported in `checks`, never failures. */
-export type VerificationInfoCode = "body_hash_consistency" | "stage_chain" | "rank_calibration";
+export type VerificationInfoCode = "stage_chain" | "rank_calibration";
 
 /** One check of a report. */
 export interface VerificationCheck {
@@ -310,8 +312,10 @@ export interface VerificationCheck {
   status: "passed" | "failed" | "skipped";
   /** `error` checks decide `valid`; `info` checks never do. */
   severity: "error" | "info";
-  /** JSON pointer into the parsed wire document (or `/given/...`). */
+  /** JSON pointer into the parsed wire document (or `/given/...`), e.g. `/memories/3/content`. */
   pointer: string;
+  /** Body-binding checks: the pointer of the bound value it was compared with, e.g. `/receipt/results/3/content_hash`. */
+  compared_with?: string;
   message: string;
 }
 
@@ -338,6 +342,13 @@ export interface VerificationReport {
   checks: VerificationCheck[];
   /** Evidence Packs: the recall receipts the pack binds (empty otherwise). */
   bound_receipts: BoundReceipt[];
+  /**
+   * Response bodies: the fields present in the body that the receipt does **not** bind, as JSON-pointer
+   * patterns with `*` standing for any array index (the metadata of every memory is listed as
+   * `/memories/` + `*` + `/metadata`), or plain pointers such as `/latency_ms`. A change to one of them is not
+   * detected: do not rely on them. Empty for bare receipts and packs.
+   */
+  unbound_fields: string[];
   /** The canonical (PyJSON) text that was hashed, when `include_canonical` was set; else null. */
   canonical: string | null;
 }
@@ -354,6 +365,12 @@ export interface RecallGiven {
   neighbor_metadata?: Record<string, Record<string, JsonText>>;
   /** A pinned receipt hash (hex, any case). */
   expected_sha256?: string;
+  /**
+   * The memories were written in privacy-minimal mode, so their `content_hash` values are HMACs no client can
+   * recompute: skip comparing the body's own contents with them (reported as `skipped`). Default false: such a
+   * body fails closed with `content_hash_mismatch`.
+   */
+  privacy_minimal?: boolean;
   /** Return the canonical text in `report.canonical`. Default false. */
   include_canonical?: boolean;
 }

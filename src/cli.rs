@@ -5,7 +5,7 @@
 //! by construction.
 
 use crate::json::{self, Object, Value};
-use crate::{api, receipt, Error, ErrorCode, Result};
+use crate::{api, Error, ErrorCode, Result};
 
 /// Exit status: everything scored / verified valid.
 pub const OK: u8 = 0;
@@ -102,12 +102,6 @@ pub fn options<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Resul
     Ok(Value::Object(o))
 }
 
-fn report(report: &receipt::Report) -> Outcome {
-    Outcome {
-        output: format!("{}\n", json::to_json_string(&report.to_json())),
-        status: if report.valid { OK } else { INVALID },
-    }
-}
 
 /// Which receipt a wire text holds: a `lians.context-receipt*` schema (of
 /// the body's `receipt`, or of a bare receipt) is context; anything else recall.
@@ -127,16 +121,40 @@ pub fn detect_kind(wire: &str) -> &'static str {
 }
 
 /// `verify`: `kind` is `recall`, `context`, or `None` to detect it.
+///
+/// Goes through [`api`], so the CLIs apply exactly the input caps of the JS
+/// API ([`crate::limits`]): an over-cap wire or `given` prints an
+/// `{"error": "too_large", ...}` line and exits [`INVALID`].
 pub fn verify(wire: &str, kind: Option<&str>, given: &Value) -> Result<Outcome> {
+    // Caps first: detecting the kind parses the wire.
+    if let Err(e) = crate::limits::check_text(wire, "the response") {
+        return Ok(error_outcome(&e));
+    }
     let kind = kind.unwrap_or_else(|| detect_kind(wire));
-    match kind {
-        "recall" => Ok(report(&receipt::verify_recall_receipt(wire, given))),
-        "context" => Ok(report(&receipt::verify_context_receipt(wire, given))),
-        other => Err(usage(format!("--kind must be recall or context, not {other:?}"))),
+    let result = match kind {
+        "recall" => api::verify_recall_receipt(wire, given),
+        "context" => api::verify_context_receipt(wire, given),
+        other => return Err(usage(format!("--kind must be recall or context, not {other:?}"))),
+    };
+    Ok(match result {
+        Ok(v) => report_value(v),
+        Err(e) => error_outcome(&e),
+    })
+}
+
+/// `verify-pack` (through [`api`], with its input caps).
+pub fn verify_pack(wire: &str, options: &Value) -> Outcome {
+    match api::verify_evidence_pack(wire, options) {
+        Ok(v) => report_value(v),
+        Err(e) => error_outcome(&e),
     }
 }
 
-/// `verify-pack`.
-pub fn verify_pack(wire: &str, options: &Value) -> Outcome {
-    report(&receipt::verify_evidence_pack(wire, options))
+fn error_outcome(e: &Error) -> Outcome {
+    Outcome { output: format!("{}\n", json::to_json_string(&error_value(e))), status: INVALID }
+}
+
+fn report_value(v: Value) -> Outcome {
+    let valid = matches!(v.get("valid"), Some(Value::Bool(true)));
+    Outcome { output: format!("{}\n", json::to_json_string(&v)), status: if valid { OK } else { INVALID } }
 }

@@ -124,7 +124,7 @@ export const SORTS = {
 const cmpNum = (x, y) => (x ?? -1) - (y ?? -1);
 const driftRank = (r) => (r.drift?.status === 'drift' ? (r.drift.explained ? 1 : 0) : 2);
 
-/** rows: view rows (see app.js). f: {tag, status, decision, drift, minScore, text} */
+/** rows: view rows (see makeRow in list.js). f: {tag, status, decision, drift, minScore, text} */
 export function filterRows(rows, f) {
   const text = (f.text || '').trim().toLowerCase();
   return rows.filter((r) => {

@@ -343,6 +343,24 @@ describe('review queue', () => {
     assert.match(await page.textContent('#queue-status'), /Expected an AdmissionListResult/);
   });
 
+  it('an item whose exact text the package rejects shows that error (no silent retry with the parsed object)', { skip: noPkg }, async () => {
+    // An integer of 5000 digits in metadata: Python's json (and so the package's
+    // text parser) refuses it (malformed_json: the 4300-digit limit); JSON.parse
+    // makes it Infinity, so the parsed object would be scored with other inputs.
+    const itemText = JSON.stringify(JSON.parse(read('admissions.json')).pending[0]).replace('{', `{"metadata":{"n":${'7'.repeat(5000)}},`);
+    assert.throws(() => pkg.rescoreReviewItem(itemText), { code: 'malformed_json' });
+    assert.doesNotThrow(() => pkg.rescoreReviewItem(JSON.parse(itemText)), 'the object form is accepted: the old retry scored it');
+    const text = `{"pending":[${itemText}],"total":1,"status_filter":"pending"}`;
+    const { page } = await open({}, '#empty');
+    assert.equal(await loadQueue(page, text), 'done');
+    const snap = await page.evaluate(() => window.__liansDashboard.snapshot());
+    assert.equal(snap.rows.length, 1);
+    assert.equal(snap.rows[0].error?.code, 'malformed_json');
+    assert.equal(snap.rows[0].held, null);
+    assert.match(await page.textContent('#queue-list'), /scoring error/);
+    assert.match(await page.textContent('#detail .callout.bad'), /Client re-score failed: malformed_json.*4300 digits/);
+  });
+
   it('never fetches from the API URL on its own', async () => {
     const { page, rec } = await open();
     await page.click('#api-toggle');
@@ -388,6 +406,55 @@ describe('verify panels', () => {
       assert.equal(await page.getAttribute('#v-result .verdict', 'data-valid'), 'false', code);
       assert.match(await page.textContent('#v-result .callout.bad'), new RegExp(code));
     }
+  });
+
+  it('a sample that lands after the user edited the form is dropped, not written over the edit (issue 11 part 6)', { skip: noVerifiers }, async () => {
+    const { page } = await open({}, '#empty');
+    let release;
+    const held = new Promise((r) => { release = r; });
+    await page.route('**/sample/recall-08-fast-filters-acme-tinyfloat.json', async (route) => { await held; await route.continue(); });
+    await page.click('#tab-verify');
+    await page.click('#v-sample-recall');
+    // Until the sample arrives no verdict is shown (a stale one could be taken for the sample's).
+    assert.equal(await page.$('#v-result .verdict'), null);
+    await page.fill('#v-wire', '{"my":"own text"}');
+    release();
+    await page.waitForFunction(() => /not loaded: the form was edited/.test(document.getElementById('v-result').textContent));
+    assert.equal(await page.inputValue('#v-wire'), '{"my":"own text"}');
+    assert.equal(await page.inputValue('#v-query'), '');
+    await page.unroute('**/sample/recall-08-fast-filters-acme-tinyfloat.json');
+    // A second click after a verdict: the old verdict goes at once, the new one is the sample's.
+    await page.click('#v-sample-recall');
+    await page.waitForSelector('#v-result .verdict[data-valid="true"]');
+    await page.fill('#v-query', 'Acme revenue!');
+    await page.click('#v-run');
+    await page.waitForSelector('#v-result .verdict[data-valid="false"]');
+    let release2;
+    const held2 = new Promise((r) => { release2 = r; });
+    await page.route('**/sample/recall-08-fast-filters-acme-tinyfloat.json', async (route) => { await held2; await route.continue(); });
+    await page.click('#v-sample-recall');
+    assert.equal(await page.$('#v-result .verdict'), null, 'the invalid verdict is gone while the sample loads');
+    release2();
+    await page.waitForSelector('#v-result .verdict[data-valid="true"]');
+  });
+
+  it('the start-up sample queue never replaces a queue the user loaded first', { skip: noPkg }, async () => {
+    const p = await newPage(browser, {});
+    recorders.push(p.rec);
+    const { page } = p;
+    let release;
+    const held = new Promise((r) => { release = r; });
+    await page.route('**/sample/queue-sample.json', async (route) => { await held; await route.continue(); });
+    await page.goto(server.url);
+    const mine = JSON.parse(read('admissions.json'));
+    mine.pending = mine.pending.slice(0, 2);
+    assert.equal(await loadQueue(page, JSON.stringify(mine), 'mine.json'), 'done');
+    release();
+    await page.waitForResponse('**/sample/queue-sample.json');
+    await page.waitForTimeout(300);
+    const snap = await page.evaluate(() => window.__liansDashboard.snapshot());
+    assert.deepEqual(snap.rows.map((r) => r.id), mine.pending.map((x) => x.id));
+    assert.match(await page.textContent('#queue-status'), /2 items from mine\.json/);
   });
 
   it('a good context receipt verifies; a tampered context text fails', { skip: noVerifiers }, async () => {

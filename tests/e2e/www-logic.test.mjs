@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { spansAt, textAt } from '../../www/jsonspan.js';
 import { parseQueueText, driftView, buildDecisionExport, shellQuote, gateOf, componentRows, QueueError } from '../../www/queue.js';
+import { classifyResolve, resolveUrl } from '../../www/resolve.js';
 import { REPO } from './pkg.mjs';
 
 const U1 = '11111111-1111-4111-8111-111111111111';
@@ -91,6 +92,25 @@ describe('decision export', () => {
     const body = line.slice(line.indexOf('--data-raw ') + 11);
     assert.equal(execFileSync('sh', ['-c', `printf %s ${body}`]).toString(), JSON.stringify(ex.doc.decisions[1].body));
     assert.equal(shellQuote("a'b"), "'a'\\''b'");
+  });
+});
+
+describe('resolve', () => {
+  it('classifies every resolve answer (the live tests send real ones)', () => {
+    assert.deepEqual(classifyResolve(200, `{"status":"approved","pending_id":"${U1}","memory_id":"${U2}"}`), { outcome: 'approved', status: 200, memory_id: U2 });
+    assert.deepEqual(classifyResolve(200, `{"status":"rejected","pending_id":"${U1}"}`), { outcome: 'rejected', status: 200 });
+    assert.deepEqual(classifyResolve(409, '{"detail":"Already resolved"}'), { outcome: 'conflict', status: 409, detail: 'Already resolved' });
+    assert.equal(classifyResolve(401, '{"detail":"Invalid API key"}').outcome, 'unauthorized');
+    assert.equal(classifyResolve(403, '{"detail":"admin scope required"}').outcome, 'forbidden');
+    assert.equal(classifyResolve(404, 'x').outcome, 'not_found');
+    assert.equal(classifyResolve(500, '<html>').detail, '<html>');
+    assert.equal(classifyResolve(200, '{"status":"weird"}').outcome, 'http_error');
+  });
+  it('builds the resolve URL for UUIDs and http(s) bases only', () => {
+    assert.equal(resolveUrl('http://127.0.0.1:9/base', U1).href, `http://127.0.0.1:9/base/v1/admissions/${U1}/resolve`);
+    assert.equal(resolveUrl('https://l.example/', U1).href, `https://l.example/v1/admissions/${U1}/resolve`);
+    assert.throws(() => resolveUrl('javascript:alert(1)', U1), /http\(s\)/);
+    assert.throws(() => resolveUrl('https://l.example/', '../../x'), /not a UUID/);
   });
 });
 

@@ -77,11 +77,11 @@ pub fn score(args: &[String]) -> Result<u8, String> {
 }
 
 /// `verify FILE|- [--kind recall|context] [--query Q] [--expected-sha256 H]
-/// [--context-text T] [--given GIVEN.json] [--include-canonical]`.
+/// [--context-text T] [--given GIVEN.json] [--privacy-minimal] [--include-canonical]`.
 pub fn verify(args: &[String]) -> Result<u8, String> {
-    let f = flags(args, &["query", "expected_sha256", "context_text"], &["include_canonical"])?;
+    let f = flags(args, &["query", "expected_sha256", "context_text"], &["include_canonical", "privacy_minimal"])?;
     let [path] = f.positional.as_slice() else {
-        return Err("usage: lians-score verify FILE|- [--kind recall|context] [--query Q] [--expected-sha256 H] [--given GIVEN.json]".into());
+        return Err("usage: lians-score verify FILE|- [--kind recall|context] [--query Q] [--expected-sha256 H] [--given GIVEN.json] [--privacy-minimal]".into());
     };
     let wire = read_input(path)?;
     emit(cli::verify(&wire, f.kind.as_deref(), &options(&f)?).map_err(|e| e.message)?)

@@ -14,7 +14,7 @@ commands:
   score FILE|- [--fn NAME]   score a JSON object, array or JSONL of score_memory inputs
                              (or evaluate, tokenize_for_scoring, detect_risk_tags, ...)
   verify FILE|- [--kind recall|context] [--query Q] [--expected-sha256 H]
-                [--context-text T] [--given GIVEN.json] [--include-canonical]
+                [--context-text T] [--given GIVEN.json] [--privacy-minimal] [--include-canonical]
                              verify a recall/context response body or bare receipt
   verify-pack FILE|- [--trusted-public-key B64] [--expected-key-id ID] [--allow-unsigned]
                              verify an Evidence Pack v2
