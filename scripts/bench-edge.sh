@@ -8,7 +8,7 @@
 #   bash scripts/bench-edge.sh [--build] [--md]
 #
 # The reference needs a CPython 3.12 venv with lians-sdk==0.5.0: LIANS_PY=path/to/python,
-# else .lians-venv/bin/python (scripts/lians/venv.sh), else /tmp/speed-venv/bin/python.
+# else .lians-venv/bin/python, else /tmp/speed-venv/bin/python, else it runs scripts/lians/venv.sh.
 # Benchmarks are not tests: nothing here fails on a timing. Results: target/bench-edge/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,6 +28,10 @@ py=${LIANS_PY:-}
 for cand in .lians-venv/bin/python /tmp/speed-venv/bin/python; do
   [[ -z $py && -x $cand ]] && py=$cand
 done
+if [[ -z $py ]]; then
+  # The repository's Lians venv (installs lians-sdk==0.5.0 under CPython 3.12 when it exists).
+  bash scripts/lians/venv.sh >&2 && py=.lians-venv/bin/python
+fi
 if [[ -z $py ]] || ! "$py" -c 'import lians_engine.lians.scoring' 2>/dev/null; then
   echo "bench-edge.sh: no CPython 3.12 with lians-sdk==0.5.0 (set LIANS_PY, or create .lians-venv)" >&2
   exit 1
