@@ -47,6 +47,13 @@ const cold = get("wasm", "cold_start");
 if (cold) {
   table.push(["Node cold start: require + first scoreMemory", f(cold.median_ms), "", `load ${f(cold.load_ms)}`, `first ${f(cold.first_call_ms)}`, "≤ 10 ms"]);
 }
+for (const [c, label, target] of [
+  ["workerd_verify_200", "workerd: verify the 200-result body, CPU per request", "≤ 5 ms"],
+  ["workerd_score_1600", "workerd: scoreCandidates 1,600, CPU per request", "≤ 10 ms"],
+]) {
+  const r = get("workerd", c);
+  if (r) table.push([label, f(r.wall_ms_per_request, 1), f(r.cpu_ms_per_request, 2), "", `${f(r.requests_per_cpu_second, 0)} req/CPU-s`, target]);
+}
 const head = ["case", "wall ms", "cpu ms", "× ref (wall)", "× ref (cpu)", "target"];
 if (md) {
   console.log(`| ${head.join(" | ")} |`);

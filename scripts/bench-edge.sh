@@ -3,7 +3,8 @@
 # the CPython 3.12 reference (lians-sdk==0.5.0, in-process), native Rust and
 # the wasm package in Node, on
 #   * the 1,600-candidate batch of bench/reference/make_batch.py (11 MB JSONL), and
-#   * the 200-result recall body of benches/workload.rs (1.44 MB).
+#   * the 200-result recall body of benches/workload.rs (1.44 MB),
+# plus the CPU per request of both inside workerd (bench/workerd-bench.mjs) and the Node cold start.
 #
 #   bash scripts/bench-edge.sh [--build] [--md]
 #
@@ -73,9 +74,11 @@ echo "== native" >&2
 cargo run --release --quiet --example edge_bench -- "$out/batch.jsonl" "$body" "$query" > "$out/native.jsonl"
 echo "== wasm (Node)" >&2
 node bench/edge-bench.mjs "$out/batch.jsonl" "$body" "$query" "$receipt" > "$out/wasm.jsonl"
+echo "== workerd (CPU of the workerd process per request, bounded sequential load on 127.0.0.1)" >&2
+node bench/workerd-bench.mjs --requests 40 > "$out/workerd.jsonl"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/machine.txt"
 
 cat "$out/machine.txt"
 bash scripts/size.sh dist/web/lians_score_bg.wasm | head -1
 echo
-node bench/edge-report.mjs "$out/reference.jsonl" "$out/native.jsonl" "$out/wasm.jsonl" $md
+node bench/edge-report.mjs "$out/reference.jsonl" "$out/native.jsonl" "$out/wasm.jsonl" "$out/workerd.jsonl" $md
