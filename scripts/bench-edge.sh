@@ -79,6 +79,6 @@ node bench/workerd-bench.mjs --requests 40 > "$out/workerd.jsonl"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/machine.txt"
 
 cat "$out/machine.txt"
-bash scripts/size.sh dist/web/lians_score_bg.wasm | head -1
+bash scripts/size.sh dist/web/lians_score_bg.wasm || true
 echo
 node bench/edge-report.mjs "$out/reference.jsonl" "$out/native.jsonl" "$out/wasm.jsonl" "$out/workerd.jsonl" $md
