@@ -1,5 +1,6 @@
 // Type declarations for lians-score, written and checked by hand (no `any`).
-// The same text is shipped as index.d.ts (ESM) and index.d.cts (CommonJS).
+// The same text is shipped as index.d.ts (TypeScript node10), index.d.mts (ESM
+// entries) and index.d.cts (CommonJS), the copies written by scripts/build.sh.
 // Names follow the Lians TypeScript SDK (@lians-ai/lians) where they overlap.
 
 // ---------------------------------------------------------------- JSON data

@@ -79,3 +79,17 @@ elif ((lians_rc != 0)); then
   echo "bootstrap: installing the Lians server venv failed (exit $lians_rc); the live Lians tests will fail" >&2
   if [[ "${CI:-}" == "true" ]]; then exit "$lians_rc"; fi
 fi
+
+# The packaging matrix's tools (Next.js, Vite, webpack, esbuild, Rollup, Parcel,
+# Bun, edge-runtime, attw, TypeScript), pinned by their own lockfile. ~690 MB;
+# `npm ci --prefer-offline` takes them from the npm cache (~/.npm) when it can.
+step "packaging matrix tools (tests/package/matrix)"
+matrix=tests/package/matrix
+lock_sum=$(cat "$matrix/package.json" "$matrix/package-lock.json" | sha256sum | cut -c1-64)
+stamp=$matrix/node_modules/.bootstrap-lock.sha256
+if [[ -d $matrix/node_modules && -f "$stamp" && "$(cat "$stamp")" == "$lock_sum" ]]; then
+  echo "$matrix/node_modules matches its package-lock.json"
+else
+  (cd "$matrix" && npm ci --no-audit --no-fund --prefer-offline)
+  echo "$lock_sum" > "$stamp"
+fi

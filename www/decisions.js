@@ -81,6 +81,22 @@ function outcomeText(entry, r) {
   return `${base}${r.status ? ` (HTTP ${r.status})` : ''}${r.detail ? `: ${r.detail}` : ''}`;
 }
 
+// Outcomes after which a retry cannot help: the item is resolved (or gone).
+const FINAL = new Set(['approved', 'rejected', 'conflict', 'not_found']);
+
+/** Re-apply decisions to the items of the (refreshed) queue that still carry them; returns how many. */
+function restoreDecisions(bodies) {
+  let n = 0;
+  for (const [id, body] of bodies) {
+    if (!rowById(id)) continue;
+    state.decisions.set(id, body.action);
+    if (body.note) state.notes.set(id, body.note);
+    n++;
+  }
+  if (n) ui.renderList(true);
+  return n;
+}
+
 confirmBtn.addEventListener('click', async () => {
   if (sending || !planned) return;
   const plan = planned;
@@ -96,12 +112,14 @@ confirmBtn.addEventListener('click', async () => {
   replace(results, head, list, tail);
   results.dataset.state = 'sending';
   const counts = {};
+  const retry = new Map(); // pending_id → body, for outcomes worth retrying
   try {
     await submitDecisions(plan.entries, {
       base: plan.base,
       key,
       onOutcome: (entry, r) => {
         counts[r.outcome] = (counts[r.outcome] ?? 0) + 1;
+        if (!FINAL.has(r.outcome)) retry.set(entry.pending_id, entry.body);
         list.appendChild(h('li', { dataset: { id: entry.pending_id, action: entry.body.action, outcome: r.outcome, status: String(r.status ?? ''), memoryId: r.memory_id ?? '' } },
           h('span', { class: 'mono' }, entry.pending_id), ` ${entry.body.action}: `, outcomeText(entry, r)));
       },
@@ -109,7 +127,9 @@ confirmBtn.addEventListener('click', async () => {
     head.textContent = `Sent ${plan.entries.length} decision${plan.entries.length === 1 ? '' : 's'} to ${plan.origin}: ${Object.entries(counts).map(([k, n]) => `${n} ${k}`).join(', ')}.`;
     tail.textContent = 'Refreshing the queue…';
     const ok = await ui.fetchQueue();
-    tail.textContent = ok ? 'Queue refreshed from the server.' : 'The queue could not be refreshed: see the status line above.';
+    // A refreshed queue starts without decisions: keep those that did not go through, for a retry.
+    const kept = ok ? restoreDecisions(retry) : 0;
+    tail.textContent = ok ? `Queue refreshed from the server.${kept ? ` ${kept} decision${kept === 1 ? '' : 's'} that did not go through ${kept === 1 ? 'is' : 'are'} kept for a retry.` : ''}` : 'The queue could not be refreshed: see the status line above.';
   } finally {
     sending = false;
     submitBtn.disabled = false;

@@ -8,7 +8,7 @@ const CHECK_LABELS = {
   non_finite_number: 'All numbers finite', receipt_hash_mismatch: 'Receipt hash', query_hash_mismatch: 'Query hash',
   content_hash_mismatch: 'Memory content hash', neighbor_hash_mismatch: 'Neighbour hashes', context_hash_mismatch: 'Context text hash',
   retrieval_receipt_mismatch: 'Linked recall receipt', score_mismatch: 'score = final_score', order_violation: 'Result order',
-  stage_chain: 'Ranking stage chain', rank_calibration: 'Rank calibration', body_hash_consistency: 'Hash copies in the body',
+  stage_chain: 'Ranking stage chain', rank_calibration: 'Rank calibration', body_mismatch: 'Body agrees with receipt',
   manifest_hash_mismatch: 'Manifest hash', pack_hash_mismatch: 'Pack hash', signature_invalid: 'Ed25519 signature',
   unsigned_pack: 'Pack is signed', untrusted_key: 'Trusted public key', key_id_mismatch: 'Key id',
 };
@@ -30,6 +30,7 @@ export function renderReport(out, report, { title, explain, extra, hashTitle = '
   const counts = { passed: 0, failed: 0, skipped: 0 };
   checks.forEach((c) => { if (c && counts[c.status] != null) counts[c.status]++; });
   const canonical = typeof report?.canonical === 'string' ? report.canonical : null;
+  const unbound = Array.isArray(report?.unbound_fields) ? report.unbound_fields.map(String) : [];
   replace(out,
     h('div', { class: `verdict ${valid ? 'ok' : 'bad'}`, dataset: { valid: String(valid) } }, h('span', { 'aria-hidden': 'true' }, valid ? '✓' : '✕'), `${title}: ${valid ? 'valid' : 'INVALID'}`),
     h('p', { class: 'muted' }, `${counts.passed} passed · ${counts.failed} failed · ${counts.skipped} skipped`),
@@ -46,7 +47,11 @@ export function renderReport(out, report, { title, explain, extra, hashTitle = '
       h('tbody', null, ...checks.map((c) => h('tr', { dataset: { code: String(c?.code ?? ''), status: String(c?.status ?? '') } },
         h('td', null, statusCell(c?.status)),
         h('td', null, checkLabel(c), h('code', { class: 'code' }, String(c?.code ?? '')), c?.severity === 'info' ? h('span', { class: 'muted' }, ' (info)') : null),
-        h('td', { class: 'ptr' }, c?.pointer == null || c.pointer === '' ? '(whole document)' : String(c.pointer)),
+        h('td', { class: 'ptr' }, c?.pointer == null || c.pointer === '' ? '(whole document)' : String(c.pointer),
+          typeof c?.compared_with === 'string' ? h('span', { class: 'muted against' }, ' vs ', c.compared_with) : null),
         h('td', null, String(c?.message ?? '')))))) : h('p', { class: 'muted' }, 'The verifier reported no individual checks.'),
+    unbound.length ? h('details', { id: 'unbound-fields' },
+      h('summary', null, `Not bound by the receipt (${unbound.length} field${unbound.length === 1 ? '' : 's'}: a change there is not detected)`),
+      h('ul', { class: 'unbound' }, ...unbound.map((p) => h('li', null, h('code', null, p))))) : null,
   );
 }

@@ -8,10 +8,10 @@ import { isUuid } from './queue.js';
 export const OUTCOMES = {
   approved: 'approved: the memory was created',
   rejected: 'rejected',
-  conflict: '409: already resolved (by someone else, or an earlier submit)',
-  unauthorized: '401: the API key was refused',
-  forbidden: '403: the API key lacks the admin scope',
-  not_found: '404: no such pending item on this server',
+  conflict: 'already resolved (by someone else, or an earlier submit)',
+  unauthorized: 'the API key was refused',
+  forbidden: 'the API key lacks the admin scope',
+  not_found: 'no such pending item on this server',
   http_error: 'the server answered with an error',
   network: 'network error: no answer (server down, CORS, or the page\'s Content-Security-Policy)',
 };

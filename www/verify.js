@@ -11,6 +11,7 @@ import { renderReport } from './report.js';
 const v = {
   wire: $('#v-wire'), query: $('#v-query'), expected: $('#v-expected'), contents: $('#v-contents'),
   ncontents: $('#v-ncontents'), nmeta: $('#v-nmeta'), context: $('#v-context'), recall: $('#v-recall'), out: $('#v-result'),
+  privacy: $('#v-privacy'),
 };
 const NEIGHBOUR_POS = ['before', 'before_2', 'after', 'after_2'];
 
@@ -102,6 +103,7 @@ async function runVerify() {
     const m = parseGivenJson(v.nmeta, 'Neighbour metadata'); if (m) given.neighbor_metadata = m;
     if (v.context.value !== '') given.context_text = v.context.value;
     if (v.recall.value.trim()) given.recall_wire = v.recall.value;
+    if (v.privacy.checked) given.privacy_minimal = true;
   } catch (e) { replace(v.out, h('p', { class: 'status bad' }, e.message)); return; }
   const kind = detectKind(wire);
   let report;
@@ -113,7 +115,7 @@ async function runVerify() {
   renderReport(v.out, report, {
     title: kind === 'context' ? 'Context receipt' : 'Recall receipt',
     explain: [
-      'A matching hash proves integrity, not authorship: the receipt you hold is byte-for-byte the one whose hash you compared against, and the plaintext checks show the response agrees with it. Anyone can compute a SHA-256, so a hash alone does not show who produced the receipt. To know that, compare against a hash you obtained from a trusted place (an audit log, a signed Evidence Pack), or verify a signature.',
+      'A valid result proves integrity, not authorship: the receipt hashes to the pinned value, and the text this response gives you (memory contents, neighbours, the context text, the receipt view) is the text the receipt binds. Anyone can compute a SHA-256, so a hash alone does not show who produced the receipt: compare against a hash you obtained from a trusted place (an audit log), or verify a signed Evidence Pack. Nor does it show that the scores follow the published rules (the score audit checks that). Fields listed under "Not bound by the receipt" are not covered: do not rely on them.',
     ],
     given,
   });

@@ -408,6 +408,29 @@ describe('verify panels', () => {
     }
   });
 
+  it('binds the body with nothing given: an edited memory content fails with its pointer; privacy-minimal skips it (issue 10)', { skip: noVerifiers }, async () => {
+    const { page } = await open({}, '#empty');
+    await page.click('#tab-verify');
+    const recall = read('recall-08-fast-filters-acme-tinyfloat.json');
+    const content = JSON.parse(recall).memories[0].content;
+    const tampered = recall.split(JSON.stringify(content).slice(1, -1)).join('Acme Corp revenue is $1');
+    assert.notEqual(tampered, recall);
+    await page.fill('#v-wire', tampered);
+    await page.click('#v-run');
+    await page.waitForSelector('#v-result .verdict[data-valid="false"]');
+    assert.match(await page.textContent('#v-result .callout.bad'), /content_hash_mismatch/);
+    const failed = await page.$$eval('#v-result table.checks tr[data-status="failed"] td.ptr', (tds) => tds.map((t) => t.textContent));
+    assert.ok(failed.includes('/memories/0/content vs /receipt/results/0/content_hash'), failed.join(' | '));
+    assert.ok(failed.some((t) => t.startsWith('/receipt_view/memories_used/0/content')), failed.join(' | '));
+    assert.match(await page.textContent('#v-result'), /privacy-minimal/);
+    assert.match(await page.textContent('#unbound-fields summary'), /Not bound by the receipt/);
+    assert.match(await page.textContent('#unbound-fields'), /\/memories\/\*\/metadata/);
+    await page.check('#v-privacy');
+    await page.click('#v-run');
+    await page.waitForSelector('#v-result .verdict[data-valid="true"]');
+    assert.ok(await page.$('#v-result table.checks tr[data-code="content_hash_mismatch"][data-status="skipped"]'));
+  });
+
   it('a sample that lands after the user edited the form is dropped, not written over the edit (issue 11 part 6)', { skip: noVerifiers }, async () => {
     const { page } = await open({}, '#empty');
     let release;

@@ -8,11 +8,9 @@ import path from "node:path";
 import * as lians from "lians-score";
 import { ROOT, SAMPLES, compare, sample, vectorLines } from "./helpers.mjs";
 
-const FUNCTIONS = [
-  "scoreMemory", "tokenizeForScoring", "detectRiskTags", "evaluateAdmission", "rescoreReviewItem",
-  "rankPositionScore", "sortCandidates", "canonicalJson", "sha256Hex", "verifyRecallReceipt",
-  "verifyContextReceipt", "verifyEvidencePack", "init", "initSync", "isInitialized",
-];
+import { API_NAMES, INIT_NAMES } from "../../js/names.mjs";
+
+const FUNCTIONS = [...API_NAMES, ...INIT_NAMES];
 
 function codeOf(fn) {
   try {
