@@ -285,6 +285,70 @@ pub fn for_each_token<'a>(folded: &'a str, cap: usize, mut f: impl FnMut(&'a str
     count
 }
 
+/// [`for_each_token`] over `casefold(sample)`, folding only as far as the
+/// tokens reach: `folded` (cleared first) receives the casefolded text in
+/// growing pieces, and each piece is tokenized up to its last separator.
+/// Casefolding is per char without context and no token spans a separator,
+/// so the tokens, the count and the calls to `f` are exactly those of
+/// `for_each_token(&casefold(sample), cap, f)`; the fold stops as soon as the
+/// cap is reached or `f` asks to stop (a long sample's tail is then never
+/// folded). On return, `folded` holds a prefix of the folded sample.
+pub fn for_each_folded_token(sample: &str, folded: &mut String, cap: usize, mut f: impl FnMut(&str) -> bool) -> usize {
+    folded.clear();
+    let mut count = 0usize;
+    if cap == 0 {
+        return 0;
+    }
+    let mut src = 0usize; // sample bytes folded so far (a char boundary)
+    let mut done = 0usize; // folded bytes tokenized so far (right after a separator)
+    let mut piece = 2048usize;
+    loop {
+        let mut end = (src + piece).min(sample.len());
+        while !sample.is_char_boundary(end) {
+            end += 1;
+        }
+        unicode::casefold_into(&sample[src..end], folded);
+        src = end;
+        piece *= 2;
+        let cut = if src == sample.len() { folded.len() } else { done + after_last_separator(&folded[done..]) };
+        if cut > done {
+            let mut stopped = false;
+            let n = for_each_token(&folded[done..cut], cap - count, |t| {
+                let go = f(t);
+                stopped = !go;
+                go
+            });
+            count += n;
+            if stopped || count >= cap {
+                return count;
+            }
+            done = cut;
+        }
+        if src == sample.len() {
+            return count;
+        }
+    }
+}
+
+/// The offset just after the last char of `s` that is not a token char (0
+/// when every char is one), with the tokenizer's own test.
+fn after_last_separator(s: &str) -> usize {
+    let b = s.as_bytes();
+    let mut i = b.len();
+    while i > 0 {
+        let end = i;
+        i -= 1;
+        while i > 0 && (b[i] & 0xC0) == 0x80 {
+            i -= 1;
+        }
+        let separator = if b[i] < 0x80 { !b[i].is_ascii_alphanumeric() } else { !is_alnum(char_at(s, i).0) };
+        if separator {
+            return end;
+        }
+    }
+    0
+}
+
 /// Python `re.IGNORECASE` equality of a pattern char (lowercase ASCII letter
 /// or other ASCII) with a text char (spec §7.6): ASCII pairs, plus `İ`/`ı`
 /// for `i`, `ſ` for `s`, and the Kelvin sign for `k`.
@@ -520,6 +584,49 @@ mod tests {
                         assert_eq!(char_offset_from_end(&t, n), want);
                     }
                 }
+            }
+        }
+    }
+
+    /// The lazily folded token stream equals the tokens of the whole folded
+    /// sample: every cap, early stops, pieces ending inside words, long
+    /// unseparated CJK runs, chars whose fold changes length.
+    #[test]
+    fn folded_tokens_match_whole_fold() {
+        let pieces = ["ab ", "Straße ", "İx", " ", "東京タワー", "ﬁ", "x²", "—", "12", "ΣΊ ", "\u{301}", "_", "ǅ"];
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut buf = String::new();
+        for round in 0..300 {
+            let len = [10usize, 100, 2047, 2048, 2049, 5000, 8191, 9000][round % 8];
+            let mut t = String::new();
+            while t.len() < len {
+                t.push_str(pieces[(next() % pieces.len() as u64) as usize]);
+            }
+            if round % 5 == 0 {
+                t = "東".repeat(len / 3 + 1);
+            }
+            let t = sample(&t).into_owned();
+            let folded = unicode::casefold(&t);
+            for cap in [0usize, 1, 12, 700, TOKEN_CAP, usize::MAX] {
+                let stop_after = (next() % 900) as usize;
+                let mut want = Vec::new();
+                let wn = for_each_token(&folded, cap, |tok| {
+                    want.push(tok.to_string());
+                    want.len() <= stop_after || round % 2 == 0
+                });
+                let mut got = Vec::new();
+                let gn = for_each_folded_token(&t, &mut buf, cap, |tok| {
+                    got.push(tok.to_string());
+                    got.len() <= stop_after || round % 2 == 0
+                });
+                assert_eq!((gn, &got), (wn, &want), "round {round} cap {cap}");
+                assert!(folded.starts_with(buf.as_str()));
             }
         }
     }

@@ -252,7 +252,7 @@ pub const TOKENS_NEEDED: usize = 12;
 /// tokenized only when the query is truthy and some query token is still
 /// unmatched after the content (its tokens cannot change the answer otherwise).
 pub fn relevance_streamed(query: &Query<'_>, folded_content: &str, metadata: &Object) -> (Component, usize) {
-    relevance_streamed_with(query, folded_content, metadata, None)
+    relevance_tokens(query, |cap, f| crate::text::for_each_token(folded_content, cap, f), metadata, None)
 }
 
 /// The distinct query tokens, sorted, that [`relevance_streamed`] matches
@@ -291,9 +291,33 @@ pub fn relevance_streamed_with(
     metadata: &Object,
     precomputed: Option<&[&str]>,
 ) -> (Component, usize) {
+    relevance_tokens(query, |cap, f| crate::text::for_each_token(folded_content, cap, f), metadata, precomputed)
+}
+
+/// [`relevance_streamed_with`] on the content *sample* (not yet casefolded):
+/// the sample is folded into `folded` only as far as the token pass reads it
+/// ([`crate::text::for_each_folded_token`]).
+pub fn relevance_sampled(
+    query: &Query<'_>,
+    sample: &str,
+    folded: &mut String,
+    metadata: &Object,
+    precomputed: Option<&[&str]>,
+) -> (Component, usize) {
+    relevance_tokens(query, |cap, f| crate::text::for_each_folded_token(sample, folded, cap, f), metadata, precomputed)
+}
+
+/// The shared body: `tokens(cap, f)` streams the content tokens (at most
+/// `cap`, stopping when `f` returns false) and returns how many it passed.
+fn relevance_tokens(
+    query: &Query<'_>,
+    tokens: impl FnOnce(usize, &mut dyn FnMut(&str) -> bool) -> usize,
+    metadata: &Object,
+    precomputed: Option<&[&str]>,
+) -> (Component, usize) {
     use crate::text::{for_each_token, TOKEN_CAP};
     if !query.text.is_some_and(|t| !t.is_empty()) {
-        return (neutral_relevance(), for_each_token(folded_content, TOKENS_NEEDED, |_| true));
+        return (neutral_relevance(), tokens(TOKENS_NEEDED, &mut |_| true));
     }
     let owned;
     let q: Vec<&str> = match precomputed {
@@ -338,7 +362,7 @@ pub fn relevance_streamed_with(
         }
     };
     let mut seen = 0usize;
-    let n = for_each_token(folded_content, TOKEN_CAP, |t| {
+    let n = tokens(TOKEN_CAP, &mut |t| {
         seen += 1;
         mark(t, &mut matched, &mut remaining, &mut filter);
         !(remaining == 0 && seen >= TOKENS_NEEDED)

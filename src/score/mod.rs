@@ -321,19 +321,18 @@ pub struct Scratch {
 /// already computed ([`components::query_tokens`]) for `input.query` /
 /// `input.query_tokens`.
 pub fn score_memory_with(input: &ScoreInput, content: &str, scratch: &mut Scratch, query_tokens: Option<&[&str]>) -> Breakdown {
-    // One sample, casefolded once; the tokens are streamed (never collected):
-    // relevance matches them against the query while counting them.
+    // One sample; the tokens are streamed (never collected): relevance
+    // matches them against the query while counting them.
+    // The sample is casefolded only as far as the token pass reads it.
     let sample = text::sample(content);
-    let folded = &mut scratch.folded;
-    folded.clear();
-    crate::py::unicode::casefold_into(&sample, folded);
-    let (relevance, n) = components::relevance_streamed_with(
+    let (relevance, n) = components::relevance_sampled(
         &Query {
             text: input.query.as_deref(),
             tokens: input.query_tokens.as_deref(),
             base_relevance: input.base_relevance.as_ref(),
         },
-        folded,
+        &sample,
+        &mut scratch.folded,
         &input.metadata,
         query_tokens,
     );
