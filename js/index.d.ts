@@ -517,6 +517,41 @@ export interface AuditOptions {
  * flattening prints as `1`) nor integer-like key order in `metadata`.
  */
 export declare function scoreMemory(input: ScoreMemoryInput | JsonText): ScoreMemoryResult;
+/** The compact result of {@link scoreCandidates} (default `output: "compact"`): one entry per candidate, rounded to 6 places as in the breakdown; a failed candidate has `NaN` scores, `0` flags and an entry in `errors`. */
+export interface ScoreCandidatesCompact {
+  count: number;
+  errors: Array<{ index: number; error: string; message: string; path: string }>;
+  final_score: Float64Array;
+  /** 1 = eligible, 0 = not (or failed). */
+  eligible: Uint8Array;
+  safety_eligible: Uint8Array;
+  temporal_eligible: Uint8Array;
+  components: Record<
+    "importance_score" | "confidence_score" | "trust_score" | "freshness_score" | "relevance_score" | "stability_score" | "safety_score",
+    Float64Array
+  >;
+}
+/**
+ * Batch `score_memory`: each candidate is scored as `scoreMemory({...shared, ...candidate})`
+ * (byte-identical results), with the shared inputs read and each distinct query tokenized once.
+ * `candidates` as JSON Lines or JSON-array text is the fast path; an array of objects is converted
+ * item by item like `scoreMemory`'s argument. An invalid `shared` throws; a failed candidate is an error row.
+ */
+export declare function scoreCandidates(
+  shared: Partial<ScoreMemoryInput> | JsonText | null | undefined,
+  candidates: JsonText | Array<Partial<ScoreMemoryInput>>,
+  options?: { output?: "compact" } | null,
+): ScoreCandidatesCompact;
+export declare function scoreCandidates(
+  shared: Partial<ScoreMemoryInput> | JsonText | null | undefined,
+  candidates: JsonText | Array<Partial<ScoreMemoryInput>>,
+  options: { output: "full" },
+): Array<ScoreMemoryResult | { error: string; message: string; path: string }>;
+export declare function scoreCandidates(
+  shared: Partial<ScoreMemoryInput> | JsonText | null | undefined,
+  candidates: JsonText | Array<Partial<ScoreMemoryInput>>,
+  options: { output: "jsonl" },
+): string;
 /** The reference tokenizer; non-string values go through Python `str()` (a JS `1.0` is the integer `1`). */
 export declare function tokenizeForScoring(value: string | number | boolean | null): string[];
 /** Admission risk detectors, in detector order (e.g. `pii:email`, `injection`). */

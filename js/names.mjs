@@ -11,6 +11,7 @@
 // `node scripts/gen-entries.mjs` (scripts/build.sh does).
 export const API_NAMES = [
   "scoreMemory",
+  "scoreCandidates",
   "tokenizeForScoring",
   "detectRiskTags",
   "evaluateAdmission",

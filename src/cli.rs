@@ -59,6 +59,18 @@ pub fn score(text: &str, function: &str, label: &str) -> Result<Outcome> {
             items
         }
     };
+    if function == "score_memory" {
+        // The batch scorer: the same lines, the query tokenized once per distinct query.
+        let (mut output, mut status) = (String::new(), OK);
+        for chunk in inputs.chunks(crate::limits::MAX_ARRAY_ITEMS) {
+            let batch = crate::batch::score_candidates(&Value::Null, chunk)?;
+            if batch.errors() > 0 {
+                status = INVALID;
+            }
+            output.push_str(&batch.to_jsonl());
+        }
+        return Ok(Outcome { output, status });
+    }
     let mut status = OK;
     let mut output = String::new();
     for input in &inputs {

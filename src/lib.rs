@@ -37,6 +37,7 @@
 pub mod admission;
 pub mod api;
 pub mod audit;
+pub mod batch;
 pub mod cli;
 pub mod error;
 pub mod json;

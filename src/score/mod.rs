@@ -123,48 +123,55 @@ impl ScoreInput {
         let mut s = ScoreInput::new(content, reference_time);
         for (key, value) in obj.iter() {
             let Some(key) = key.as_str() else { continue };
-            let path = key_path(key);
-            let path = path.as_ref();
-            match key {
-                "content" | "reference_time" => {}
-                "metadata" => {
-                    s.metadata = match value {
-                        Value::Null => Object::new(),
-                        Value::Object(o) => o.clone(),
-                        other => return Err(Error::wrong_type(path, "an object or null", other.type_name())),
-                    }
-                }
-                "importance" => s.importance = value.clone(),
-                "source" => s.source = opt_string(value, path)?,
-                "event_time" => s.event_time = opt_datetime(value, path)?,
-                "valid_from" => s.valid_from = opt_datetime(value, path)?,
-                "valid_to" => s.valid_to = opt_datetime(value, path)?,
-                "superseded" => s.superseded = value.truthy(),
-                "query" => s.query = opt_string(value, path)?,
-                "base_relevance" => s.base_relevance = (!value.is_null()).then(|| value.clone()),
-                "safety_status" => {
-                    if let Some(status) = opt_string(value, path)? {
-                        s.safety_status = status;
-                    }
-                }
-                "risk_tags" => s.risk_tags = opt_strings(value, path)?.unwrap_or_default(),
-                "verified_trust_level" => s.verified_trust_level = (!value.is_null()).then(|| value.clone()),
-                "query_tokens" => s.query_tokens = opt_strings(value, path)?,
-                "purpose" => match value {
-                    Value::Null => {}
-                    Value::Str(purpose) => s.purpose = purpose.clone(),
-                    other => return Err(Error::wrong_type(path, "a string or null", other.type_name())),
-                },
-                _ => {
-                    return Err(Error::new(
-                        ErrorCode::InvalidValue,
-                        path,
-                        format!("unknown argument `{key}` (score_memory takes the reference's keyword arguments)"),
-                    ))
-                }
-            }
+            s.set(key, value)?;
         }
         Ok(s)
+    }
+
+    /// Apply one keyword argument other than `content` and `reference_time`
+    /// (which [`ScoreInput::from_json`] reads first and this skips), exactly
+    /// as [`ScoreInput::from_json`] does: the batch reader
+    /// ([`crate::batch`]) shares it.
+    pub fn set(&mut self, key: &str, value: &Value) -> Result<()> {
+        let s = self;
+        let path = key_path(key);
+        let path = path.as_ref();
+        match key {
+            "content" | "reference_time" => {}
+            "metadata" => {
+                s.metadata = match value {
+                    Value::Null => Object::new(),
+                    Value::Object(o) => o.clone(),
+                    other => return Err(Error::wrong_type(path, "an object or null", other.type_name())),
+                }
+            }
+            "importance" => s.importance = value.clone(),
+            "source" => s.source = opt_string(value, path)?,
+            "event_time" => s.event_time = opt_datetime(value, path)?,
+            "valid_from" => s.valid_from = opt_datetime(value, path)?,
+            "valid_to" => s.valid_to = opt_datetime(value, path)?,
+            "superseded" => s.superseded = value.truthy(),
+            "query" => s.query = opt_string(value, path)?,
+            "base_relevance" => s.base_relevance = (!value.is_null()).then(|| value.clone()),
+            // `null` means the default (the reference cannot take None here).
+            "safety_status" => s.safety_status = opt_string(value, path)?.unwrap_or_else(|| String::from("safe")),
+            "risk_tags" => s.risk_tags = opt_strings(value, path)?.unwrap_or_default(),
+            "verified_trust_level" => s.verified_trust_level = (!value.is_null()).then(|| value.clone()),
+            "query_tokens" => s.query_tokens = opt_strings(value, path)?,
+            "purpose" => match value {
+                Value::Null => s.purpose = PyStr::from("recall"),
+                Value::Str(purpose) => s.purpose = purpose.clone(),
+                other => return Err(Error::wrong_type(path, "a string or null", other.type_name())),
+            },
+            _ => {
+                return Err(Error::new(
+                    ErrorCode::InvalidValue,
+                    path,
+                    format!("unknown argument `{key}` (score_memory takes the reference's keyword arguments)"),
+                ))
+            }
+        }
+        Ok(())
     }
 }
 
@@ -196,7 +203,7 @@ fn key_path(key: &str) -> std::borrow::Cow<'static, str> {
     }
 }
 
-fn datetime(v: &Value, path: &str) -> Result<PyDateTime> {
+pub(crate) fn datetime(v: &Value, path: &str) -> Result<PyDateTime> {
     match v {
         Value::Str(s) => PyDateTime::parse(&s.to_str_lossy()).map_err(|e| e.under(path)),
         other => Err(Error::wrong_type(path, "an ISO-8601 datetime string", other.type_name())),
@@ -302,7 +309,7 @@ pub fn weights_for(purpose: &str) -> &'static [(&'static str, f64)] {
 
 /// Score one memory (spec §4–§6).
 pub fn score_memory(input: &ScoreInput) -> Breakdown {
-    score_memory_with_lexical(input).0
+    score_memory_with(input, &input.content, &mut Scratch::default(), None)
 }
 
 /// The gated, weighted final score of unrounded components (in
@@ -324,21 +331,54 @@ pub fn weighted_final(values: &[f64; 7], weights: &[(&str, f64)], eligible: bool
 
 /// [`score_memory`], also returning the lexical overlap of the query against
 /// the content sample and metadata (spec §4.5 step 2; `None` when the query
-/// is falsy). The recall audit needs it to bound the retrieval score.
+/// is falsy). The recall audit needs it to bound the retrieval score. The
+/// overlap is the relevance component without a base relevance, which is
+/// exactly `clamp01(m / distinct) = m / distinct`.
 pub fn score_memory_with_lexical(input: &ScoreInput) -> (Breakdown, Option<f64>) {
-    // One sample, casefolded once; the tokens are streamed (never collected):
-    // relevance matches them against the query while counting them.
+    let breakdown = score_memory(input);
+    if !input.query.as_deref().is_some_and(|q| !q.is_empty()) {
+        return (breakdown, None);
+    }
     let sample = text::sample(&input.content);
-    let mut folded = String::with_capacity(sample.len());
-    crate::py::unicode::casefold_into(&sample, &mut folded);
-    let (relevance, n, lexical) = components::relevance_streamed_lexical(
+    let mut folded = String::new();
+    let (lexical, _) = components::relevance_sampled(
+        &Query { text: input.query.as_deref(), tokens: input.query_tokens.as_deref(), base_relevance: None },
+        &sample,
+        &mut folded,
+        &input.metadata,
+        None,
+    );
+    (breakdown, Some(lexical.value))
+}
+
+/// Reusable buffers for scoring many memories ([`crate::batch`]).
+#[derive(Default)]
+pub struct Scratch {
+    folded: String,
+    /// The last reference time and its isoformat (a batch usually has one).
+    reference_time: Option<(PyDateTime, String)>,
+}
+
+/// [`score_memory`] with the content given separately (`input.content` is
+/// ignored, so a batch can score content borrowed from the wire text),
+/// reusable buffers, and optionally the query's distinct sorted tokens
+/// already computed ([`components::query_tokens`]) for `input.query` /
+/// `input.query_tokens`.
+pub fn score_memory_with(input: &ScoreInput, content: &str, scratch: &mut Scratch, query_tokens: Option<&[&str]>) -> Breakdown {
+    // One sample; the tokens are streamed (never collected): relevance
+    // matches them against the query while counting them.
+    // The sample is casefolded only as far as the token pass reads it.
+    let sample = text::sample(content);
+    let (relevance, n) = components::relevance_sampled(
         &Query {
             text: input.query.as_deref(),
             tokens: input.query_tokens.as_deref(),
             base_relevance: input.base_relevance.as_ref(),
         },
-        &folded,
+        &sample,
+        &mut scratch.folded,
         &input.metadata,
+        query_tokens,
     );
     let signals = text::signals(&sample);
     let facts = ContentFacts {
@@ -371,16 +411,22 @@ pub fn score_memory_with_lexical(input: &ScoreInput) -> (Breakdown, Option<f64>)
     let eligible = safety_eligible && temporal_eligible;
     let final_score = weighted_final(&values, weights, eligible);
     let [r0, r1, r2, r3, r4, r5, r6] = all.map(|c| c.reason);
-    let breakdown = Breakdown {
+    Breakdown {
         components: values,
         final_score,
         safety_eligible,
         temporal_eligible,
         purpose: input.purpose.clone(),
-        reference_time: input.reference_time.isoformat_utc_if_naive(),
+        reference_time: match &scratch.reference_time {
+            Some((t, text)) if *t == input.reference_time => text.clone(),
+            _ => {
+                let text = input.reference_time.isoformat_utc_if_naive();
+                scratch.reference_time = Some((input.reference_time, text.clone()));
+                text
+            }
+        },
         reasons: [r0, r1, r2, r3, r4, r5, r6],
-    };
-    (breakdown, lexical)
+    }
 }
 
 #[cfg(test)]
