@@ -1,5 +1,6 @@
 // Type declarations for lians-score, written and checked by hand (no `any`).
-// The same text is shipped as index.d.ts (ESM) and index.d.cts (CommonJS).
+// The same text is shipped as index.d.ts (TypeScript node10), index.d.mts (ESM
+// entries) and index.d.cts (CommonJS), the copies written by scripts/build.sh.
 // Names follow the Lians TypeScript SDK (@lians-ai/lians) where they overlap.
 
 // ---------------------------------------------------------------- JSON data
@@ -234,9 +235,9 @@ export interface ReviewItemInput extends PendingAdmissionOut {
 
 /** A known explanation of review-queue drift. */
 export interface ReviewDriftCause {
-  /** `missing-inputs` (importance/metadata not in the list response), `reference-time-offset`
-   * (same instant, other offset text), `policy-version`, or `unexplained`. */
-  code: "missing-inputs" | "reference-time-offset" | "policy-version" | "unexplained";
+  /** `policy-version` (stored by another scoring policy: not comparable) or `unexplained`
+   * (no importance and caller metadata reproduce the stored breakdown). */
+  code: "policy-version" | "unexplained";
   text: string;
 }
 
@@ -252,6 +253,43 @@ export interface ReviewDrift {
   causes: ReviewDriftCause[];
 }
 
+/**
+ * Where a re-score input came from: given on the item (`supplied`), recovered from the
+ * item's stored `score_breakdown` (`inferred`), or the write default (`default`: importance
+ * 0.5, metadata `{}`; used when there is no stored breakdown, one from another scoring
+ * policy, or none that any inputs reproduce).
+ */
+export type ReviewInputSource = "supplied" | "inferred" | "default";
+
+/**
+ * The inputs the list route does not return (spec §11.1), as the re-scores used them.
+ * With no query, caller metadata reaches the admission score only through two properties,
+ * so those are what is reported (the metadata itself cannot be recovered).
+ */
+export interface ReviewInputs {
+  /** The write's event time as the held re-score uses it (`isoformat`). `inferred`: the stored
+   * `reference_time`, which is the write's event time, differs from the listed `event_time` (the
+   * list returns the stored column: UTC on Postgres, the naive wall-clock on SQLite; spec §11.2).
+   * "If approved" and trusted review use the listed one, as the server's approval does. */
+  event_time: { value: string; source: "supplied" | "inferred" };
+  importance: {
+    /** The caller's importance as the scorer sees it (clamped to [0, 1]); inferred values
+     * are recovered to the 6 decimal places the breakdown stores. */
+    value: number;
+    source: ReviewInputSource;
+    /** `exact`: the importance is `value`. `at_most`: the stored importance is the content's
+     * heuristic importance (`value`), so the caller's was at most that, and any such value
+     * gives the same held, approved and trusted-review scores. */
+    bound: "exact" | "at_most";
+  };
+  /** Public (non-reserved) metadata keys present (spec §3.6): +0.1 importance heuristic,
+   * +0.15 confidence, +0.1 stability. */
+  public_metadata: { value: boolean; source: ReviewInputSource };
+  /** A `trust_level`/`source_trust` claim in the metadata (spec §4.3): the trust reason
+   * gains "caller metadata trust claim ignored"; the trust score is unchanged. */
+  trust_claim: { value: boolean; source: ReviewInputSource };
+}
+
 /** A review-queue item re-scored three ways. */
 export interface ReviewRescore {
   /** As held: safety `review_needed` (what the queue stores). */
@@ -261,7 +299,8 @@ export interface ReviewRescore {
   /** On the trusted-review path: safety `approved`, tags re-detected from the content. */
   trusted_review: ScoreMemoryResult;
   trusted_review_risk_tags: string[];
-  inputs: { importance_supplied: boolean; metadata_supplied: boolean };
+  /** The write inputs the three re-scores used, and where each came from. */
+  inputs: ReviewInputs;
   /** Null when the item has no stored `score_breakdown`. */
   drift: ReviewDrift | null;
 }
@@ -298,11 +337,13 @@ export type VerificationFailure =
   | "unsigned_pack"
   | "untrusted_key"
   | "key_id_mismatch"
+  /** Body binding: a response body's plaintext field disagrees with what its receipt binds. */
+  | "body_mismatch"
   /** A field of `given`/`options` has the wrong type: the requested check could not run. */
   | "invalid_given";
 
 /** Informational checks: reported in `checks`, never failures. */
-export type VerificationInfoCode = "body_hash_consistency" | "stage_chain" | "rank_calibration";
+export type VerificationInfoCode = "stage_chain" | "rank_calibration";
 
 /** One check of a report. */
 export interface VerificationCheck {
@@ -310,8 +351,10 @@ export interface VerificationCheck {
   status: "passed" | "failed" | "skipped";
   /** `error` checks decide `valid`; `info` checks never do. */
   severity: "error" | "info";
-  /** JSON pointer into the parsed wire document (or `/given/...`). */
+  /** JSON pointer into the parsed wire document (or `/given/...`), e.g. `/memories/3/content`. */
   pointer: string;
+  /** Body-binding checks: the pointer of the bound value it was compared with, e.g. `/receipt/results/3/content_hash`. */
+  compared_with?: string;
   message: string;
 }
 
@@ -338,6 +381,13 @@ export interface VerificationReport {
   checks: VerificationCheck[];
   /** Evidence Packs: the recall receipts the pack binds (empty otherwise). */
   bound_receipts: BoundReceipt[];
+  /**
+   * Response bodies: the fields present in the body that the receipt does **not** bind, as JSON-pointer
+   * patterns with `*` standing for any array index (the metadata of every memory is listed as
+   * `/memories/` + `*` + `/metadata`), or plain pointers such as `/latency_ms`. A change to one of them is not
+   * detected: do not rely on them. Empty for bare receipts and packs.
+   */
+  unbound_fields: string[];
   /** The canonical (PyJSON) text that was hashed, when `include_canonical` was set; else null. */
   canonical: string | null;
 }
@@ -354,6 +404,12 @@ export interface RecallGiven {
   neighbor_metadata?: Record<string, Record<string, JsonText>>;
   /** A pinned receipt hash (hex, any case). */
   expected_sha256?: string;
+  /**
+   * The memories were written in privacy-minimal mode, so their `content_hash` values are HMACs no client can
+   * recompute: skip comparing the body's own contents with them (reported as `skipped`). Default false: such a
+   * body fails closed with `content_hash_mismatch`.
+   */
+  privacy_minimal?: boolean;
   /** Return the canonical text in `report.canonical`. Default false. */
   include_canonical?: boolean;
 }
@@ -377,6 +433,82 @@ export interface EvidencePackOptions {
   include_canonical?: boolean;
 }
 
+// ---------------------------------------------------------------- recall audit
+
+/** Failure codes of a recall audit (`docs/audit.md`). */
+export type AuditFailure =
+  | "pairing_mismatch"
+  | "query_mismatch"
+  | "breakdown_missing"
+  | "component_mismatch"
+  | "gate_mismatch"
+  | "reason_mismatch"
+  | "policy_mismatch"
+  | "relevance_inconsistent"
+  | "quality_inconsistent"
+  | "blend_inconsistent"
+  | "fusion_inconsistent"
+  | "stage_chain_broken"
+  | "calibration_mismatch";
+
+/** A closed interval `[lo, hi]` of retrieval scores. */
+export type RetrievalInterval = [number, number];
+
+/** One audit check: the server's bound value against the client's re-derivation. */
+export interface AuditCheck {
+  /** What was compared: a breakdown key (`trust_score`, `reasons`, ...), `pairing`, `blend`, `fusion`, `stage_chain`, `calibration:<stage>`, ... */
+  check: string;
+  /** The code this check reports when it fails. */
+  code: AuditFailure;
+  status: "passed" | "failed";
+  /** JSON pointer into the response body. */
+  pointer: string;
+  /** The server's value as sent (null when absent or not applicable). */
+  bound: JsonValue;
+  /** The client's re-derived value (null when it cannot be derived). */
+  rederived: JsonValue;
+  /** Interval checks: the retrieval scores that reproduce `bound`; else null. */
+  interval: RetrievalInterval | null;
+  message?: string;
+}
+
+/** The audit of one returned result. */
+export interface AuditResult {
+  /** `memories[i].id` as sent. */
+  id: JsonValue;
+  /** 1-based place in the response. */
+  rank: number;
+  consistent: boolean;
+  /** Index into `query_variants` of the query the result was scored with; null for the query sent. */
+  query_variant: number | null;
+  /** The retrieval scores the server must have used (relevance, quality and blend together); null when none. */
+  retrieval_score: RetrievalInterval | null;
+  checks: AuditCheck[];
+}
+
+/** The report of `auditRecall`. Findings are data, not exceptions. */
+export interface AuditReport {
+  /** True exactly when no check failed. */
+  consistent: boolean;
+  /** Each failed code once, in first-seen order. */
+  failures: AuditFailure[];
+  /** `"given"`, or `"query_variants/0"` when no query was given and that variant hashes to `query_sha256`. */
+  query_source: "given" | "query_variants/0";
+  /** Response-level checks (query hash, result counts). */
+  checks: AuditCheck[];
+  results: AuditResult[];
+  /** What an audit establishes. */
+  proves: string;
+  /** What no client can audit from a response. */
+  cannot_audit: string[];
+}
+
+/** Options of `auditRecall`. */
+export interface AuditOptions {
+  /** The query the client sent. Absent: `query_variants[0]` if it hashes to `receipt.query_sha256`. */
+  query?: string | null;
+}
+
 // ---------------------------------------------------------------- functions
 
 /**
@@ -385,6 +517,41 @@ export interface EvidencePackOptions {
  * flattening prints as `1`) nor integer-like key order in `metadata`.
  */
 export declare function scoreMemory(input: ScoreMemoryInput | JsonText): ScoreMemoryResult;
+/** The compact result of {@link scoreCandidates} (default `output: "compact"`): one entry per candidate, rounded to 6 places as in the breakdown; a failed candidate has `NaN` scores, `0` flags and an entry in `errors`. */
+export interface ScoreCandidatesCompact {
+  count: number;
+  errors: Array<{ index: number; error: string; message: string; path: string }>;
+  final_score: Float64Array;
+  /** 1 = eligible, 0 = not (or failed). */
+  eligible: Uint8Array;
+  safety_eligible: Uint8Array;
+  temporal_eligible: Uint8Array;
+  components: Record<
+    "importance_score" | "confidence_score" | "trust_score" | "freshness_score" | "relevance_score" | "stability_score" | "safety_score",
+    Float64Array
+  >;
+}
+/**
+ * Batch `score_memory`: each candidate is scored as `scoreMemory({...shared, ...candidate})`
+ * (byte-identical results), with the shared inputs read and each distinct query tokenized once.
+ * `candidates` as JSON Lines or JSON-array text is the fast path; an array of objects is converted
+ * item by item like `scoreMemory`'s argument. An invalid `shared` throws; a failed candidate is an error row.
+ */
+export declare function scoreCandidates(
+  shared: Partial<ScoreMemoryInput> | JsonText | null | undefined,
+  candidates: JsonText | Array<Partial<ScoreMemoryInput>>,
+  options?: { output?: "compact" } | null,
+): ScoreCandidatesCompact;
+export declare function scoreCandidates(
+  shared: Partial<ScoreMemoryInput> | JsonText | null | undefined,
+  candidates: JsonText | Array<Partial<ScoreMemoryInput>>,
+  options: { output: "full" },
+): Array<ScoreMemoryResult | { error: string; message: string; path: string }>;
+export declare function scoreCandidates(
+  shared: Partial<ScoreMemoryInput> | JsonText | null | undefined,
+  candidates: JsonText | Array<Partial<ScoreMemoryInput>>,
+  options: { output: "jsonl" },
+): string;
 /** The reference tokenizer; non-string values go through Python `str()` (a JS `1.0` is the integer `1`). */
 export declare function tokenizeForScoring(value: string | number | boolean | null): string[];
 /** Admission risk detectors, in detector order (e.g. `pii:email`, `injection`). */
@@ -419,3 +586,11 @@ export declare function verifyRecallReceipt(wire: WireInput, given?: RecallGiven
 export declare function verifyContextReceipt(wire: WireInput, given?: ContextGiven | JsonText | null): VerificationReport;
 /** Verify an Evidence Pack v2 (hashes, Ed25519 signature, bound receipts) from its raw JSON text. */
 export declare function verifyEvidencePack(wire: WireInput, options?: EvidencePackOptions | JsonText | null): VerificationReport;
+/**
+ * Audit a recall response: re-derive the server's scores (components, gates,
+ * reasons, relevance, quality, the 0.8/0.2 blend, fusion, rank calibration)
+ * from the **raw** `POST /v1/recall` body text and the query sent. Input that
+ * cannot be audited (not JSON, a bare receipt, over the limits) throws a
+ * `LiansScoreError`.
+ */
+export declare function auditRecall(wire: WireInput, options?: AuditOptions | JsonText | null): AuditReport;

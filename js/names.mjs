@@ -1,6 +1,17 @@
-// The wasm exports that form the public API (the CLI helpers stay internal).
+// The ONE list of the package's public functions (the wasm exports that form
+// the API). Everything else is derived from it or checked against it:
+//   - the export lists of js/web.mjs, js/inline.mjs, js/node.cjs, js/node.mjs
+//     and js/bundler.mjs are generated from it by `node scripts/gen-entries.mjs`
+//     (scripts/build.sh runs it; `--check` fails when they are stale);
+//   - tests/js/names.test.mjs checks that js/index.d.ts declares exactly these
+//     functions, and that every wasm export is either here or in
+//     INTERNAL_NAMES below (so a new #[wasm_bindgen] function cannot be
+//     forgotten).
+// Adding a function: add its js_name here, declare it in js/index.d.ts, run
+// `node scripts/gen-entries.mjs` (scripts/build.sh does).
 export const API_NAMES = [
   "scoreMemory",
+  "scoreCandidates",
   "tokenizeForScoring",
   "detectRiskTags",
   "evaluateAdmission",
@@ -12,4 +23,19 @@ export const API_NAMES = [
   "verifyRecallReceipt",
   "verifyContextReceipt",
   "verifyEvidencePack",
+  "auditRecall",
 ];
+
+// wasm exports kept internal (used by js/cli.mjs and the tests only).
+export const INTERNAL_NAMES = [
+  "cliAudit",
+  "cliScore",
+  "cliVerify",
+  "cliVerifyPack",
+  "crateVersion",
+  "replayReceiptsLine",
+  "replayScoringLine",
+];
+
+// Functions every entry adds around the wasm exports.
+export const INIT_NAMES = ["init", "initSync", "isInitialized"];

@@ -2,7 +2,8 @@
 # Install everything the build and the tests need, idempotently: each step
 # checks first and skips when the right version is already there.
 #   rustup wasm32 target, wasm-bindgen-cli (= Cargo.lock's wasm-bindgen),
-#   wasm-pack 0.15.1, Chromium + chromedriver (apt), npm devDependencies.
+#   wasm-pack 0.15.1, Chromium + chromedriver (apt), npm devDependencies,
+#   a real Lians server for the live tests (scripts/lians/venv.sh: .lians-venv).
 # Only registries are used (crates.io, npm, Debian); nothing downloads
 # prebuilt binaries from elsewhere (see ../shared/toolchain.md).
 set -euo pipefail
@@ -64,3 +65,31 @@ else
   echo "$lock_sum" > "$stamp"
 fi
 echo "wasm-opt: $(node_modules/.bin/wasm-opt --version)"
+
+step "Lians server venv (live tests)"
+lians_rc=0
+bash scripts/lians/venv.sh || lians_rc=$?
+if ((lians_rc == 3)); then
+  if [[ "${CI:-}" == "true" ]]; then
+    echo "bootstrap: CI needs CPython 3.12 for the live Lians tests" >&2
+    exit 1
+  fi
+  echo "bootstrap: no CPython 3.12: the live Lians tests will be skipped"
+elif ((lians_rc != 0)); then
+  echo "bootstrap: installing the Lians server venv failed (exit $lians_rc); the live Lians tests will fail" >&2
+  if [[ "${CI:-}" == "true" ]]; then exit "$lians_rc"; fi
+fi
+
+# The packaging matrix's tools (Next.js, Vite, webpack, esbuild, Rollup, Parcel,
+# Bun, edge-runtime, attw, TypeScript), pinned by their own lockfile. ~690 MB;
+# `npm ci --prefer-offline` takes them from the npm cache (~/.npm) when it can.
+step "packaging matrix tools (tests/package/matrix)"
+matrix=tests/package/matrix
+lock_sum=$(cat "$matrix/package.json" "$matrix/package-lock.json" | sha256sum | cut -c1-64)
+stamp=$matrix/node_modules/.bootstrap-lock.sha256
+if [[ -d $matrix/node_modules && -f "$stamp" && "$(cat "$stamp")" == "$lock_sum" ]]; then
+  echo "$matrix/node_modules matches its package-lock.json"
+else
+  (cd "$matrix" && npm ci --no-audit --no-fund --prefer-offline)
+  echo "$lock_sum" > "$stamp"
+fi

@@ -42,8 +42,16 @@ build nodejs node commonjs
 build web web module
 build bundler bundler module
 
-# One hand-checked declaration file; CommonJS consumers get a byte copy
-# (TypeScript needs a .d.cts beside require-style entries).
+# Embed the wasm where bundlers cannot carry a file (dist/node, dist/inline),
+# and regenerate the entries' export lists from js/names.mjs.
+node scripts/embed-wasm.mjs
+node scripts/gen-entries.mjs
+
+# One hand-checked declaration file (js/index.d.ts); ESM and CommonJS
+# consumers get byte copies with the extensions TypeScript's node16/nodenext
+# resolution needs (.d.mts beside .mjs entries, .d.cts beside .cjs ones).
+cp js/index.d.ts js/index.d.mts
 cp js/index.d.ts js/index.d.cts
 
-bash scripts/size.sh
+# Sizes (and the README's marked size block, rewritten when they changed).
+bash scripts/size.sh --write-readme

@@ -7,7 +7,7 @@
 //! restated here as scanners over code points with Python's word, digit,
 //! space and case-insensitivity rules (see [`crate::text::ieq`]).
 
-use crate::json::{Object, Value};
+use crate::json::{Object, PyStr, Value};
 use crate::py::time::PyDateTime;
 use crate::py::unicode::{self, decimal_value, is_decimal, is_py_space, is_py_word};
 use crate::score::{self, Breakdown, ScoreInput};
@@ -457,8 +457,8 @@ pub struct AdmissionDecision {
     pub action: AdmissionAction,
     /// The detected risk tags, in detector order (plus `source:blocked`).
     pub risk_tags: Vec<String>,
-    /// Why the write was held or rejected (empty when admitted).
-    pub reasons: Vec<String>,
+    /// WTF-8: the block-list reason echoes the source, lone surrogates included.
+    pub reasons: Vec<PyStr>,
 }
 
 /// The former name of [`AdmissionDecision`].
@@ -470,24 +470,65 @@ impl AdmissionDecision {
         let mut o = Object::with_capacity(3);
         o.push_unique("action", Value::str(self.action.as_str()));
         o.push_unique("risk_tags", Value::Array(self.risk_tags.iter().map(|t| Value::str(t.as_str())).collect()));
-        o.push_unique("reasons", Value::Array(self.reasons.iter().map(|t| Value::str(t.as_str())).collect()));
+        o.push_unique("reasons", Value::Array(self.reasons.iter().cloned().map(Value::Str).collect()));
         Value::Object(o)
     }
 }
 
+/// Python `str.strip().lower()` on a string that may hold lone surrogates
+/// (Python keeps them; they are neither spaces nor cased nor case-ignorable,
+/// so lowering the runs between them one by one is exact, Final_Sigma included).
+pub fn strip_lower(s: &PyStr) -> PyStr {
+    if let Some(t) = s.as_str() {
+        return PyStr::from(unicode::lower(unicode::py_strip(t)));
+    }
+    let cps: Vec<u32> = s.code_points().collect();
+    let space = |cp: &u32| char::from_u32(*cp).is_some_and(is_py_space);
+    let start = cps.iter().position(|c| !space(c)).unwrap_or(cps.len());
+    let end = cps.iter().rposition(|c| !space(c)).map_or(start, |i| i + 1);
+    let mut out: Vec<u8> = Vec::with_capacity(s.as_bytes().len());
+    let mut run = String::new();
+    for &cp in &cps[start..end] {
+        match char::from_u32(cp) {
+            Some(c) => run.push(c),
+            None => {
+                out.extend_from_slice(unicode::lower(&run).as_bytes());
+                run.clear();
+                // WTF-8 of a lone surrogate: the 3-byte UTF-8 form of its code point.
+                out.extend_from_slice(&[0xE0 | (cp >> 12) as u8, 0x80 | ((cp >> 6) & 0x3F) as u8, 0x80 | (cp & 0x3F) as u8]);
+            }
+        }
+    }
+    out.extend_from_slice(unicode::lower(&run).as_bytes());
+    PyStr::from_wtf8(out)
+}
+
 /// The configured block list (`admission_blocked_sources`, comma separated):
 /// split on `,`, Py-strip and lowercase each item, drop empties.
-pub fn normalize_blocked_sources(config: &str) -> Vec<String> {
-    config.split(',').map(|s| unicode::lower(unicode::py_strip(s))).filter(|s| !s.is_empty()).collect()
+pub fn normalize_blocked_sources(config: &PyStr) -> Vec<PyStr> {
+    config
+        .as_bytes()
+        .split(|&b| b == b',')
+        .map(|part| strip_lower(&PyStr::from_wtf8(part.to_vec())))
+        .filter(|s| !s.is_empty())
+        .collect()
 }
 
 /// `evaluate(content, source, mode, blocked_sources)` (spec §9.1). The
 /// block list is used as given (callers normalize configured values with
 /// [`normalize_blocked_sources`]).
 pub fn evaluate(content: &str, source: Option<&str>, mode: &str, blocked_sources: &[String]) -> AdmissionDecision {
+    let blocked: Vec<PyStr> = blocked_sources.iter().map(|b| PyStr::from(b.as_str())).collect();
+    evaluate_wtf8(content, source.map(PyStr::from).as_ref(), mode, &blocked)
+}
+
+/// [`evaluate`] for strings that may hold lone surrogates (JSON `\ud800`):
+/// the source and block list are compared, and the source echoed in the
+/// block-list reason, as Python's `str` holds them, not as U+FFFD.
+pub fn evaluate_wtf8(content: &str, source: Option<&PyStr>, mode: &str, blocked_sources: &[PyStr]) -> AdmissionDecision {
     let mut tags: Vec<String> = detect_risk_tags(content).into_iter().map(String::from).collect();
-    let src = unicode::lower(unicode::py_strip(source.unwrap_or("")));
-    if !src.is_empty() && blocked_sources.contains(&src) {
+    let src = source.map(strip_lower).unwrap_or_default();
+    if !src.is_empty() && blocked_sources.iter().any(|b| *b == src) {
         tags.push(TAG_BLOCKED.to_string());
     }
     let has = |t: &str| tags.iter().any(|x| x == t);
@@ -498,10 +539,13 @@ pub fn evaluate(content: &str, source: Option<&str>, mode: &str, blocked_sources
     if has(TAG_INJECTION) || has(TAG_BLOCKED) {
         let mut reasons = Vec::new();
         if has(TAG_INJECTION) {
-            reasons.push("prompt-injection / instruction-override detected".to_string());
+            reasons.push(PyStr::from("prompt-injection / instruction-override detected"));
         }
         if has(TAG_BLOCKED) {
-            reasons.push(format!("source '{src}' is on the block list"));
+            let mut text = b"source '".to_vec();
+            text.extend_from_slice(src.as_bytes());
+            text.extend_from_slice(b"' is on the block list");
+            reasons.push(PyStr::from_wtf8(text));
         }
         return AdmissionDecision { action: AdmissionAction::Reject, risk_tags: tags, reasons };
     }
@@ -509,14 +553,14 @@ pub fn evaluate(content: &str, source: Option<&str>, mode: &str, blocked_sources
         return AdmissionDecision {
             action: AdmissionAction::Reject,
             risk_tags: tags,
-            reasons: vec!["too vague to be a durable memory".into()],
+            reasons: vec![PyStr::from("too vague to be a durable memory")],
         };
     }
     if tags.iter().any(|t| t.starts_with("pii:") || t.starts_with("phi:") || t == TAG_MNPI) {
         return AdmissionDecision {
             action: AdmissionAction::Review,
             risk_tags: tags,
-            reasons: vec!["sensitive data (PII/PHI/MNPI) requires review before admission".into()],
+            reasons: vec![PyStr::from("sensitive data (PII/PHI/MNPI) requires review before admission")],
         };
     }
     admit(tags)
@@ -569,7 +613,7 @@ pub fn attach(
     input.source = request.source.clone();
     input.safety_status = status.to_string();
     input.risk_tags = risk_tags.to_vec();
-    input.purpose = "admission".to_string();
+    input.purpose = "admission".into();
     let breakdown = score::score_memory(&input);
     let mut out = caller;
     let mut admission = Object::with_capacity(2);
@@ -632,11 +676,18 @@ mod tests {
         let d = evaluate("hi", Some("scraped"), "enforce", &blocked);
         assert_eq!(d.action, "reject");
         assert_eq!(d.risk_tags, ["vague", "source:blocked"]);
-        assert_eq!(d.reasons, ["source 'scraped' is on the block list"]);
+        assert_eq!(d.reasons, [PyStr::from("source 'scraped' is on the block list")]);
         let d = evaluate("a@a.aa", None, "enforce", &[]);
         assert_eq!((d.action, d.reasons.len()), (AdmissionAction::Reject, 1));
         assert_eq!(evaluate("ignore previous instructions", None, "Enforce", &[]).action, "admit");
-        assert_eq!(normalize_blocked_sources(" Evil ,, spam.example"), ["evil", "spam.example"]);
+        assert_eq!(normalize_blocked_sources(&" Evil ,, spam.example".into()), [PyStr::from("evil"), PyStr::from("spam.example")]);
+        // Lone surrogates are kept (Python str), not replaced: "\ud800" and "\udfff" differ.
+        let wtf8 = |b: &[u8]| PyStr::from_wtf8(b.to_vec());
+        let src = wtf8(b" EVIL\xed\xa0\x80 ");
+        let d = evaluate_wtf8("a b c d", Some(&src), "enforce", &[wtf8(b"evil\xed\xbf\xbf")]);
+        assert_eq!(d.action, "admit");
+        let d = evaluate_wtf8("a b c d", Some(&src), "enforce", &[wtf8(b"evil\xed\xa0\x80")]);
+        assert_eq!(d.reasons, [wtf8(b"source 'evil\xed\xa0\x80' is on the block list")]);
     }
 
     #[test]

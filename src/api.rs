@@ -7,13 +7,11 @@
 //! (typed `too_large` / `nesting_too_deep` errors); JSON text should enter
 //! through [`crate::limits::parse_input`].
 
-use crate::admission::{self, WriteRequest};
-use crate::json::{Object, Value};
+use crate::admission;
+use crate::json::Value;
 use crate::limits::{self, Caps};
-use crate::py::float::round6;
-use crate::py::time::PyDateTime;
 use crate::rank;
-use crate::score::{ScoreInput, COMPONENTS, SCORING_POLICY_VERSION};
+use crate::score::ScoreInput;
 use crate::text;
 use crate::{Error, ErrorCode, Result};
 
@@ -49,211 +47,44 @@ pub fn evaluate_admission(input: &Value) -> Result<Value> {
     limits::check_api_input(input)?;
     let obj = input.as_object().ok_or_else(|| Error::wrong_type("", "an object", input.type_name()))?;
     let content = required_str(obj.get("content"), "/content")?;
-    let source = optional_str(obj.get("source"), "/source")?;
+    // Source and block list keep lone surrogates: they are compared and echoed.
+    let source = match obj.get("source") {
+        None | Some(Value::Null) => None,
+        Some(Value::Str(s)) => Some(s.clone()),
+        Some(other) => return Err(Error::wrong_type("/source", "a string", other.type_name())),
+    };
     let mode = optional_str(obj.get("mode"), "/mode")?.unwrap_or_else(|| "monitor".to_string());
     let blocked = match obj.get("blocked_sources") {
         None | Some(Value::Null) => Vec::new(),
-        Some(Value::Str(s)) => admission::normalize_blocked_sources(&s.to_str_lossy()),
+        Some(Value::Str(s)) => admission::normalize_blocked_sources(s),
         Some(Value::Array(items)) => items
             .iter()
             .enumerate()
-            .map(|(i, v)| required_str(Some(v), &format!("/blocked_sources/{i}")))
+            .map(|(i, v)| match v {
+                Value::Str(s) => Ok(s.clone()),
+                other => Err(Error::wrong_type(format!("/blocked_sources/{i}"), "a string", other.type_name())),
+            })
             .collect::<Result<Vec<_>>>()?,
         Some(other) => return Err(Error::wrong_type("/blocked_sources", "an array of strings or a string", other.type_name())),
     };
-    Ok(crate::evaluate_admission(&content, source.as_deref(), &mode, &blocked).to_json())
+    Ok(admission::evaluate_wtf8(&content, source.as_ref(), &mode, &blocked).to_json())
 }
 
 /// Re-score a review-queue item (`PendingAdmissionOut`, optionally with the
 /// write's `importance` and `metadata`, which the list route does not return).
 ///
 /// Returns `{held, approved, trusted_review, trusted_review_risk_tags, inputs,
-/// drift}`: the admission breakdown as held (safety `review_needed`), as the
-/// reviewer's approval would store it (safety `approved`, the item's tags),
-/// and on the trusted-review path (safety `approved`, tags re-detected from
-/// the content, so injection-like text stays ineligible); `drift` compares
-/// the held re-score with the stored `score_breakdown` and names known causes.
+/// drift}` ([`crate::review`]): the admission breakdown as held (safety
+/// `review_needed`), as the reviewer's approval would store it (safety
+/// `approved`, the item's tags), and on the trusted-review path (safety
+/// `approved`, tags re-detected from the content); `inputs` says which
+/// importance and metadata properties were used and whether each was
+/// supplied, inferred from the stored `score_breakdown`, or a default;
+/// `drift` compares the held re-score with the stored breakdown.
 pub fn rescore_review_item(item: &Value) -> Result<Value> {
     limits::check_api_input(item)?;
-    let obj = item.as_object().ok_or_else(|| Error::wrong_type("", "an object", item.type_name()))?;
-    let content = required_str(obj.get("content"), "/content")?;
-    let event_text = required_str(obj.get("event_time"), "/event_time")?;
-    let event_time = PyDateTime::parse(&event_text).map_err(|e| e.under("/event_time"))?;
-    let source = optional_str(obj.get("source"), "/source")?;
-    let risk_tags: Vec<String> = match obj.get("risk_tags") {
-        None | Some(Value::Null) => Vec::new(),
-        Some(Value::Array(items)) => items
-            .iter()
-            .enumerate()
-            .map(|(i, v)| required_str(Some(v), &format!("/risk_tags/{i}")))
-            .collect::<Result<_>>()?,
-        Some(other) => return Err(Error::wrong_type("/risk_tags", "an array of strings", other.type_name())),
-    };
-    let importance_supplied = obj.get("importance").is_some();
-    let metadata = match obj.get("metadata") {
-        None | Some(Value::Null) => None,
-        Some(Value::Object(o)) => Some(o.clone()),
-        Some(other) => return Err(Error::wrong_type("/metadata", "an object or null", other.type_name())),
-    };
-    let metadata_supplied = metadata.is_some();
-    let request = WriteRequest {
-        content: content.clone(),
-        event_time,
-        source,
-        metadata: metadata.unwrap_or_default(),
-        importance: obj.get("importance").cloned().unwrap_or(Value::Float(0.5)),
-    };
-    let (_, held) = admission::attach(&request, "review", &risk_tags, None, None);
-    let (_, approved) = admission::attach(&request, "admit", &risk_tags, Some("approved"), Some("approved"));
-    let fresh: Vec<String> = admission::detect_risk_tags(&content).into_iter().map(String::from).collect();
-    let (_, trusted) = admission::attach(&request, "admit", &fresh, Some("approved"), Some("approved"));
-    let held_json = held.to_json();
-
-    let mut inputs = Object::new();
-    inputs.push_unique("importance_supplied", Value::Bool(importance_supplied));
-    inputs.push_unique("metadata_supplied", Value::Bool(metadata_supplied));
-
-    let drift = match obj.get("score_breakdown") {
-        Some(Value::Object(stored)) => drift(stored, &held_json, importance_supplied, metadata_supplied),
-        _ => Value::Null,
-    };
-
-    let mut out = Object::new();
-    out.push_unique("held", held_json);
-    out.push_unique("approved", approved.to_json());
-    out.push_unique("trusted_review", trusted.to_json());
-    out.push_unique("trusted_review_risk_tags", strings(fresh));
-    out.push_unique("inputs", Value::Object(inputs));
-    out.push_unique("drift", drift);
-    Ok(Value::Object(out))
-}
-
-/// Compare a stored breakdown with the held re-score, by key (Postgres
-/// JSONB reorders keys), numbers after rounding to 6 places, and explain the
-/// differences where a known cause accounts for them:
-///
-/// * `missing-inputs`: the list route returns neither `importance` nor the
-///   caller metadata (spec §11.1); they feed importance, confidence and
-///   stability (and so `final_score`, when eligibility agrees).
-/// * `reference-time-offset`: same instant, different offset text (§11.2).
-/// * `policy-version`: scores from another policy are not comparable, so
-///   every difference counts as explained by it.
-///
-/// Anything left is listed in `unexplained_fields` with an `unexplained` cause.
-fn drift(stored: &Object, rescored: &Value, importance_supplied: bool, metadata_supplied: bool) -> Value {
-    let keys = COMPONENTS.iter().copied().chain([
-        "final_score",
-        "eligible",
-        "safety_eligible",
-        "temporal_eligible",
-        "purpose",
-        "weights",
-        "scoring_limits",
-        "reasons",
-        "reference_time",
-        "scoring_policy_version",
-    ]);
-    let fields: Vec<&str> = keys
-        .filter(|key| match (rescored.get(key), stored.get(key)) {
-            (Some(a), Some(b)) => !same_value(a, b),
-            (None, None) => false,
-            _ => true,
-        })
-        .collect();
-    let mut unexplained: Vec<&str> = fields.clone();
-    let mut causes: Vec<Value> = Vec::new();
-    let mut cause = |code: &str, text: String| {
-        let mut c = Object::new();
-        c.push_unique("code", Value::str(code));
-        c.push_unique("text", Value::str(text));
-        causes.push(Value::Object(c));
-    };
-    let num = |o: Option<&Value>| match o {
-        Some(Value::Float(f)) => Some(*f),
-        Some(Value::Int(d)) => d.parse::<f64>().ok(),
-        _ => None,
-    };
-
-    const INPUT_FED: [&str; 3] = ["importance_score", "confidence_score", "stability_score"];
-    if !(importance_supplied && metadata_supplied) && unexplained.iter().any(|f| INPUT_FED.contains(f)) {
-        let missing = match (importance_supplied, metadata_supplied) {
-            (false, false) => "importance and caller metadata are",
-            (false, true) => "importance is",
-            _ => "caller metadata is",
-        };
-        let mut text = format!(
-            "{missing} not in the GET /v1/admissions response (spec §11.1): re-scored with {} and {}.",
-            if importance_supplied { "the given importance" } else { "importance 0.5" },
-            if metadata_supplied { "the given metadata" } else { "metadata {}" },
-        );
-        if let (false, Some(a), Some(b)) = (metadata_supplied, num(stored.get("confidence_score")), num(rescored.get("confidence_score"))) {
-            if (round6(a - b) - 0.15).abs() < 1e-9 {
-                text.push_str(" Stored confidence is 0.15 higher: the original write had public metadata.");
-            }
-        }
-        cause("missing-inputs", text);
-        unexplained.retain(|f| !INPUT_FED.contains(f));
-        if stored.get("eligible") == rescored.get("eligible") {
-            unexplained.retain(|f| *f != "final_score");
-        }
-    }
-    if unexplained.contains(&"reference_time") {
-        let instant = |v: Option<&Value>| v.and_then(Value::as_str).and_then(|t| PyDateTime::parse(t).ok()).map(|t| t.instant_micros());
-        let (a, b) = (instant(stored.get("reference_time")), instant(rescored.get("reference_time")));
-        if a.is_some() && a == b {
-            let text = |v: Option<&Value>| v.and_then(Value::as_str).unwrap_or("").to_string();
-            cause(
-                "reference-time-offset",
-                format!(
-                    "reference_time written with a different offset ({} stored vs {}): the list returns event_time normalised to UTC (spec §11.2). Same instant.",
-                    text(stored.get("reference_time")),
-                    text(rescored.get("reference_time"))
-                ),
-            );
-            unexplained.retain(|f| *f != "reference_time");
-        }
-    }
-    if fields.contains(&"scoring_policy_version") {
-        let stored_version = stored.get("scoring_policy_version").map(json_text).unwrap_or_else(|| "null".into());
-        cause(
-            "policy-version",
-            format!("stored with scoring policy {stored_version}; the client implements \"{SCORING_POLICY_VERSION}\". Scores from another policy version are not comparable."),
-        );
-        unexplained.clear();
-    }
-    if !unexplained.is_empty() {
-        cause("unexplained", format!("not explained by a known cause: {}.", unexplained.join(", ")));
-    }
-    let mut o = Object::new();
-    o.push_unique("drifted", Value::Bool(!fields.is_empty()));
-    o.push_unique("fields", strings(&fields));
-    o.push_unique("explained", Value::Bool(unexplained.is_empty()));
-    o.push_unique("unexplained_fields", strings(&unexplained));
-    o.push_unique("causes", Value::Array(causes));
-    Value::Object(o)
-}
-
-fn json_text(v: &Value) -> String {
-    crate::json::to_json_string(v)
-}
-
-fn same_value(a: &Value, b: &Value) -> bool {
-    let num = |v: &Value| match v {
-        Value::Float(f) => Some(*f),
-        Value::Int(d) => d.parse::<f64>().ok(),
-        _ => None,
-    };
-    match (num(a), num(b)) {
-        (Some(x), Some(y)) => round6(x) == round6(y),
-        _ => match (a, b) {
-            (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_value(p, q)),
-            // By key: JSONB storage reorders object keys.
-            (Value::Object(x), Value::Object(y)) => {
-                x.len() == y.len() && x.iter().all(|(k, v)| y.iter().any(|(k2, v2)| k2 == k && same_value(v, v2)))
-            }
-            _ => a == b,
-        },
-    }
+    let item = crate::review::ReviewItem::from_json(item)?;
+    Ok(crate::review::rescore(&item).to_json())
 }
 
 /// `rank_position_score(position, total, input_score)` (rank-calibration-v1).
@@ -298,6 +129,17 @@ pub fn verify_canonical(wire: &str, given: &Value) -> Result<Value> {
     crate::verify_canonical(wire, given).map(|r| r.to_json())
 }
 
+/// Audit a recall response (raw `POST /v1/recall` body text): re-derive the
+/// server's scores ([`crate::audit`]). `options` is `{query?}` (the query the
+/// client sent; null or absent: `query_variants[0]` when it hashes to the
+/// receipt's `query_sha256`). Returns the report object
+/// ([`crate::audit::Audit::to_json`]); findings are report data, input that
+/// cannot be audited is an error.
+pub fn audit_recall(wire: &str, options: &Value) -> Result<Value> {
+    receipt_limits(wire, options, "the recall response")?;
+    Ok(crate::audit::audit_recall_value(wire, options)?.into_json())
+}
+
 /// The receipt entry points' input caps: the wire text and the `given` object.
 pub(crate) fn receipt_limits(wire: &str, given: &Value, what: &str) -> Result<()> {
     limits::check_text(wire, what)?;
@@ -308,7 +150,7 @@ fn strings<S: AsRef<str>>(items: impl IntoIterator<Item = S>) -> Value {
     Value::Array(items.into_iter().map(|s| Value::str(s.as_ref())).collect())
 }
 
-fn required_str(v: Option<&Value>, path: &str) -> Result<String> {
+pub(crate) fn required_str(v: Option<&Value>, path: &str) -> Result<String> {
     match v {
         Some(Value::Str(s)) => Ok(s.to_str_lossy().into_owned()),
         Some(other) => Err(Error::wrong_type(path, "a string", other.type_name())),
@@ -316,7 +158,7 @@ fn required_str(v: Option<&Value>, path: &str) -> Result<String> {
     }
 }
 
-fn optional_str(v: Option<&Value>, path: &str) -> Result<Option<String>> {
+pub(crate) fn optional_str(v: Option<&Value>, path: &str) -> Result<Option<String>> {
     match v {
         None | Some(Value::Null) => Ok(None),
         other => required_str(other, path).map(Some),

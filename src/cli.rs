@@ -82,6 +82,18 @@ pub fn score(text: &str, function: &str, label: &str) -> Result<Outcome> {
             items
         }
     };
+    if function == "score_memory" {
+        // The batch scorer: the same lines, the query tokenized once per distinct query.
+        let (mut output, mut status) = (String::new(), OK);
+        for chunk in inputs.chunks(crate::limits::MAX_ARRAY_ITEMS) {
+            let batch = crate::batch::score_candidates(&Value::Null, chunk)?;
+            if batch.errors() > 0 {
+                status = INVALID;
+            }
+            output.push_str(&batch.to_jsonl());
+        }
+        return Ok(Outcome { output, status });
+    }
     let mut status = OK;
     let mut output = String::new();
     for input in &inputs {
@@ -113,13 +125,6 @@ pub fn options<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Resul
     Ok(Value::Object(o))
 }
 
-fn report(report: receipt::Report) -> Outcome {
-    let report = crate::VerificationReport::from(report);
-    Outcome {
-        output: format!("{}\n", json::to_json_string(&report.to_json())),
-        status: if report.valid { OK } else { INVALID },
-    }
-}
 
 /// Which receipt a wire text holds: a `lians.context-receipt*` schema (of
 /// the body's `receipt`, or of a bare receipt) is context; anything else recall.
@@ -139,18 +144,62 @@ pub fn detect_kind(wire: &str) -> &'static str {
 }
 
 /// `verify`: `kind` is `recall`, `context`, or `None` to detect it.
+///
+/// Goes through [`api`], so the CLIs apply exactly the input caps of the JS
+/// API ([`crate::limits`]): an over-cap wire or `given` prints an
+/// `{"error": "too_large", ...}` line and exits [`INVALID`].
 pub fn verify(wire: &str, kind: Option<&str>, given: &Value) -> Result<Outcome> {
+    // Caps first: detecting the kind parses the wire.
+    if let Err(e) = crate::limits::check_text(wire, "the response") {
+        return Ok(error_outcome(&e));
+    }
     let kind = kind.unwrap_or_else(|| detect_kind(wire));
-    match kind {
-        "recall" => Ok(report(receipt::verify_recall_receipt(wire, given))),
-        "context" => Ok(report(receipt::verify_context_receipt(wire, given))),
-        other => Err(usage(format!("--kind must be recall or context, not {other:?}"))),
+    let result = match kind {
+        "recall" => api::verify_recall_receipt(wire, given),
+        "context" => api::verify_context_receipt(wire, given),
+        other => return Err(usage(format!("--kind must be recall or context, not {other:?}"))),
+    };
+    Ok(match result {
+        Ok(v) => report_value(v),
+        Err(e) => error_outcome(&e),
+    })
+}
+
+/// `verify-pack` (through [`api`], with its input caps).
+pub fn verify_pack(wire: &str, options: &Value) -> Outcome {
+    match api::verify_evidence_pack(wire, options) {
+        Ok(v) => report_value(v),
+        Err(e) => error_outcome(&e),
     }
 }
 
-/// `verify-pack`.
-pub fn verify_pack(wire: &str, options: &Value) -> Outcome {
-    report(receipt::verify_evidence_pack(wire, options))
+fn error_outcome(e: &Error) -> Outcome {
+    Outcome { output: format!("{}\n", json::to_json_string(&error_value(e))), status: INVALID }
+}
+
+fn report_value(v: Value) -> Outcome {
+    let valid = matches!(v.get("valid"), Some(Value::Bool(true)));
+    Outcome { output: format!("{}\n", json::to_json_string(&v)), status: if valid { OK } else { INVALID } }
+}
+
+/// `audit`: one JSON report line; status [`OK`] when consistent, [`INVALID`]
+/// on any finding, and also [`INVALID`] with an `{"error",...}` line when the
+/// body cannot be audited (as `score` does for an input that fails).
+pub fn audit(wire: &str, query: Option<&str>) -> Outcome {
+    let mut options = Object::new();
+    if let Some(q) = query {
+        options.push_unique("query", Value::str(q));
+    }
+    match api::audit_recall(wire, &Value::Object(options)) {
+        Ok(report) => {
+            let consistent = report.get("consistent") == Some(&Value::Bool(true));
+            Outcome {
+                output: format!("{}\n", json::to_json_string(&report)),
+                status: if consistent { OK } else { INVALID },
+            }
+        }
+        Err(e) => Outcome { output: format!("{}\n", json::to_json_string(&error_value(&e))), status: INVALID },
+    }
 }
 
 // ---------------------------------------------------------------- grammar
@@ -281,6 +330,11 @@ pub const COMMANDS: &[Command] = &[
             Flag::value("context-text", "T", To::Given("context_text"), "the context text you received"),
             Flag::value("context-text-file", "F", To::GivenFile("context_text", false), "... read from a file"),
             Flag::value("recall-file", "F", To::GivenFile("recall_wire", false), "the underlying recall response body"),
+            Flag::switch(
+                "privacy-minimal",
+                "privacy_minimal",
+                "content hashes are privacy-minimal HMACs: skip comparing the body's contents with them",
+            ),
             GIVEN,
             INCLUDE_CANONICAL,
         ],
@@ -300,6 +354,19 @@ pub const COMMANDS: &[Command] = &[
             INCLUDE_CANONICAL,
         ],
         run: run_verify_pack,
+    },
+    Command {
+        name: "audit",
+        args: "FILE|-",
+        summary: "re-derive the server's scores from a recall response body (exit 0 consistent, 1 findings)",
+        files: Files::One,
+        flags: &[Flag::value(
+            "query",
+            "Q",
+            To::Given("query"),
+            "the query you sent (default: query_variants[0] if it hashes to query_sha256)",
+        )],
+        run: run_audit,
     },
     Command {
         name: "replay",
@@ -523,6 +590,14 @@ fn run_verify(inv: &Invocation, read: &mut Reader<'_>, out: &mut String) -> std:
 fn run_verify_pack(inv: &Invocation, read: &mut Reader<'_>, out: &mut String) -> std::result::Result<u8, Stop> {
     let wire = read_text(read, &inv.files[0])?;
     let outcome = verify_pack(&wire, &inv.given);
+    out.push_str(&outcome.output);
+    Ok(outcome.status)
+}
+
+fn run_audit(inv: &Invocation, read: &mut Reader<'_>, out: &mut String) -> std::result::Result<u8, Stop> {
+    let wire = read_text(read, &inv.files[0])?;
+    let query = inv.given.get("query").and_then(Value::as_str).map(str::to_string);
+    let outcome = audit(&wire, query.as_deref());
     out.push_str(&outcome.output);
     Ok(outcome.status)
 }

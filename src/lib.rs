@@ -24,6 +24,8 @@
 //! | [`rank`] | stable tie order, rank-calibration-v1, stage records, recall blend |
 //! | [`receipt`] | recall/context receipt and Evidence Pack verifiers |
 //! | [`verify`] | the typed verification result: [`VerificationReport`], [`Check`] |
+//! | [`audit`] | recall audit: re-derive the server's scores from a recall response |
+//! | [`review`] | review-queue re-scoring: held, approved, trusted review, inputs inferred from the stored breakdown, drift |
 //! | [`replay`] | conformance-vector replay shared by the CLI and the wasm package |
 //! | [`cli`] | the command-line grammar and commands shared by the native and npm CLIs |
 //!
@@ -67,6 +69,14 @@
 
 pub mod admission;
 pub mod api;
+// Field-level docs of this module are not complete yet (its items and
+// modules are documented); see the CHANGELOG.
+#[allow(missing_docs)]
+pub mod audit;
+// Field-level docs of this module are not complete yet (its items and
+// modules are documented); see the CHANGELOG.
+#[allow(missing_docs)]
+pub mod batch;
 pub mod cli;
 pub mod error;
 pub mod hash;
@@ -81,6 +91,10 @@ pub mod rank;
 #[allow(missing_docs)]
 pub mod receipt;
 pub mod replay;
+// Field-level docs of this module are not complete yet (its items and
+// modules are documented); see the CHANGELOG.
+#[allow(missing_docs)]
+pub mod review;
 pub mod score;
 #[cfg(feature = "serde")]
 mod serde_support;

@@ -47,10 +47,12 @@ pub fn py_int(v: &Value, path: &str) -> Result<i128> {
     }
 }
 
-/// Python `int(str)`: Py-space stripped, optional sign, decimal digits
-/// (any Nd digit) with single `_` between digits.
+/// Python `int(str)`: surrounding whitespace stripped as `float(str)` does
+/// (non-ASCII Py-spaces and ASCII C-`isspace`, not U+001C–001F: see
+/// [`crate::py::float::parse_py_float`]), optional sign, decimal digits (any
+/// Nd digit) with single `_` between digits.
 fn parse_py_int(s: &str) -> Option<i128> {
-    let t = unicode::py_strip(s);
+    let t = s.trim_matches(|c: char| if c.is_ascii() { c == ' ' || ('\t'..='\r').contains(&c) } else { unicode::is_py_space(c) });
     let (neg, body) = match t.chars().next()? {
         '-' => (true, &t[1..]),
         '+' => (false, &t[1..]),

@@ -27,17 +27,63 @@ pub fn sample(text: &str) -> std::borrow::Cow<'_, str> {
     if text.len() <= TEXT_SAMPLE_CHARS {
         return std::borrow::Cow::Borrowed(text);
     }
-    let count = char_count(text);
-    if count <= TEXT_SAMPLE_CHARS {
+    // Only the head and the tail are read: the first 4,095 chars end at
+    // `head_end`, the last 4,096 start at `tail_start`. The text has more
+    // than 8,192 = 4,095 + 4,096 + 1 chars iff at least two chars lie between
+    // them, so the middle of a long text is never scanned.
+    let head_end = char_offset(text, HEAD_CHARS);
+    let tail_start = char_offset_from_end(text, TAIL_CHARS);
+    if tail_start <= head_end {
         return std::borrow::Cow::Borrowed(text);
     }
-    let head_end = char_offset(text, HEAD_CHARS);
-    let tail_start = char_offset(text, count - TAIL_CHARS);
+    let (_, first_len) = char_at(text, head_end);
+    if head_end + first_len >= tail_start {
+        // Exactly one char in between: 8,192 chars, kept whole.
+        return std::borrow::Cow::Borrowed(text);
+    }
     let mut out = String::with_capacity(head_end + 1 + text.len() - tail_start);
     out.push_str(&text[..head_end]);
     out.push(' ');
     out.push_str(&text[tail_start..]);
     std::borrow::Cow::Owned(out)
+}
+
+/// Byte offset where the last `n` chars of `s` start (0 when `s` has at most
+/// `n` chars): counts char starts from the end, eight bytes at a time.
+#[inline]
+pub(crate) fn char_offset_from_end(s: &str, n: usize) -> usize {
+    let b = s.as_bytes();
+    let mut seen = 0usize;
+    let mut i = b.len();
+    while i >= 8 {
+        let w = u64::from_le_bytes(<[u8; 8]>::try_from(&b[i - 8..i]).unwrap_or([0; 8]));
+        let starts = char_starts(w);
+        if seen + starts as usize >= n {
+            break;
+        }
+        seen += starts as usize;
+        i -= 8;
+    }
+    while i > 0 {
+        i -= 1;
+        if (b[i] & 0xC0) != 0x80 {
+            seen += 1;
+            if seen == n {
+                return i;
+            }
+        }
+    }
+    0
+}
+
+/// How many bytes of the word `w` start a char (are not `10xxxxxx`).
+#[inline(always)]
+fn char_starts(w: u64) -> u32 {
+    const HI: u64 = 0x8080_8080_8080_8080;
+    // A continuation byte has bit 7 set and bit 6 clear; one bit per byte,
+    // summed by a multiply (no popcount instruction in baseline x86-64).
+    let cont = (w & !(w << 1) & HI) >> 7;
+    8 - (cont.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32
 }
 
 /// Is `c` in one of the unsegmented-script ranges that are bigrammed?
@@ -101,14 +147,27 @@ pub(crate) fn char_at(s: &str, i: usize) -> (char, usize) {
 /// at most `n` chars): counts char starts (non-continuation bytes).
 #[inline]
 pub(crate) fn char_offset(s: &str, n: usize) -> usize {
+    let b = s.as_bytes();
     let mut seen = 0usize;
-    for (i, &b) in s.as_bytes().iter().enumerate() {
-        if (b & 0xC0) != 0x80 {
+    let mut i = 0usize;
+    // Whole words while the n-th char start cannot be inside them.
+    while let Some(chunk) = b.get(i..i + 8) {
+        let w = u64::from_le_bytes(<[u8; 8]>::try_from(chunk).unwrap_or([0; 8]));
+        let starts = char_starts(w) as usize;
+        if seen + starts > n {
+            break;
+        }
+        seen += starts;
+        i += 8;
+    }
+    while i < b.len() {
+        if (b[i] & 0xC0) != 0x80 {
             if seen == n {
                 return i;
             }
             seen += 1;
         }
+        i += 1;
     }
     s.len()
 }
@@ -116,7 +175,13 @@ pub(crate) fn char_offset(s: &str, n: usize) -> usize {
 /// Number of chars in `s` (counting char starts).
 #[inline]
 pub(crate) fn char_count(s: &str) -> usize {
-    s.as_bytes().iter().filter(|&&b| (b & 0xC0) != 0x80).count()
+    let b = s.as_bytes();
+    let mut words = b.chunks_exact(8);
+    let mut n = 0usize;
+    for chunk in words.by_ref() {
+        n += char_starts(u64::from_le_bytes(<[u8; 8]>::try_from(chunk).unwrap_or([0; 8]))) as usize;
+    }
+    n + words.remainder().iter().filter(|&&c| (c & 0xC0) != 0x80).count()
 }
 
 /// Stream the scoring tokens of already-sampled, casefolded text (spec §3.4
@@ -218,6 +283,70 @@ pub fn for_each_token<'a>(folded: &'a str, cap: usize, mut f: impl FnMut(&'a str
         i = j;
     }
     count
+}
+
+/// [`for_each_token`] over `casefold(sample)`, folding only as far as the
+/// tokens reach: `folded` (cleared first) receives the casefolded text in
+/// growing pieces, and each piece is tokenized up to its last separator.
+/// Casefolding is per char without context and no token spans a separator,
+/// so the tokens, the count and the calls to `f` are exactly those of
+/// `for_each_token(&casefold(sample), cap, f)`; the fold stops as soon as the
+/// cap is reached or `f` asks to stop (a long sample's tail is then never
+/// folded). On return, `folded` holds a prefix of the folded sample.
+pub fn for_each_folded_token(sample: &str, folded: &mut String, cap: usize, mut f: impl FnMut(&str) -> bool) -> usize {
+    folded.clear();
+    let mut count = 0usize;
+    if cap == 0 {
+        return 0;
+    }
+    let mut src = 0usize; // sample bytes folded so far (a char boundary)
+    let mut done = 0usize; // folded bytes tokenized so far (right after a separator)
+    let mut piece = 2048usize;
+    loop {
+        let mut end = (src + piece).min(sample.len());
+        while !sample.is_char_boundary(end) {
+            end += 1;
+        }
+        unicode::casefold_into(&sample[src..end], folded);
+        src = end;
+        piece *= 2;
+        let cut = if src == sample.len() { folded.len() } else { done + after_last_separator(&folded[done..]) };
+        if cut > done {
+            let mut stopped = false;
+            let n = for_each_token(&folded[done..cut], cap - count, |t| {
+                let go = f(t);
+                stopped = !go;
+                go
+            });
+            count += n;
+            if stopped || count >= cap {
+                return count;
+            }
+            done = cut;
+        }
+        if src == sample.len() {
+            return count;
+        }
+    }
+}
+
+/// The offset just after the last char of `s` that is not a token char (0
+/// when every char is one), with the tokenizer's own test.
+fn after_last_separator(s: &str) -> usize {
+    let b = s.as_bytes();
+    let mut i = b.len();
+    while i > 0 {
+        let end = i;
+        i -= 1;
+        while i > 0 && (b[i] & 0xC0) == 0x80 {
+            i -= 1;
+        }
+        let separator = if b[i] < 0x80 { !b[i].is_ascii_alphanumeric() } else { !is_alnum(char_at(s, i).0) };
+        if separator {
+            return end;
+        }
+    }
+    0
 }
 
 /// Python `re.IGNORECASE` equality of a pattern char (lowercase ASCII letter
@@ -418,6 +547,93 @@ mod tests {
         assert_eq!(s.chars().nth(4095), Some(' '));
         let cjk = "贷".repeat(3000);
         assert_eq!(toks(&cjk).len(), 1024);
+    }
+
+    /// The head/tail sample and the word-at-a-time char counting against
+    /// the definition (chars collected), at every length around the cap and
+    /// with multi-byte chars at every alignment.
+    #[test]
+    fn sample_matches_definition() {
+        fn naive(t: &str) -> String {
+            let c: Vec<char> = t.chars().collect();
+            if c.len() <= TEXT_SAMPLE_CHARS {
+                return t.to_string();
+            }
+            let mut s: String = c[..HEAD_CHARS].iter().collect();
+            s.push(' ');
+            s.extend(&c[c.len() - TAIL_CHARS..]);
+            s
+        }
+        let pieces = ["a", "é", "東", "𠀀", "ab", "\u{301}"];
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for target in [0usize, 1, 7, 8, 9, 4095, 4096, 8190, 8191, 8192, 8193, 8194, 8195, 9000, 20000] {
+            for _ in 0..6 {
+                let mut t = String::new();
+                while t.chars().count() < target {
+                    t.push_str(pieces[(next() % pieces.len() as u64) as usize]);
+                }
+                assert_eq!(sample(&t), naive(&t), "len {}", t.chars().count());
+                assert_eq!(char_count(&t), t.chars().count());
+                for n in [0, 1, 5, 4095, 8192] {
+                    let want = t.char_indices().nth(n).map(|(i, _)| i).unwrap_or(t.len());
+                    assert_eq!(char_offset(&t, n), want);
+                    let count = t.chars().count();
+                    if n > 0 {
+                        let want = if count <= n { 0 } else { t.char_indices().nth(count - n).map(|(i, _)| i).unwrap_or(0) };
+                        assert_eq!(char_offset_from_end(&t, n), want);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The lazily folded token stream equals the tokens of the whole folded
+    /// sample: every cap, early stops, pieces ending inside words, long
+    /// unseparated CJK runs, chars whose fold changes length.
+    #[test]
+    fn folded_tokens_match_whole_fold() {
+        let pieces = ["ab ", "Straße ", "İx", " ", "東京タワー", "ﬁ", "x²", "—", "12", "ΣΊ ", "\u{301}", "_", "ǅ"];
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut buf = String::new();
+        for round in 0..300 {
+            let len = [10usize, 100, 2047, 2048, 2049, 5000, 8191, 9000][round % 8];
+            let mut t = String::new();
+            while t.len() < len {
+                t.push_str(pieces[(next() % pieces.len() as u64) as usize]);
+            }
+            if round % 5 == 0 {
+                t = "東".repeat(len / 3 + 1);
+            }
+            let t = sample(&t).into_owned();
+            let folded = unicode::casefold(&t);
+            for cap in [0usize, 1, 12, 700, TOKEN_CAP, usize::MAX] {
+                let stop_after = (next() % 900) as usize;
+                let mut want = Vec::new();
+                let wn = for_each_token(&folded, cap, |tok| {
+                    want.push(tok.to_string());
+                    want.len() <= stop_after || round % 2 == 0
+                });
+                let mut got = Vec::new();
+                let gn = for_each_folded_token(&t, &mut buf, cap, |tok| {
+                    got.push(tok.to_string());
+                    got.len() <= stop_after || round % 2 == 0
+                });
+                assert_eq!((gn, &got), (wn, &want), "round {round} cap {cap}");
+                assert!(folded.starts_with(buf.as_str()));
+            }
+        }
     }
 
     #[test]

@@ -40,6 +40,9 @@ pub struct VerificationReport {
     pub checks: Vec<Check>,
     /// Evidence Packs: the recall receipts the pack binds (empty otherwise).
     pub bound_receipts: Vec<BoundReceipt>,
+    /// Response bodies: the fields present in the body that the receipt does
+    /// not bind (JSON-pointer patterns, `*` for any index).
+    pub unbound_fields: Vec<String>,
     /// The canonical text, when requested (`include_canonical`).
     pub canonical: Option<String>,
 }
@@ -58,6 +61,9 @@ pub struct Check {
     pub severity: Severity,
     /// Where the check looked.
     pub pointer: String,
+    /// Body-binding checks: the pointer of the bound value it was compared with.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub compared_with: Option<String>,
     /// What was compared, in words.
     pub message: String,
 }
@@ -105,6 +111,9 @@ impl VerificationReport {
                 co.push_unique("status", Value::str(c.status.as_str()));
                 co.push_unique("severity", Value::str(c.severity.as_str()));
                 co.push_unique("pointer", Value::str(c.pointer.as_str()));
+                if let Some(w) = &c.compared_with {
+                    co.push_unique("compared_with", Value::str(w.as_str()));
+                }
                 co.push_unique("message", Value::str(c.message.as_str()));
                 Value::Object(co)
             })
@@ -124,6 +133,10 @@ impl VerificationReport {
             })
             .collect();
         o.push_unique("bound_receipts", Value::Array(bound));
+        o.push_unique(
+            "unbound_fields",
+            Value::Array(self.unbound_fields.iter().map(|p| Value::str(p.as_str())).collect()),
+        );
         o.push_unique("canonical", opt(&self.canonical));
         Value::Object(o)
     }
@@ -132,7 +145,7 @@ impl VerificationReport {
 impl From<receipt::Report> for VerificationReport {
     fn from(report: receipt::Report) -> VerificationReport {
         let failures = report.failures().into_iter().map(String::from).collect();
-        let receipt::Report { valid, receipt_sha256, canonical, schema, checks, bound_receipts } = report;
+        let receipt::Report { valid, receipt_sha256, canonical, schema, checks, bound_receipts, unbound_fields } = report;
         VerificationReport {
             valid,
             receipt_sha256,
@@ -140,6 +153,7 @@ impl From<receipt::Report> for VerificationReport {
             failures,
             checks: checks.into_iter().map(Check::from).collect(),
             bound_receipts: bound_receipts.into_iter().map(BoundReceipt::from).collect(),
+            unbound_fields,
             canonical,
         }
     }
@@ -147,8 +161,8 @@ impl From<receipt::Report> for VerificationReport {
 
 impl From<receipt::Check> for Check {
     fn from(check: receipt::Check) -> Check {
-        let receipt::Check { code, status, severity, pointer, message } = check;
-        Check { code: code.to_string(), status, severity, pointer, message }
+        let receipt::Check { code, status, severity, pointer, compared_with, message } = check;
+        Check { code: code.to_string(), status, severity, pointer, compared_with, message }
     }
 }
 

@@ -43,6 +43,110 @@ pub fn score_memory(input: JsValue) -> JsResult {
     out(api::score_memory(&arg(&input)?))
 }
 
+/// Batch `score_memory` ([`crate::batch`]): `shared` (object, JSON text or
+/// null) holds the common keyword arguments, `candidates` is JSON Lines or
+/// JSON-array text (fastest) or an array of plain objects; `options.output`
+/// is `"compact"` (default: typed-array columns), `"full"` (an array of
+/// breakdown objects, or `{error,message,path}` for a failed candidate) or
+/// `"jsonl"` (the CLI's lines as one string).
+#[wasm_bindgen(js_name = scoreCandidates, skip_typescript)]
+pub fn score_candidates(shared: JsValue, candidates: JsValue, options: JsValue) -> JsResult {
+    use js_sys::{Float64Array, Uint8Array};
+    let shared = interop::options_value(&shared)?;
+    let options = interop::options_value(&options)?;
+    let output = match options.get("output") {
+        None | Some(Value::Null) => "compact".to_string(),
+        Some(Value::Str(s)) => s.to_str_lossy().into_owned(),
+        Some(other) => return Err(js_error(&Error::wrong_type("/options/output", "a string", other.type_name()))),
+    };
+    if !matches!(output.as_str(), "compact" | "full" | "jsonl") {
+        return Err(js_error(&interop::error(
+            crate::ErrorCode::InvalidValue,
+            "/options/output",
+            format!("output must be \"compact\", \"full\" or \"jsonl\", got {output:?}"),
+        )));
+    }
+    let batch = if candidates.is_string() {
+        interop::check_js_string(&candidates, crate::limits::MAX_TEXT_BYTES, "/candidates").map_err(|e| js_error(&e))?;
+        let text = candidates.as_string().unwrap_or_default();
+        crate::batch::score_candidates_text(&shared, &text)
+    } else if let Some(items) = candidates.dyn_ref::<js_sys::Array>() {
+        if items.length() as usize > crate::limits::MAX_ARRAY_ITEMS {
+            return Err(js_error(&interop::error(crate::ErrorCode::TooLarge, "/candidates", "too many candidates")));
+        }
+        // Each candidate is converted as scoreMemory converts its argument;
+        // one that cannot be converted gets its error row.
+        crate::batch::score_candidates_read(&shared, items.iter().map(|item| interop::from_js(&item)))
+    } else {
+        Err(Error::wrong_type("/candidates", "JSON Lines or JSON text, or an array of objects", "another type"))
+    }
+    .map_err(|e| js_error(&e))?;
+    match output.as_str() {
+        "jsonl" => return Ok(JsValue::from_str(&batch.to_jsonl())),
+        "full" => {
+            let arr = js_sys::Array::new_with_length(batch.results.len() as u32);
+            for (i, r) in batch.results.iter().enumerate() {
+                let v = match r {
+                    Ok(b) => b.to_json(),
+                    Err(e) => crate::cli::error_value(e),
+                };
+                arr.set(i as u32, to_js(&v));
+            }
+            return Ok(arr.into());
+        }
+        _ => {}
+    }
+    let n = batch.results.len();
+    let mut finals = Vec::with_capacity(n);
+    let mut flags = [Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n)];
+    let mut comps: Vec<Vec<f64>> = (0..7).map(|_| Vec::with_capacity(n)).collect();
+    let errors = js_sys::Array::new();
+    for (i, r) in batch.results.iter().enumerate() {
+        match r {
+            Ok(b) => {
+                finals.push(b.final_score);
+                flags[0].push(b.eligible() as u8);
+                flags[1].push(b.safety_eligible as u8);
+                flags[2].push(b.temporal_eligible as u8);
+                for (k, c) in comps.iter_mut().enumerate() {
+                    c.push(crate::py::float::round6(b.components[k]));
+                }
+            }
+            Err(e) => {
+                finals.push(f64::NAN);
+                for f in flags.iter_mut() {
+                    f.push(0);
+                }
+                for c in comps.iter_mut() {
+                    c.push(f64::NAN);
+                }
+                let mut o = crate::json::Object::new();
+                o.push_unique("index", Value::int(i as i64));
+                o.push_unique("error", Value::str(e.code.as_str()));
+                o.push_unique("message", Value::str(e.message.as_str()));
+                o.push_unique("path", Value::str(e.path.as_str()));
+                errors.push(&to_js(&Value::Object(o)));
+            }
+        }
+    }
+    let set = |o: &js_sys::Object, k: &str, v: &JsValue| {
+        let _ = js_sys::Reflect::set(o, &JsValue::from_str(k), v);
+    };
+    let result = js_sys::Object::new();
+    set(&result, "count", &JsValue::from_f64(n as f64));
+    set(&result, "errors", &errors);
+    set(&result, "final_score", &Float64Array::from(&finals[..]));
+    for (name, f) in ["eligible", "safety_eligible", "temporal_eligible"].iter().zip(&flags) {
+        set(&result, name, &Uint8Array::from(&f[..]));
+    }
+    let components = js_sys::Object::new();
+    for (name, c) in crate::score::COMPONENTS.iter().zip(&comps) {
+        set(&components, name, &Float64Array::from(&c[..]));
+    }
+    set(&result, "components", &components);
+    Ok(result.into())
+}
+
 /// `tokenize_for_scoring(value)`: array of tokens.
 #[wasm_bindgen(js_name = tokenizeForScoring, skip_typescript)]
 pub fn tokenize_for_scoring(value: JsValue) -> JsResult {
@@ -152,6 +256,21 @@ pub fn verify_evidence_pack(wire_json: JsValue, options: JsValue) -> JsResult {
     let text = wire(&wire_json, "the evidence pack")?;
     let options = options_value(&options)?;
     out(api::verify_evidence_pack(&text, &options))
+}
+
+/// Audit a recall response: re-derive the server's scores from the raw
+/// `POST /v1/recall` body text ([`crate::audit`]). `options` is `{query?}`.
+#[wasm_bindgen(js_name = auditRecall, skip_typescript)]
+pub fn audit_recall(wire_json: JsValue, options: JsValue) -> JsResult {
+    let text = wire(&wire_json, "the recall response")?;
+    let options = options_value(&options)?;
+    // api:: applies the limits (wire text, options) before auditing.
+    let report = api::audit_recall(&text, &options).map_err(|e| js_error(&e))?;
+    // The report holds thousands of values; JSON.parse of its text builds
+    // the same plain data about twice as fast as crossing the boundary per
+    // value. Text JSON.parse cannot read (NaN/Infinity echoed from a hostile
+    // body) takes the per-value path.
+    Ok(js_sys::JSON::parse(&json::to_json_string(&report)).unwrap_or_else(|_| to_js(&report)))
 }
 
 /// CLI: one scoring vector line → its `{"id","actual"}` checker line (no

@@ -167,4 +167,41 @@ mod grammar {
         assert_eq!(r.status, cli::USAGE_ERROR);
         assert!(r.stderr.contains("c.jsonl:1:"), "{r:?}");
     }
+fn run_stdin(args: &[&str], input: &str) -> (Option<i32>, String) {
+    let mut child = bin().args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[test]
+fn verify_binds_the_body_and_privacy_minimal_skips_contents() {
+    let Some(dir) = samples() else { return };
+    let wire = std::fs::read_to_string(dir.join("recall-08-fast-filters-acme-tinyfloat.json")).unwrap();
+    let original = "Acme Corp's annual recurring revenue is $48,500";
+    assert!(wire.contains(original));
+    let tampered = wire.replacen(original, "Acme Corp's annual recurring revenue is $98,500", 1);
+    // Both the memory content and the receipt view's copy changed.
+    let (code, out) = run_stdin(&["verify", "-"], &tampered);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("\"failures\":[\"content_hash_mismatch\"]"), "{out}");
+    assert!(out.contains("\"pointer\":\"/memories/0/content\",\"compared_with\":\"/receipt/results/0/content_hash\""), "{out}");
+    assert!(out.contains("privacy-minimal"), "the failure names the HMAC possibility: {out}");
+    let (code, out) = run_stdin(&["verify", "-", "--privacy-minimal"], &tampered);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("\"status\":\"skipped\""), "{out}");
+}
+
+#[test]
+fn verify_applies_the_api_input_caps() {
+    let Some(dir) = samples() else { return };
+    let wire = std::fs::read_to_string(dir.join("recall-08-fast-filters-acme-tinyfloat.json")).unwrap();
+    // More `given.contents` entries than limits::MAX_GIVEN_ENTRIES.
+    let entries: Vec<String> = (0..lians_score::limits::MAX_GIVEN_ENTRIES + 1).map(|i| format!("\"id{i}\":\"c\"")).collect();
+    let given = std::env::temp_dir().join(format!("lians-cli-given-{}.json", std::process::id()));
+    std::fs::write(&given, format!("{{\"contents\":{{{}}}}}", entries.join(","))).unwrap();
+    let (code, out) = run_stdin(&["verify", "-", "--given", given.to_str().unwrap()], &wire);
+    std::fs::remove_file(&given).ok();
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.starts_with("{\"error\":\"too_large\""), "{out}");
 }

@@ -216,35 +216,79 @@ mod drift {
         assert_eq!(drift_of(ITEM, &json::to_json_string(&reordered)).get("drifted"), Some(&Value::Bool(false)));
     }
 
+    fn input<'a>(r: &'a Value, name: &str, field: &str) -> &'a Value {
+        r.get("inputs").and_then(|i| i.get(name)).and_then(|i| i.get(field)).unwrap()
+    }
+
     #[test]
-    fn metadata_written_but_not_listed_is_explained() {
-        // The server scored the write with public metadata: +0.1 importance and stability, +0.15 confidence.
-        let with_meta = ITEM.replacen('{', r#"{"metadata":{"customer":"acme"},"#, 1);
-        let stored = held_json(&with_meta);
-        let d = drift_of(ITEM, &stored);
-        assert_eq!(d.get("drifted"), Some(&Value::Bool(true)));
-        assert_eq!(codes(&d), ["missing-inputs"]);
-        assert!(json::to_json_string(&d).contains("0.15 higher"));
-        assert_eq!(d.get("explained"), Some(&Value::Bool(true)));
-        // With the inputs supplied, the same difference has no known cause.
+    fn metadata_and_importance_written_but_not_listed_are_inferred() {
+        // The server scored the write with public metadata (+0.1 importance and stability,
+        // +0.15 confidence), a trust claim and importance 0.93: the list returns none of them.
+        let written = ITEM.replacen('{', r#"{"importance":0.93,"metadata":{"customer":"acme","trust_level":"system_verified"},"#, 1);
+        let stored = held_json(&written);
+        let r = rescore(ITEM, Some(&stored));
+        assert_eq!(r.get("drift").and_then(|d| d.get("drifted")), Some(&Value::Bool(false)));
+        assert_eq!(input(&r, "importance", "value"), &Value::Float(0.93));
+        assert_eq!(input(&r, "importance", "source"), &Value::str("inferred"));
+        assert_eq!(input(&r, "importance", "bound"), &Value::str("exact"));
+        assert_eq!(input(&r, "public_metadata", "value"), &Value::Bool(true));
+        assert_eq!(input(&r, "trust_claim", "value"), &Value::Bool(true));
+        assert_eq!(input(&r, "trust_claim", "source"), &Value::str("inferred"));
+        // "If approved" is what the approval stores for the written inputs.
+        let want = rescore(&written, None);
+        assert_eq!(json::to_json_string(r.get("approved").unwrap()), json::to_json_string(want.get("approved").unwrap()));
+        assert_eq!(json::to_json_string(r.get("trusted_review").unwrap()), json::to_json_string(want.get("trusted_review").unwrap()));
+        // With other inputs supplied, nothing reproduces the stored breakdown.
         let supplied = ITEM.replacen('{', r#"{"importance":0.5,"metadata":{},"#, 1);
         let d = drift_of(&supplied, &stored);
         assert_eq!(d.get("explained"), Some(&Value::Bool(false)));
         assert_eq!(codes(&d), ["unexplained"]);
+        let r = rescore(&supplied, Some(&stored));
+        assert_eq!(input(&r, "importance", "source"), &Value::str("supplied"));
+        assert_eq!(input(&r, "public_metadata", "source"), &Value::str("supplied"));
     }
 
     #[test]
-    fn offset_only_reference_time_and_policy_changes() {
+    fn importance_at_most_the_heuristic_and_defaults() {
+        // Importance 0.1 is below the heuristic (0.8 here): the breakdown only says "at most".
+        let written = ITEM.replacen('{', r#"{"importance":0.1,"#, 1);
+        let r = rescore(ITEM, Some(&held_json(&written)));
+        assert_eq!(r.get("drift").and_then(|d| d.get("drifted")), Some(&Value::Bool(false)));
+        assert_eq!(input(&r, "importance", "bound"), &Value::str("at_most"));
+        assert_eq!(input(&r, "public_metadata", "value"), &Value::Bool(false));
+        // No stored breakdown: the write defaults.
+        let r = rescore(ITEM, None);
+        assert_eq!(input(&r, "importance", "value"), &Value::Float(0.5));
+        assert_eq!(input(&r, "importance", "source"), &Value::str("default"));
+        assert_eq!(input(&r, "trust_claim", "source"), &Value::str("default"));
+        assert_eq!(r.get("drift"), Some(&Value::Null));
+    }
+
+    #[test]
+    fn a_stored_breakdown_no_input_reproduces_is_unexplained() {
+        let stored = held_json(ITEM).replace("\"trust_score\":0.5", "\"trust_score\":0.75");
+        let d = drift_of(ITEM, &stored);
+        assert_eq!(codes(&d), ["unexplained"]);
+        assert_eq!(d.get("unexplained_fields"), Some(&json::parse(r#"["trust_score"]"#).unwrap()));
+    }
+
+    #[test]
+    fn the_write_event_time_comes_from_the_stored_reference_time_and_policy_changes() {
         let held = held_json(ITEM);
-        let shifted = held.replace("2026-11-18T09:00:00+00:00", "2026-11-18T14:30:00+05:30");
-        let d = drift_of(ITEM, &shifted);
-        assert_eq!(codes(&d), ["reference-time-offset"]);
-        assert_eq!(d.get("explained"), Some(&Value::Bool(true)));
-        let moved = held.replace("2026-11-18T09:00:00+00:00", "2026-11-18T14:30:00+00:00");
-        assert_eq!(drift_of(ITEM, &moved).get("explained"), Some(&Value::Bool(false)));
+        // Written with +05:30, listed in UTC (Postgres) or as the naive wall-clock (SQLite):
+        // the held re-score uses the write's event time; approval reads the listed one.
+        for stored_time in ["2026-11-18T14:30:00+05:30", "2026-11-18T09:00:00-02:00"] {
+            let shifted = held.replace("2026-11-18T09:00:00+00:00", stored_time);
+            let r = rescore(ITEM, Some(&shifted));
+            assert_eq!(r.get("drift").and_then(|d| d.get("drifted")), Some(&Value::Bool(false)), "{stored_time}");
+            assert_eq!(input(&r, "event_time", "value"), &Value::str(stored_time));
+            assert_eq!(input(&r, "event_time", "source"), &Value::str("inferred"));
+            assert_eq!(r.get("approved").and_then(|a| a.get("reference_time")), Some(&Value::str("2026-11-18T09:00:00+00:00")));
+        }
+        assert_eq!(input(&rescore(ITEM, Some(&held)), "event_time", "source"), &Value::str("supplied"));
         let old_policy = held.replace("lians-memory-scoring-v2", "lians-memory-scoring-v1").replace("\"safety_score\":0.5", "\"safety_score\":0.4");
         let d = drift_of(ITEM, &old_policy);
-        assert!(codes(&d).contains(&"policy-version".to_string()));
+        assert_eq!(codes(&d), ["policy-version"]);
         assert_eq!(d.get("explained"), Some(&Value::Bool(true)));
     }
 }

@@ -2,7 +2,7 @@
 //
 // Everything else in www/ calls these functions and never the package
 // directly, so a change in the package's JS surface is a change here only.
-// Used by the page (app.js) and by the Web Worker (worker.js).
+// Used by the page (the views app.js imports) and by the Web Worker (worker.js).
 //
 // The package's browser build is served at ./lians-pkg.js: a module whose
 // default export is the package's namespace (scripts/serve.mjs generates it;
@@ -53,26 +53,23 @@ export function errorInfo(e) {
   return { code: 'error', path: '', message: String(e) };
 }
 
-// Prefer the exact JSON text (key order, int/float lexemes matter to the
-// scorer); fall back to the parsed object if the package rejects text.
+// The exact JSON text decides the scores (key order, `1` vs `1.0`), so when
+// the item's text is there it is the only input: if the package rejects it,
+// that error is the result (shown on the item), never a silent retry with the
+// parsed object, which would score different inputs. The object is used only
+// when no text exists.
 function textOrObject(fn, text, obj) {
-  if (typeof text === 'string') {
-    try { return fn(text); } catch (e) {
-      if (obj === undefined) throw e;
-      try { return fn(obj); } catch { throw e; }
-    }
-  }
-  return fn(obj);
+  return fn(typeof text === 'string' ? text : obj);
 }
 
 /**
  * Re-score one review-queue item (PendingAdmissionOut, optionally with
- * `importance` and `metadata`). Returns {held, approved, trusted_review}.
+ * `importance` and `metadata`). Returns {held, approved, trusted_review, drift, inputs}.
  */
 export function rescoreItem(itemText, itemObj) {
   const m = need();
   const r = textOrObject((x) => m.rescoreReviewItem(x), itemText, itemObj);
-  return { held: r.held ?? null, approved: r.approved ?? null, trusted_review: r.trusted_review ?? null, drift: r.drift ?? null };
+  return { held: r.held ?? null, approved: r.approved ?? null, trusted_review: r.trusted_review ?? null, drift: r.drift ?? null, inputs: r.inputs ?? null };
 }
 
 export function scoreMemory(input) {
@@ -90,6 +87,13 @@ export function verifyReceipt(kind, wireText, given) {
   const m = need();
   const g = given && Object.keys(given).length ? given : undefined;
   return kind === 'context' ? m.verifyContextReceipt(wireText, g) : m.verifyRecallReceipt(wireText, g);
+}
+
+/** Recall audit: re-derive the server's scores from a raw recall body. `query` undefined: the body's own. */
+export function auditRecall(wireText, query) {
+  const m = need();
+  if (typeof m.auditRecall !== 'function') throw Object.assign(new Error('this lians-score build has no auditRecall()'), { code: 'package_unavailable' });
+  return m.auditRecall(wireText, query === undefined ? undefined : { query });
 }
 
 export function verifyEvidencePack(wireText, opts) {

@@ -76,6 +76,24 @@ export function inputsOf(obj) {
   return { importance: Object.hasOwn(obj, 'importance'), metadata: Object.hasOwn(obj, 'metadata') };
 }
 
+/**
+ * One line describing the inputs a re-score used (`rescoreReviewItem(...).inputs`):
+ * supplied, "inferred from the stored breakdown", or assumed (write defaults).
+ */
+export function inputsText(inputs) {
+  if (!inputs) return 'importance and metadata unknown (no client re-score)';
+  const from = (x) => (x.source === 'inferred' ? 'inferred from the stored breakdown' : x.source === 'supplied' ? 'supplied' : 'assumed');
+  const imp = inputs.importance;
+  const v = Number(imp.value.toFixed(6));
+  const parts = [
+    ...(inputs.event_time?.source === 'inferred' ? [`written at ${inputs.event_time.value} (inferred from the stored breakdown)`] : []),
+    `importance ${imp.bound === 'at_most' ? `≤ ${v} (the content's heuristic; any such value scores the same)` : v} (${from(imp)})`,
+    `public metadata ${inputs.public_metadata.value ? 'present' : 'absent'} (${from(inputs.public_metadata)})`,
+    `trust claim ${inputs.trust_claim.value ? 'present' : 'absent'} (${from(inputs.trust_claim)})`,
+  ];
+  return parts.join(' · ');
+}
+
 // ---------- scores ----------
 /** Which gate zeroed the final score, or null when the breakdown is eligible. */
 export function gateOf(b) {
@@ -124,7 +142,7 @@ export const SORTS = {
 const cmpNum = (x, y) => (x ?? -1) - (y ?? -1);
 const driftRank = (r) => (r.drift?.status === 'drift' ? (r.drift.explained ? 1 : 0) : 2);
 
-/** rows: view rows (see app.js). f: {tag, status, decision, drift, minScore, text} */
+/** rows: view rows (see makeRow in list.js). f: {tag, status, decision, drift, minScore, text} */
 export function filterRows(rows, f) {
   const text = (f.text || '').trim().toLowerCase();
   return rows.filter((r) => {

@@ -5,9 +5,9 @@ import * as lians from './lians.js';
 export function scoreOne(item) {
   try {
     const r = lians.rescoreItem(item.raw, item.obj);
-    return { held: r.held, approved: r.approved, trusted_review: r.trusted_review, drift: r.drift, error: null };
+    return { held: r.held, approved: r.approved, trusted_review: r.trusted_review, drift: r.drift, inputs: r.inputs, error: null };
   } catch (e) {
-    return { held: null, approved: null, trusted_review: null, drift: null, error: lians.errorInfo(e) };
+    return { held: null, approved: null, trusted_review: null, drift: null, inputs: null, error: lians.errorInfo(e) };
   }
 }
 

@@ -13,7 +13,7 @@ mod parse;
 mod value;
 pub mod write;
 
-pub use parse::{parse, parse_bytes, MAX_INT_DIGITS};
+pub use parse::{parse, parse_bytes, parse_record, MAX_INT_DIGITS};
 pub use value::{CodePoints, Object, PyStr, Value};
 pub use write::Options as WriteOptions;
 

@@ -196,11 +196,53 @@ impl Object {
 /// A Python `str`: a sequence of code points that may include lone
 /// surrogates, stored as WTF-8 bytes. Byte order of WTF-8 equals code-point
 /// order, so `Ord` sorts keys the way Python's `sorted()` does.
-#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+///
+/// Text without lone surrogates (nearly all) is kept as a `str`, so reading
+/// it back ([`PyStr::as_str`], [`PyStr::to_str_lossy`]) costs nothing; only
+/// text with lone surrogates is kept as raw WTF-8 bytes.
+#[derive(Clone)]
 pub struct PyStr {
-    wtf8: Box<[u8]>,
-    /// True when `wtf8` is valid UTF-8 (no lone surrogates).
-    utf8: bool,
+    repr: Repr,
+}
+
+#[derive(Clone)]
+enum Repr {
+    /// Valid UTF-8.
+    Utf8(Box<str>),
+    /// WTF-8 with at least one lone surrogate.
+    Wtf8(Box<[u8]>),
+}
+
+impl Default for PyStr {
+    fn default() -> PyStr {
+        PyStr { repr: Repr::Utf8(Box::from("")) }
+    }
+}
+
+impl PartialEq for PyStr {
+    fn eq(&self, other: &PyStr) -> bool {
+        self.as_bytes() == other.as_bytes()
+    }
+}
+
+impl Eq for PyStr {}
+
+impl PartialOrd for PyStr {
+    fn partial_cmp(&self, other: &PyStr) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for PyStr {
+    fn cmp(&self, other: &PyStr) -> std::cmp::Ordering {
+        self.as_bytes().cmp(other.as_bytes())
+    }
+}
+
+impl std::hash::Hash for PyStr {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.as_bytes().hash(state)
+    }
 }
 
 impl PyStr {
@@ -208,60 +250,55 @@ impl PyStr {
     /// WTF-8 (UTF-8 that may also encode surrogate code points, never a
     /// surrogate pair).
     pub fn from_wtf8(bytes: Vec<u8>) -> PyStr {
-        let utf8 = std::str::from_utf8(&bytes).is_ok();
-        PyStr { wtf8: bytes.into_boxed_slice(), utf8 }
+        match String::from_utf8(bytes) {
+            Ok(s) => PyStr::from(s),
+            Err(e) => PyStr { repr: Repr::Wtf8(e.into_bytes().into_boxed_slice()) },
+        }
     }
 
     /// The WTF-8 bytes (equal to UTF-8 when there are no lone surrogates).
     pub fn as_bytes(&self) -> &[u8] {
-        &self.wtf8
+        match &self.repr {
+            Repr::Utf8(s) => s.as_bytes(),
+            Repr::Wtf8(b) => b,
+        }
     }
 
     /// The text, if it has no lone surrogates.
     pub fn as_str(&self) -> Option<&str> {
-        if self.utf8 {
-            // SAFETY-free: validated at construction.
-            std::str::from_utf8(&self.wtf8).ok()
-        } else {
-            None
+        match &self.repr {
+            Repr::Utf8(s) => Some(s),
+            Repr::Wtf8(_) => None,
         }
     }
 
     /// The text with each lone surrogate replaced by U+FFFD.
     pub fn to_str_lossy(&self) -> Cow<'_, str> {
-        String::from_utf8_lossy_surrogates(&self.wtf8, self.utf8)
+        match &self.repr {
+            Repr::Utf8(s) => Cow::Borrowed(s),
+            Repr::Wtf8(bytes) => {
+                let mut out = String::with_capacity(bytes.len());
+                for cp in (CodePoints { bytes, pos: 0 }) {
+                    out.push(char::from_u32(cp).unwrap_or('\u{FFFD}'));
+                }
+                Cow::Owned(out)
+            }
+        }
     }
 
     /// True when the string holds a lone surrogate (not valid UTF-8).
     pub fn has_lone_surrogates(&self) -> bool {
-        !self.utf8
+        matches!(self.repr, Repr::Wtf8(_))
     }
 
     /// True for the empty string.
     pub fn is_empty(&self) -> bool {
-        self.wtf8.is_empty()
+        self.as_bytes().is_empty()
     }
 
     /// Code points (surrogates included), decoded from WTF-8.
     pub fn code_points(&self) -> CodePoints<'_> {
-        CodePoints { bytes: &self.wtf8, pos: 0 }
-    }
-}
-
-trait LossySurrogates {
-    fn from_utf8_lossy_surrogates(bytes: &[u8], utf8: bool) -> Cow<'_, str>;
-}
-
-impl LossySurrogates for String {
-    fn from_utf8_lossy_surrogates(bytes: &[u8], utf8: bool) -> Cow<'_, str> {
-        if utf8 {
-            return Cow::Borrowed(std::str::from_utf8(bytes).unwrap_or_default());
-        }
-        let mut out = String::with_capacity(bytes.len());
-        for cp in (CodePoints { bytes, pos: 0 }) {
-            out.push(char::from_u32(cp).unwrap_or('\u{FFFD}'));
-        }
-        Cow::Owned(out)
+        CodePoints { bytes: self.as_bytes(), pos: 0 }
     }
 }
 
@@ -299,7 +336,7 @@ impl Iterator for CodePoints<'_> {
 
 impl From<String> for PyStr {
     fn from(s: String) -> PyStr {
-        PyStr { wtf8: s.into_bytes().into_boxed_slice(), utf8: true }
+        PyStr { repr: Repr::Utf8(s.into_boxed_str()) }
     }
 }
 

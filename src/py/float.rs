@@ -305,10 +305,13 @@ pub fn int_to_f64(digits: &str) -> PyFloat {
 
 /// Python `float(s)` for a string; `None` where Python raises ValueError.
 ///
-/// Python first maps every Unicode decimal digit to its ASCII digit and
-/// every Py-space to U+0020, strips surrounding spaces, then accepts
-/// `[sign](nan|inf|infinity)` in any case, or a decimal literal in which a
-/// single `_` may stand between two digits.
+/// Python (`_PyUnicode_TransformDecimalAndSpaceToASCII`) first maps every
+/// *non-ASCII* Unicode decimal digit to its ASCII digit and every non-ASCII
+/// Py-space to U+0020, keeping ASCII as is; it then strips the surrounding
+/// ASCII whitespace of C `isspace` (U+0020 and U+0009–000D only: U+001C–001F
+/// are Py-spaces for `str.strip()` but not here, so `float("\x1f0.7")`
+/// raises), and accepts `[sign](nan|inf|infinity)` in any case, or a decimal
+/// literal in which a single `_` may stand between two digits.
 pub fn parse_py_float(s: &str) -> Option<f64> {
     let mut ascii = String::with_capacity(s.len());
     for c in s.chars() {
@@ -322,7 +325,7 @@ pub fn parse_py_float(s: &str) -> Option<f64> {
             return None;
         }
     }
-    let t = ascii.trim_matches(|c: char| c == ' ' || ('\t'..='\r').contains(&c) || ('\x1c'..='\x1f').contains(&c));
+    let t = ascii.trim_matches(|c: char| c == ' ' || ('\t'..='\r').contains(&c));
     if t.is_empty() {
         return None;
     }
@@ -501,7 +504,11 @@ mod tests {
         assert_eq!(parse_py_float("+Infinity"), Some(f64::INFINITY));
         assert_eq!(parse_py_float("-inf"), Some(f64::NEG_INFINITY));
         assert_eq!(parse_py_float("infinit"), None);
-        assert_eq!(parse_py_float("\x1c1\x1f"), Some(1.0));
+        // CPython strips only C-isspace ASCII: U+001C-001F make float() raise (oracle finding).
+        assert_eq!(parse_py_float("\x1c1\x1f"), None);
+        assert_eq!(parse_py_float("\x1f0.7"), None);
+        assert_eq!(parse_py_float("0.7\x1c"), None);
+        assert_eq!(parse_py_float("\t\n\x0b\x0c\r 0.7 \u{85}\u{a0}\u{3000}"), Some(0.7));
         assert_eq!(parse_py_float("1e5_0"), Some(1e50));
         assert_eq!(parse_py_float("0x10"), None);
     }

@@ -308,14 +308,6 @@ pub fn py_strip(s: &str) -> &str {
 /// context (`ß` → `ss`, `İ` → `i` U+0307, `ς` → `σ`, Cherokee small letters
 /// → capitals, `ǅ` → `ǆ`).
 pub fn casefold_into(s: &str, out: &mut String) {
-    if s.is_ascii() {
-        let start = out.len();
-        out.push_str(s);
-        if let Some(tail) = out.get_mut(start..) {
-            tail.make_ascii_lowercase();
-        }
-        return;
-    }
     out.reserve(s.len());
     // Copy maximal unchanged stretches in bulk: ASCII runs are lowercased in
     // place after copying; non-ASCII chars on pages without any fold mapping
@@ -324,15 +316,18 @@ pub fn casefold_into(s: &str, out: &mut String) {
     let mut i = 0;
     while i < bytes.len() {
         let start = i;
+        // ASCII runs eight bytes at a time (only bytes with bit 7 clear).
+        while let Some(chunk) = bytes.get(i..i + 8) {
+            if u64::from_le_bytes(<[u8; 8]>::try_from(chunk).unwrap_or([0x80; 8])) & 0x8080_8080_8080_8080 != 0 {
+                break;
+            }
+            i += 8;
+        }
         while i < bytes.len() && bytes[i] < 0x80 {
             i += 1;
         }
         if i > start {
-            let at = out.len();
-            out.push_str(&s[start..i]);
-            if let Some(tail) = out.get_mut(at..) {
-                tail.make_ascii_lowercase();
-            }
+            push_ascii_lower(out, &s[start..i]);
         }
         let mut copy_from = i;
         let pages = &fast().fold_pages;
@@ -359,6 +354,16 @@ pub fn casefold_into(s: &str, out: &mut String) {
     }
 }
 
+/// Append ASCII `run` lowercased (a branch-free byte loop the compiler vectorizes).
+#[inline]
+fn push_ascii_lower(out: &mut String, run: &str) {
+    let at = out.len();
+    out.push_str(run);
+    if let Some(tail) = out.get_mut(at..) {
+        tail.make_ascii_lowercase();
+    }
+}
+
 /// Python `s.casefold()`.
 pub fn casefold(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -370,14 +375,6 @@ pub fn casefold(s: &str) -> String {
 /// (`İ` → `i` U+0307, `K` (Kelvin) → `k`), and U+03A3 `Σ` becomes `ς` or `σ`
 /// by CPython's `handle_capital_sigma`.
 pub fn lower_into(s: &str, out: &mut String) {
-    if s.is_ascii() {
-        let start = out.len();
-        out.push_str(s);
-        if let Some(tail) = out.get_mut(start..) {
-            tail.make_ascii_lowercase();
-        }
-        return;
-    }
     out.reserve(s.len());
     for (i, c) in s.char_indices() {
         if c.is_ascii() {

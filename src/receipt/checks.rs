@@ -129,6 +129,14 @@ fn num_eq(a: Num<'_>, b: Num<'_>) -> bool {
     }
 }
 
+/// Python `a == b` for two JSON numbers (false when either is not a number).
+pub(crate) fn num_eq_values(a: &Value, b: &Value) -> bool {
+    match (num(a), num(b)) {
+        (Some(x), Some(y)) => num_eq(x, y),
+        _ => false,
+    }
+}
+
 fn num_f64(n: Num<'_>) -> Option<f64> {
     match n {
         Num::Float(f) => Some(f),
@@ -505,37 +513,6 @@ fn stage_checks(report: &mut Report, results: &[Value], results_ptr: &str) {
                 format!("{calib_seen} rank-calibration-v1 record(s) recompute"),
             ),
             Some((p, m)) => report.info(false, codes::RANK_CALIBRATION, &p, m),
-        }
-    }
-}
-
-/// Informational: the hash copies a response body carries agree with the pin.
-pub(crate) fn body_consistency(report: &mut Report, body: &Value, receipt: &Value, sha: &str) {
-    if let Some(v) = body.get("receipt_view").and_then(|v| v.get("receipt_sha256")) {
-        let ok = str_of(Some(v)).map(|s| hex_eq(&s.to_str_lossy(), sha)).unwrap_or(false);
-        report.info(ok, codes::BODY_HASH_CONSISTENCY, "/receipt_view/receipt_sha256", format!("{} vs {}", describe(Some(v)), sha));
-    }
-    if let Some(prov) = body.get("provenance") {
-        if let Some(v) = prov.get("context_receipt_sha256") {
-            let ok = str_of(Some(v)).map(|s| hex_eq(&s.to_str_lossy(), sha)).unwrap_or(false);
-            report.info(
-                ok,
-                codes::BODY_HASH_CONSISTENCY,
-                "/provenance/context_receipt_sha256",
-                format!("{} vs {}", describe(Some(v)), sha),
-            );
-        }
-        if let (Some(v), Some(r)) = (prov.get("recall_receipt_sha256"), receipt.get("retrieval_receipt_sha256")) {
-            let ok = match (str_of(Some(v)), str_of(Some(r))) {
-                (Some(a), Some(b)) => hex_eq(&a.to_str_lossy(), &b.to_str_lossy()),
-                _ => false,
-            };
-            report.info(
-                ok,
-                codes::BODY_HASH_CONSISTENCY,
-                "/provenance/recall_receipt_sha256",
-                format!("{} vs receipt.retrieval_receipt_sha256 {}", describe(Some(v)), describe(Some(r))),
-            );
         }
     }
 }

@@ -12,7 +12,7 @@ pub const SCHEMA: &str = "lians.context-receipt.v2";
 /// response or bare recall receipt this receipt must point to) to the recall
 /// fields.
 pub fn verify_context_receipt(wire: &str, given: &Value) -> Report {
-    super::recall::verify(wire, given, SCHEMA, context_checks)
+    super::recall::verify(wire, given, SCHEMA, super::body::Kind::Context, context_checks)
 }
 
 fn context_checks(report: &mut Report, receipt: &Value, rptr: &str, given: &Given) {

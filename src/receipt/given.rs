@@ -33,6 +33,9 @@ pub struct Given {
     pub trusted_public_key: Option<PyStr>,
     pub expected_key_id: Option<PyStr>,
     pub allow_unsigned: bool,
+    /// The body's content hashes are privacy-minimal HMACs: skip comparing
+    /// the body's own contents with them (reported as skipped).
+    pub privacy_minimal: bool,
     pub include_canonical: bool,
 }
 
@@ -98,6 +101,7 @@ impl Given {
         g.expected_key_id = string(report, given, "expected_key_id");
         g.allow_unsigned = boolean(report, given, "allow_unsigned");
         g.include_canonical = boolean(report, given, "include_canonical");
+        g.privacy_minimal = boolean(report, given, "privacy_minimal");
         match given.get("recall_wire") {
             None | Some(Value::Null) => {}
             Some(Value::Str(s)) => g.recall_wire = Some(MetadataInput::Text(s.clone())),

@@ -14,9 +14,20 @@
 //! with the conformance `given` field names (`query`, `contents`,
 //! `neighbor_contents`, `neighbor_metadata`, `context_text`, `recall_wire`,
 //! `expected_sha256`, `trusted_public_key`, `expected_key_id`,
-//! `allow_unsigned`) plus `include_canonical` (bool). `null` means none.
+//! `allow_unsigned`, `privacy_minimal`) plus `include_canonical` (bool).
+//! `null` means none.
+//!
+//! A response body (an object with a `receipt` member) is always bound to
+//! its receipt: its own memory contents, neighbours, context text, view and
+//! mirrored fields must agree with what the receipt binds ([`body`]). What
+//! `valid` proves: the receipt hashes as pinned, and every bound field the
+//! client reads agrees with it (integrity). It does not prove who produced
+//! it (an Evidence Pack signature does), nor that the scores follow the
+//! published rules (the recall audit re-derives them). The report's
+//! `unbound_fields` lists what the receipt does not cover.
 
 mod base64;
+pub mod body;
 mod checks;
 pub mod context;
 pub mod evidence;

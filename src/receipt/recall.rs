@@ -1,5 +1,6 @@
 //! `lians.recall-receipt.v2` (spec §2).
 
+use super::body::{self, Kind};
 use super::checks;
 use super::given::Given;
 use super::hash::sha256_hex;
@@ -11,9 +12,10 @@ pub const SCHEMA: &str = "lians.recall-receipt.v2";
 /// Verify a recall receipt: `wire` is a `RecallResult` body or a bare
 /// receipt, exactly as received; `given` holds what the caller also knows
 /// (`query`, `contents`, `neighbor_contents`, `neighbor_metadata`,
-/// `expected_sha256`, `include_canonical`).
+/// `expected_sha256`, `privacy_minimal`, `include_canonical`). A body's own
+/// plaintext is always bound to its receipt ([`super::body`]).
 pub fn verify_recall_receipt(wire: &str, given: &Value) -> Report {
-    verify(wire, given, SCHEMA, |_report, _receipt, _rptr, _given| {})
+    verify(wire, given, SCHEMA, Kind::Recall, |_report, _receipt, _rptr, _given| {})
 }
 
 /// The procedure both receipt kinds share; `extra` runs the kind's own checks
@@ -22,6 +24,7 @@ pub(crate) fn verify(
     wire: &str,
     given: &Value,
     schema: &str,
+    kind: Kind,
     extra: impl FnOnce(&mut Report, &Value, &str, &Given),
 ) -> Report {
     let mut report = Report::new();
@@ -46,7 +49,7 @@ pub(crate) fn verify(
     checks::common_checks(&mut report, receipt, rptr, &g);
     extra(&mut report, receipt, rptr, &g);
     if let Some(body) = body {
-        checks::body_consistency(&mut report, body, receipt, &sha);
+        body::bind(&mut report, body, receipt, rptr, &sha, kind, &g);
     }
     report
 }

@@ -22,6 +22,9 @@ pub mod codes {
     pub const UNSIGNED_PACK: &str = "unsigned_pack";
     pub const UNTRUSTED_KEY: &str = "untrusted_key";
     pub const KEY_ID_MISMATCH: &str = "key_id_mismatch";
+    /// Body binding: a response body's plaintext field disagrees with what
+    /// its receipt binds (see `receipt::body`).
+    pub const BODY_MISMATCH: &str = "body_mismatch";
     /// A field of the caller's `given`/`options` object has the wrong type.
     /// (Text that is not JSON in `recall_wire` or neighbour metadata is
     /// reported under the mismatch code it prevents checking.) Not a finding about the
@@ -30,7 +33,6 @@ pub mod codes {
     pub const INVALID_GIVEN: &str = "invalid_given";
 
     // Informational checks (severity `info`): reported, never failures.
-    pub const BODY_HASH_CONSISTENCY: &str = "body_hash_consistency";
     pub const STAGE_CHAIN: &str = "stage_chain";
     pub const RANK_CALIBRATION: &str = "rank_calibration";
 }
@@ -71,13 +73,17 @@ impl Severity {
 }
 
 /// One check: what (`code`), how it went, where (`pointer`, a JSON pointer
-/// into the parsed wire document, or `/given/...` for caller input), and why.
+/// into the parsed wire document, or `/given/...` for caller input), what
+/// it was compared with (`compared_with`, a pointer into the same document,
+/// e.g. the receipt field a body field must agree with), and why.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Check {
     pub code: &'static str,
     pub status: Status,
     pub severity: Severity,
     pub pointer: String,
+    /// The bound value's pointer, for body-binding checks.
+    pub compared_with: Option<String>,
     pub message: String,
 }
 
@@ -111,6 +117,10 @@ pub struct Report {
     pub checks: Vec<Check>,
     /// Evidence Packs: the recall receipts the pack binds.
     pub bound_receipts: Vec<BoundReceipt>,
+    /// Response bodies: the fields present in the body that the receipt does
+    /// **not** bind (JSON-pointer patterns, `*` for any index). A change to
+    /// one of them is not detected; do not rely on them.
+    pub unbound_fields: Vec<String>,
 }
 
 impl Default for Report {
@@ -128,14 +138,46 @@ impl Report {
             schema: None,
             checks: Vec::new(),
             bound_receipts: Vec::new(),
+            unbound_fields: Vec::new(),
         }
     }
 
     fn push(&mut self, code: &'static str, status: Status, severity: Severity, pointer: &str, message: String) {
+        self.push_against(code, status, severity, pointer, None, message);
+    }
+
+    fn push_against(
+        &mut self,
+        code: &'static str,
+        status: Status,
+        severity: Severity,
+        pointer: &str,
+        compared_with: Option<&str>,
+        message: String,
+    ) {
         if status == Status::Failed && severity == Severity::Error {
             self.valid = false;
         }
-        self.checks.push(Check { code, status, severity, pointer: pointer.to_string(), message });
+        let compared_with = compared_with.map(str::to_string);
+        self.checks.push(Check { code, status, severity, pointer: pointer.to_string(), compared_with, message });
+    }
+
+    /// A failure of `pointer` against the value at `compared_with`.
+    pub fn fail_against(&mut self, code: &'static str, pointer: &str, compared_with: &str, message: impl Into<String>) {
+        self.push_against(code, Status::Failed, Severity::Error, pointer, Some(compared_with), message.into());
+    }
+
+    /// A pass or a failure of `pointer` against the value at `compared_with`.
+    pub fn check_against(
+        &mut self,
+        ok: bool,
+        code: &'static str,
+        pointer: &str,
+        compared_with: &str,
+        message: impl Into<String>,
+    ) {
+        let status = if ok { Status::Passed } else { Status::Failed };
+        self.push_against(code, status, Severity::Error, pointer, Some(compared_with), message.into());
     }
 
     pub fn pass(&mut self, code: &'static str, pointer: &str, message: impl Into<String>) {
@@ -177,8 +219,8 @@ impl Report {
     }
 
     /// The report as a JSON value:
-    /// `{valid, receipt_sha256, schema, failures, checks:[{code,status,severity,pointer,message}],
-    ///   bound_receipts:[...], canonical?}`.
+    /// `{valid, receipt_sha256, schema, failures, checks:[{code,status,severity,pointer,compared_with?,message}],
+    ///   bound_receipts:[...], unbound_fields:[...], canonical}`.
     pub fn to_json(&self) -> Value {
         let opt = |s: &Option<String>| s.as_ref().map(|s| Value::str(s.as_str())).unwrap_or(Value::Null);
         let mut o = Object::new();
@@ -195,6 +237,9 @@ impl Report {
                 co.push_unique("status", Value::str(c.status.as_str()));
                 co.push_unique("severity", Value::str(c.severity.as_str()));
                 co.push_unique("pointer", Value::str(c.pointer.as_str()));
+                if let Some(w) = &c.compared_with {
+                    co.push_unique("compared_with", Value::str(w.as_str()));
+                }
                 co.push_unique("message", Value::str(c.message.as_str()));
                 Value::Object(co)
             })
@@ -214,6 +259,10 @@ impl Report {
             })
             .collect();
         o.push_unique("bound_receipts", Value::Array(bound));
+        o.push_unique(
+            "unbound_fields",
+            Value::Array(self.unbound_fields.iter().map(|p| Value::str(p.as_str())).collect()),
+        );
         o.push_unique("canonical", opt(&self.canonical));
         Value::Object(o)
     }

@@ -174,7 +174,7 @@ impl From<Breakdown> for ScoreBreakdown {
             eligible,
             safety_eligible: b.safety_eligible,
             temporal_eligible: b.temporal_eligible,
-            purpose: b.purpose,
+            purpose: b.purpose.to_str_lossy().into_owned(),
             scoring_policy_version: SCORING_POLICY_VERSION.to_string(),
             reference_time: b.reference_time,
             scoring_limits: ScoringLimits::CURRENT,

@@ -100,6 +100,16 @@ fn normalize_level(x: &Value) -> String {
     }
 }
 
+/// §4.3 "the claim is present": a truthy top-level `trust_level`, else a
+/// non-null `source_trust`. It only adds the reason
+/// `caller metadata trust claim ignored`; it never changes the score.
+pub fn trust_claim_present(metadata: &Object) -> bool {
+    match metadata.get("trust_level") {
+        Some(v) if v.truthy() => true,
+        _ => metadata.get("source_trust").is_some_and(|v| !v.is_null()),
+    }
+}
+
 /// §4.3 trust.
 pub fn trust(metadata: &Object, source: Option<&str>, verified_trust_level: Option<&Value>) -> Component {
     if let Some(verified) = verified_trust_level {
@@ -110,26 +120,27 @@ pub fn trust(metadata: &Object, source: Option<&str>, verified_trust_level: Opti
         let score = trust_score(&level).unwrap_or(0.5);
         return Component::new(score, format!("server-verified source trust level {level}"));
     }
-    let claim_present = match metadata.get("trust_level") {
-        Some(v) if v.truthy() => true,
-        _ => metadata.get("source_trust").is_some_and(|v| !v.is_null()),
-    };
+    let claim_present = trust_claim_present(metadata);
     let mut level = match source {
         Some(s) if !s.is_empty() => unicode::lower(unicode::py_strip(s)),
         _ => String::from("unknown"),
     };
-    let mut reasons: Vec<String> = Vec::with_capacity(3);
+    // The reasons joined by "; ", built by concatenation.
+    let mut reason = String::with_capacity(96);
     if claim_present {
-        reasons.push(String::from("caller metadata trust claim ignored"));
+        reason.push_str("caller metadata trust claim ignored; ");
     }
     if PRIVILEGED_LEVELS.contains(&level.as_str()) {
-        reasons.push(format!("unverified privileged source claim {level} ignored"));
+        reason.push_str("unverified privileged source claim ");
+        reason.push_str(&level);
+        reason.push_str(" ignored; ");
         level = String::from("unknown");
     } else if trust_score(&level).is_none() {
         level = String::from("unknown");
     }
-    reasons.push(format!("caller-declared source trust level {level}"));
-    Component::new(trust_score(&level).unwrap_or(0.5), reasons.join("; "))
+    reason.push_str("caller-declared source trust level ");
+    reason.push_str(&level);
+    Component::new(trust_score(&level).unwrap_or(0.5), reason)
 }
 
 /// The datetimes freshness looks at.
@@ -222,14 +233,36 @@ fn neutral_relevance() -> Component {
 
 /// The relevance component once `m` of the `distinct` query tokens matched.
 fn relevance_component(query: &Query<'_>, m: usize, distinct: usize) -> Component {
-    let lexical = m as f64 / distinct.max(1) as f64;
+    let lexical = lexical_overlap(m, distinct);
+    // Concatenation, not `format!` (measurably cheaper per candidate).
+    let reason = |before: &str, after: &str| {
+        let n = m.to_string();
+        let mut r = String::with_capacity(before.len() + n.len() + after.len());
+        r.push_str(before);
+        r.push_str(&n);
+        r.push_str(after);
+        r
+    };
     match query.base_relevance {
-        None => Component::new(clamp01(lexical), format!("lexical token overlap matched {m} query tokens")),
+        None => Component::new(clamp01(lexical), reason("lexical token overlap matched ", " query tokens")),
         Some(base) => Component::new(
-            clamp01((0.7 * base.clamp01()) + (0.3 * lexical)),
-            format!("existing retrieval relevance plus {m} lexical token matches"),
+            relevance_with_base(base.clamp01(), lexical),
+            reason("existing retrieval relevance plus ", " lexical token matches"),
         ),
     }
+}
+
+/// The lexical overlap of §4.5 step 2: `m` of `distinct` query tokens matched.
+pub fn lexical_overlap(m: usize, distinct: usize) -> f64 {
+    m as f64 / distinct.max(1) as f64
+}
+
+/// The relevance component (unrounded) for a clamped base relevance `base`
+/// and the lexical overlap: `clamp01(0.7·base + 0.3·lexical)`, in exactly
+/// the reference's operation order. The recall audit evaluates it for
+/// candidate retrieval scores.
+pub fn relevance_with_base(base: f64, lexical: f64) -> f64 {
+    clamp01((0.7 * base) + (0.3 * lexical))
 }
 
 /// How many content tokens the components need to see: importance,
@@ -250,16 +283,22 @@ pub const TOKENS_NEEDED: usize = 12;
 /// tokenized only when the query is truthy and some query token is still
 /// unmatched after the content (its tokens cannot change the answer otherwise).
 pub fn relevance_streamed(query: &Query<'_>, folded_content: &str, metadata: &Object) -> (Component, usize) {
+    relevance_tokens(query, |cap, f| crate::text::for_each_token(folded_content, cap, f), metadata, None)
+}
+
+/// The distinct query tokens, sorted, that [`relevance_streamed`] matches
+/// against: `query.tokens` when given, else the tokens of `query.text`.
+/// (Empty when the query text is falsy: relevance is then neutral.)
+pub fn query_tokens(query: &Query<'_>) -> Vec<String> {
     use crate::text::{for_each_token, TOKEN_CAP};
-    let text = match query.text {
-        Some(t) if !t.is_empty() => t,
-        _ => return (neutral_relevance(), for_each_token(folded_content, TOKENS_NEEDED, |_| true)),
-    };
+    if !query.text.is_some_and(|t| !t.is_empty()) {
+        return Vec::new();
+    }
     let mut q_folded = String::new();
     let mut q: Vec<&str> = match query.tokens {
         Some(tokens) => tokens.iter().map(String::as_str).collect(),
         None => {
-            let sampled = crate::text::sample(text);
+            let sampled = crate::text::sample(query.text.unwrap_or(""));
             unicode::casefold_into(&sampled, &mut q_folded);
             let mut v = Vec::new();
             for_each_token(&q_folded, TOKEN_CAP, |t| {
@@ -271,6 +310,54 @@ pub fn relevance_streamed(query: &Query<'_>, folded_content: &str, metadata: &Ob
     };
     q.sort_unstable();
     q.dedup();
+    q.into_iter().map(String::from).collect()
+}
+
+/// [`relevance_streamed`] with the query's distinct sorted tokens optionally
+/// precomputed by [`query_tokens`] for the same `query` (a batch computes
+/// them once per distinct query).
+pub fn relevance_streamed_with(
+    query: &Query<'_>,
+    folded_content: &str,
+    metadata: &Object,
+    precomputed: Option<&[&str]>,
+) -> (Component, usize) {
+    relevance_tokens(query, |cap, f| crate::text::for_each_token(folded_content, cap, f), metadata, precomputed)
+}
+
+/// [`relevance_streamed_with`] on the content *sample* (not yet casefolded):
+/// the sample is folded into `folded` only as far as the token pass reads it
+/// ([`crate::text::for_each_folded_token`]).
+pub fn relevance_sampled(
+    query: &Query<'_>,
+    sample: &str,
+    folded: &mut String,
+    metadata: &Object,
+    precomputed: Option<&[&str]>,
+) -> (Component, usize) {
+    relevance_tokens(query, |cap, f| crate::text::for_each_folded_token(sample, folded, cap, f), metadata, precomputed)
+}
+
+/// The shared body: `tokens(cap, f)` streams the content tokens (at most
+/// `cap`, stopping when `f` returns false) and returns how many it passed.
+fn relevance_tokens(
+    query: &Query<'_>,
+    tokens: impl FnOnce(usize, &mut dyn FnMut(&str) -> bool) -> usize,
+    metadata: &Object,
+    precomputed: Option<&[&str]>,
+) -> (Component, usize) {
+    use crate::text::{for_each_token, TOKEN_CAP};
+    if !query.text.is_some_and(|t| !t.is_empty()) {
+        return (neutral_relevance(), tokens(TOKENS_NEEDED, &mut |_| true));
+    }
+    let owned;
+    let q: Vec<&str> = match precomputed {
+        Some(q) => q.to_vec(),
+        None => {
+            owned = query_tokens(query);
+            owned.iter().map(String::as_str).collect()
+        }
+    };
     let mut matched = vec![false; q.len()];
     let mut remaining = q.len();
     // Most content tokens match no query token. A filter rejects nearly all
@@ -306,7 +393,7 @@ pub fn relevance_streamed(query: &Query<'_>, folded_content: &str, metadata: &Ob
         }
     };
     let mut seen = 0usize;
-    let n = for_each_token(folded_content, TOKEN_CAP, |t| {
+    let n = tokens(TOKEN_CAP, &mut |t| {
         seen += 1;
         mark(t, &mut matched, &mut remaining, &mut filter);
         !(remaining == 0 && seen >= TOKENS_NEEDED)

@@ -1,6 +1,6 @@
 //! [`ScoreInput`]: `score_memory`'s keyword arguments (spec §2), typed.
 
-use crate::json::{Object, Value};
+use crate::json::{Object, PyStr, Value};
 use crate::py::time::PyDateTime;
 use crate::{Error, ErrorCode, Result};
 
@@ -61,7 +61,7 @@ pub struct ScoreInput {
     /// Pre-tokenized query (used instead of tokenizing `query`).
     pub query_tokens: Option<Vec<String>>,
     /// `recall` (default) or `admission`: selects the weight table.
-    pub purpose: String,
+    pub purpose: PyStr,
 }
 
 impl ScoreInput {
@@ -84,7 +84,7 @@ impl ScoreInput {
             risk_tags: Vec::new(),
             verified_trust_level: None,
             query_tokens: None,
-            purpose: String::from("recall"),
+            purpose: PyStr::from("recall"),
         }
     }
 
@@ -174,7 +174,7 @@ impl ScoreInput {
 
     /// Set `purpose` (`recall` or `admission`).
     pub fn purpose(mut self, purpose: impl Into<String>) -> ScoreInput {
-        self.purpose = purpose.into();
+        self.purpose = PyStr::from(purpose.into());
         self
     }
 
@@ -216,7 +216,7 @@ impl ScoreInput {
         if let Some(tokens) = &self.query_tokens {
             o.push_unique("query_tokens", strs(tokens));
         }
-        o.push_unique("purpose", Value::str(self.purpose.as_str()));
+        o.push_unique("purpose", Value::Str(self.purpose.clone()));
         Value::Object(o)
     }
 
@@ -241,48 +241,55 @@ impl ScoreInput {
         let mut s = ScoreInput::new(content, reference_time);
         for (key, value) in obj.iter() {
             let Some(key) = key.as_str() else { continue };
-            let path = key_path(key);
-            let path = path.as_ref();
-            match key {
-                "content" | "reference_time" => {}
-                "metadata" => {
-                    s.metadata = match value {
-                        Value::Null => Object::new(),
-                        Value::Object(o) => o.clone(),
-                        other => return Err(Error::wrong_type(path, "an object or null", other.type_name())),
-                    }
-                }
-                "importance" => s.importance = value.clone(),
-                "source" => s.source = opt_string(value, path)?,
-                "event_time" => s.event_time = opt_datetime(value, path)?,
-                "valid_from" => s.valid_from = opt_datetime(value, path)?,
-                "valid_to" => s.valid_to = opt_datetime(value, path)?,
-                "superseded" => s.superseded = value.truthy(),
-                "query" => s.query = opt_string(value, path)?,
-                "base_relevance" => s.base_relevance = (!value.is_null()).then(|| value.clone()),
-                "safety_status" => {
-                    if let Some(status) = opt_string(value, path)? {
-                        s.safety_status = status;
-                    }
-                }
-                "risk_tags" => s.risk_tags = opt_strings(value, path)?.unwrap_or_default(),
-                "verified_trust_level" => s.verified_trust_level = (!value.is_null()).then(|| value.clone()),
-                "query_tokens" => s.query_tokens = opt_strings(value, path)?,
-                "purpose" => {
-                    if let Some(purpose) = opt_string(value, path)? {
-                        s.purpose = purpose;
-                    }
-                }
-                _ => {
-                    return Err(Error::new(
-                        ErrorCode::InvalidValue,
-                        path,
-                        format!("unknown argument `{key}` (score_memory takes the reference's keyword arguments)"),
-                    ))
-                }
-            }
+            s.set(key, value)?;
         }
         Ok(s)
+    }
+
+    /// Apply one keyword argument other than `content` and `reference_time`
+    /// (which [`ScoreInput::from_json`] reads first and this skips), exactly
+    /// as [`ScoreInput::from_json`] does: the batch reader
+    /// ([`crate::batch`]) shares it.
+    pub fn set(&mut self, key: &str, value: &Value) -> Result<()> {
+        let s = self;
+        let path = key_path(key);
+        let path = path.as_ref();
+        match key {
+            "content" | "reference_time" => {}
+            "metadata" => {
+                s.metadata = match value {
+                    Value::Null => Object::new(),
+                    Value::Object(o) => o.clone(),
+                    other => return Err(Error::wrong_type(path, "an object or null", other.type_name())),
+                }
+            }
+            "importance" => s.importance = value.clone(),
+            "source" => s.source = opt_string(value, path)?,
+            "event_time" => s.event_time = opt_datetime(value, path)?,
+            "valid_from" => s.valid_from = opt_datetime(value, path)?,
+            "valid_to" => s.valid_to = opt_datetime(value, path)?,
+            "superseded" => s.superseded = value.truthy(),
+            "query" => s.query = opt_string(value, path)?,
+            "base_relevance" => s.base_relevance = (!value.is_null()).then(|| value.clone()),
+            // `null` means the default (the reference cannot take None here).
+            "safety_status" => s.safety_status = opt_string(value, path)?.unwrap_or_else(|| String::from("safe")),
+            "risk_tags" => s.risk_tags = opt_strings(value, path)?.unwrap_or_default(),
+            "verified_trust_level" => s.verified_trust_level = (!value.is_null()).then(|| value.clone()),
+            "query_tokens" => s.query_tokens = opt_strings(value, path)?,
+            "purpose" => match value {
+                Value::Null => s.purpose = PyStr::from("recall"),
+                Value::Str(purpose) => s.purpose = purpose.clone(),
+                other => return Err(Error::wrong_type(path, "a string or null", other.type_name())),
+            },
+            _ => {
+                return Err(Error::new(
+                    ErrorCode::InvalidValue,
+                    path,
+                    format!("unknown argument `{key}` (score_memory takes the reference's keyword arguments)"),
+                ))
+            }
+        }
+        Ok(())
     }
 }
 
@@ -314,7 +321,7 @@ fn key_path(key: &str) -> std::borrow::Cow<'static, str> {
     }
 }
 
-fn datetime(v: &Value, path: &str) -> Result<PyDateTime> {
+pub(crate) fn datetime(v: &Value, path: &str) -> Result<PyDateTime> {
     match v {
         Value::Str(s) => PyDateTime::parse(&s.to_str_lossy()).map_err(|e| e.under(path)),
         other => Err(Error::wrong_type(path, "an ISO-8601 datetime string", other.type_name())),

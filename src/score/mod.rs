@@ -13,9 +13,11 @@ pub mod components;
 mod input;
 
 pub use breakdown::{ScoreBreakdown, ScoringLimits, Weights};
+pub(crate) use input::datetime;
 pub use input::ScoreInput;
 
-use crate::json::Value;
+use crate::json::{Object, PyStr, Value};
+use crate::py::time::PyDateTime;
 use crate::metadata;
 use crate::py::float::{round6, sum_py312};
 use crate::text;
@@ -68,8 +70,8 @@ pub struct Breakdown {
     pub safety_eligible: bool,
     /// False when superseded, expired or not yet valid.
     pub temporal_eligible: bool,
-    /// The purpose that selected the weights.
-    pub purpose: String,
+    /// The purpose that selected the weights (echoed verbatim, lone surrogates included).
+    pub purpose: PyStr,
     /// The reference time as `isoformat()` (naive as UTC).
     pub reference_time: String,
     /// Reasons in [`COMPONENTS`] order.
@@ -84,13 +86,38 @@ impl Breakdown {
 
     /// The weight table this breakdown's purpose selects.
     pub fn weights(&self) -> &'static [(&'static str, f64)] {
-        weights_for(&self.purpose)
+        weights_for(self.purpose.as_str().unwrap_or(""))
     }
 
     /// The reference's output object, keys in emission order (spec §5):
     /// [`ScoreBreakdown::to_json`] of this breakdown.
     pub fn to_json(&self) -> Value {
-        ScoreBreakdown::from(self).to_json()
+        let mut o = Object::with_capacity(17);
+        for (name, value) in COMPONENTS.iter().zip(self.components) {
+            o.push_unique(*name, Value::Float(round6(value)));
+        }
+        o.push_unique("final_score", Value::Float(self.final_score));
+        o.push_unique("eligible", Value::Bool(self.eligible()));
+        o.push_unique("safety_eligible", Value::Bool(self.safety_eligible));
+        o.push_unique("temporal_eligible", Value::Bool(self.temporal_eligible));
+        o.push_unique("purpose", Value::Str(self.purpose.clone()));
+        o.push_unique("scoring_policy_version", Value::str(SCORING_POLICY_VERSION));
+        o.push_unique("reference_time", Value::str(self.reference_time.as_str()));
+        let mut limits = Object::with_capacity(6);
+        limits.push_unique("text_sample_chars", Value::int(text::TEXT_SAMPLE_CHARS as i64));
+        limits.push_unique("token_cap", Value::int(text::TOKEN_CAP as i64));
+        limits.push_unique("metadata_chars", Value::int(metadata::METADATA_CHARS as i64));
+        limits.push_unique("metadata_items", Value::int(metadata::METADATA_ITEMS as i64));
+        limits.push_unique("metadata_depth", Value::int(metadata::METADATA_DEPTH as i64));
+        limits.push_unique("metadata_value_chars", Value::int(metadata::METADATA_VALUE_CHARS as i64));
+        o.push_unique("scoring_limits", Value::Object(limits));
+        let mut weights = Object::with_capacity(7);
+        for (name, w) in self.weights() {
+            weights.push_unique(*name, Value::Float(*w));
+        }
+        o.push_unique("weights", Value::Object(weights));
+        o.push_unique("reasons", Value::Array(self.reasons.iter().map(|r| Value::str(r.as_str())).collect()));
+        Value::Object(o)
     }
 }
 
@@ -105,19 +132,76 @@ pub fn weights_for(purpose: &str) -> &'static [(&'static str, f64)] {
 
 /// Score one memory (spec §4–§6).
 pub fn score_memory(input: &ScoreInput) -> Breakdown {
-    // One sample, casefolded once; the tokens are streamed (never collected):
-    // relevance matches them against the query while counting them.
+    score_memory_with(input, &input.content, &mut Scratch::default(), None)
+}
+
+/// The gated, weighted final score of unrounded components (in
+/// [`COMPONENTS`] order) under `weights`: `round6(clamp01(Σ w·c))` summed as
+/// CPython 3.12's `sum()` does, or 0.0 when not eligible.
+pub fn weighted_final(values: &[f64; 7], weights: &[(&str, f64)], eligible: bool) -> f64 {
+    let mut products = [0.0f64; 7];
+    for (slot, (name, w)) in products.iter_mut().zip(weights) {
+        let idx = COMPONENTS.iter().position(|c| c == name).unwrap_or(0);
+        *slot = values[idx] * w;
+    }
+    let weighted = sum_py312(&products[..weights.len().min(7)]);
+    if eligible {
+        round6(crate::py::float::clamp01(weighted))
+    } else {
+        0.0
+    }
+}
+
+/// [`score_memory`], also returning the lexical overlap of the query against
+/// the content sample and metadata (spec §4.5 step 2; `None` when the query
+/// is falsy). The recall audit needs it to bound the retrieval score. The
+/// overlap is the relevance component without a base relevance, which is
+/// exactly `clamp01(m / distinct) = m / distinct`.
+pub fn score_memory_with_lexical(input: &ScoreInput) -> (Breakdown, Option<f64>) {
+    let breakdown = score_memory(input);
+    if !input.query.as_deref().is_some_and(|q| !q.is_empty()) {
+        return (breakdown, None);
+    }
     let sample = text::sample(&input.content);
-    let mut folded = String::with_capacity(sample.len());
-    crate::py::unicode::casefold_into(&sample, &mut folded);
-    let (relevance, n) = components::relevance_streamed(
+    let mut folded = String::new();
+    let (lexical, _) = components::relevance_sampled(
+        &Query { text: input.query.as_deref(), tokens: input.query_tokens.as_deref(), base_relevance: None },
+        &sample,
+        &mut folded,
+        &input.metadata,
+        None,
+    );
+    (breakdown, Some(lexical.value))
+}
+
+/// Reusable buffers for scoring many memories ([`crate::batch`]).
+#[derive(Default)]
+pub struct Scratch {
+    folded: String,
+    /// The last reference time and its isoformat (a batch usually has one).
+    reference_time: Option<(PyDateTime, String)>,
+}
+
+/// [`score_memory`] with the content given separately (`input.content` is
+/// ignored, so a batch can score content borrowed from the wire text),
+/// reusable buffers, and optionally the query's distinct sorted tokens
+/// already computed ([`components::query_tokens`]) for `input.query` /
+/// `input.query_tokens`.
+pub fn score_memory_with(input: &ScoreInput, content: &str, scratch: &mut Scratch, query_tokens: Option<&[&str]>) -> Breakdown {
+    // One sample; the tokens are streamed (never collected): relevance
+    // matches them against the query while counting them.
+    // The sample is casefolded only as far as the token pass reads it.
+    let sample = text::sample(content);
+    let (relevance, n) = components::relevance_sampled(
         &Query {
             text: input.query.as_deref(),
             tokens: input.query_tokens.as_deref(),
             base_relevance: input.base_relevance.as_ref(),
         },
-        &folded,
+        &sample,
+        &mut scratch.folded,
         &input.metadata,
+        query_tokens,
     );
     let signals = text::signals(&sample);
     let facts = ContentFacts {
@@ -146,17 +230,9 @@ pub fn score_memory(input: &ScoreInput) -> Breakdown {
 
     let all: [Component; 7] = [importance, confidence, trust, freshness, relevance, stability, safety];
     let values: [f64; 7] = std::array::from_fn(|i| all[i].value);
-    let weights = weights_for(&input.purpose);
-    let products: Vec<f64> = weights
-        .iter()
-        .map(|(name, w)| {
-            let idx = COMPONENTS.iter().position(|c| c == name).unwrap_or(0);
-            values[idx] * w
-        })
-        .collect();
-    let weighted = sum_py312(&products);
+    let weights = weights_for(input.purpose.as_str().unwrap_or(""));
     let eligible = safety_eligible && temporal_eligible;
-    let final_score = if eligible { round6(crate::py::float::clamp01(weighted)) } else { 0.0 };
+    let final_score = weighted_final(&values, weights, eligible);
     let [r0, r1, r2, r3, r4, r5, r6] = all.map(|c| c.reason);
     Breakdown {
         components: values,
@@ -164,7 +240,14 @@ pub fn score_memory(input: &ScoreInput) -> Breakdown {
         safety_eligible,
         temporal_eligible,
         purpose: input.purpose.clone(),
-        reference_time: input.reference_time.isoformat_utc_if_naive(),
+        reference_time: match &scratch.reference_time {
+            Some((t, text)) if *t == input.reference_time => text.clone(),
+            _ => {
+                let text = input.reference_time.isoformat_utc_if_naive();
+                scratch.reference_time = Some((input.reference_time, text.clone()));
+                text
+            }
+        },
         reasons: [r0, r1, r2, r3, r4, r5, r6],
     }
 }

@@ -123,6 +123,7 @@ pub fn mutate_scalar(v: Value) -> Value {
     match v {
         Value::Null => Value::int(0),
         Value::Bool(b) => Value::Bool(!b),
+        Value::Int(d) if &*d == "0" => Value::int(1),
         Value::Int(d) => Value::Int(format!("{d}1").into()),
         Value::Float(f) => Value::Float(if f == 0.0 { 1.0 } else { f * 1.5 }),
         Value::Str(s) => {

@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { spansAt, textAt } from '../../www/jsonspan.js';
-import { parseQueueText, driftView, buildDecisionExport, shellQuote, gateOf, componentRows, QueueError } from '../../www/queue.js';
+import { parseQueueText, driftView, buildDecisionExport, shellQuote, gateOf, componentRows, inputsText, QueueError } from '../../www/queue.js';
+import { classifyResolve, resolveUrl } from '../../www/resolve.js';
 import { REPO } from './pkg.mjs';
 
 const U1 = '11111111-1111-4111-8111-111111111111';
@@ -62,12 +63,26 @@ describe('drift', () => {
   // The analysis itself is the package's (tests/spec_examples.rs, mod drift);
   // the page only maps it to what it renders.
   it('maps the package drift analysis to the view', () => {
-    const causes = [{ code: 'missing-inputs', text: 'importance and caller metadata are not in the GET /v1/admissions response' }];
+    const causes = [{ code: 'policy-version', text: 'stored with scoring policy "lians-memory-scoring-v1"' }];
     const d = driftView({ drift: { drifted: true, fields: ['confidence_score'], explained: true, unexplained_fields: [], causes } });
     assert.deepEqual(d, { status: 'drift', differs: ['confidence_score'], causes, explained: true });
     assert.equal(driftView({ drift: { drifted: false, fields: [], explained: true, unexplained_fields: [], causes: [] } }).status, 'match');
     assert.equal(driftView({ drift: null }).causes[0].code, 'no-stored');
     assert.equal(driftView(null).causes[0].code, 'no-rescore');
+  });
+  it('labels inferred, supplied and assumed inputs', () => {
+    const t = inputsText({
+      event_time: { value: '2026-11-29T09:00:00+05:30', source: 'inferred' },
+      importance: { value: 0.7999999999999999, source: 'inferred', bound: 'at_most' },
+      public_metadata: { value: true, source: 'inferred' },
+      trust_claim: { value: false, source: 'supplied' },
+    });
+    assert.match(t, /importance ≤ 0\.8 .*\(inferred from the stored breakdown\)/);
+    assert.match(t, /public metadata present \(inferred from the stored breakdown\)/);
+    assert.match(t, /trust claim absent \(supplied\)/);
+    assert.match(t, /^written at 2026-11-29T09:00:00\+05:30 \(inferred from the stored breakdown\)/);
+    assert.match(inputsText({ importance: { value: 0.5, source: 'default', bound: 'exact' }, public_metadata: { value: false, source: 'default' }, trust_claim: { value: false, source: 'default' } }), /^importance 0\.5 \(assumed\)/);
+    assert.match(inputsText(null), /unknown/);
   });
   it('names the gate that zeroed a score', () => {
     assert.deepEqual(gateOf({ ...base, reasons: ['a', 'b', 'c', 'd', 'e', 'f', 'human review required before normal recall'] }), { gate: 'safety', reason: 'human review required before normal recall' });
@@ -91,6 +106,25 @@ describe('decision export', () => {
     const body = line.slice(line.indexOf('--data-raw ') + 11);
     assert.equal(execFileSync('sh', ['-c', `printf %s ${body}`]).toString(), JSON.stringify(ex.doc.decisions[1].body));
     assert.equal(shellQuote("a'b"), "'a'\\''b'");
+  });
+});
+
+describe('resolve', () => {
+  it('classifies every resolve answer (the live tests send real ones)', () => {
+    assert.deepEqual(classifyResolve(200, `{"status":"approved","pending_id":"${U1}","memory_id":"${U2}"}`), { outcome: 'approved', status: 200, memory_id: U2 });
+    assert.deepEqual(classifyResolve(200, `{"status":"rejected","pending_id":"${U1}"}`), { outcome: 'rejected', status: 200 });
+    assert.deepEqual(classifyResolve(409, '{"detail":"Already resolved"}'), { outcome: 'conflict', status: 409, detail: 'Already resolved' });
+    assert.equal(classifyResolve(401, '{"detail":"Invalid API key"}').outcome, 'unauthorized');
+    assert.equal(classifyResolve(403, '{"detail":"admin scope required"}').outcome, 'forbidden');
+    assert.equal(classifyResolve(404, 'x').outcome, 'not_found');
+    assert.equal(classifyResolve(500, '<html>').detail, '<html>');
+    assert.equal(classifyResolve(200, '{"status":"weird"}').outcome, 'http_error');
+  });
+  it('builds the resolve URL for UUIDs and http(s) bases only', () => {
+    assert.equal(resolveUrl('http://127.0.0.1:9/base', U1).href, `http://127.0.0.1:9/base/v1/admissions/${U1}/resolve`);
+    assert.equal(resolveUrl('https://l.example/', U1).href, `https://l.example/v1/admissions/${U1}/resolve`);
+    assert.throws(() => resolveUrl('javascript:alert(1)', U1), /http\(s\)/);
+    assert.throws(() => resolveUrl('https://l.example/', '../../x'), /not a UUID/);
   });
 });
 

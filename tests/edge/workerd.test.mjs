@@ -64,6 +64,15 @@ test("workerd serves score and verify requests", async () => {
     assert.equal(report.valid, true, JSON.stringify(report.failures));
     assert.equal(report.receipt_sha256, JSON.parse(wire).receipt_sha256);
 
+    const audited = await fetch(`${base}/audit?query=${encodeURIComponent("Acme revenue")}`, { method: "POST", body: wire });
+    const audit = await audited.json();
+    assert.equal(audited.status, 200, JSON.stringify(audit));
+    assert.equal(audit.consistent, true, JSON.stringify(audit.failures));
+    assert.equal(audit.results.length, 2);
+    const lie = wire.replaceAll('"trust_score":0.5,', '"trust_score":0.6,');
+    const caught = await (await fetch(`${base}/audit?query=Acme%20revenue`, { method: "POST", body: lie })).json();
+    assert.deepEqual(caught.failures, ["component_mismatch"]);
+
     const bad = await fetch(`${base}/score`, { method: "POST", body: "{" });
     assert.equal(bad.status, 400);
     assert.equal((await bad.json()).error.code, "malformed_json");

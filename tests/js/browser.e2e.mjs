@@ -74,6 +74,8 @@ test("browser entry in headless Chromium", async () => {
     assert.equal(r.verify.value.report.receipt_sha256, r.verify.value.expected);
     assert.equal(r.verifyBytes.ok, true, JSON.stringify(r.verifyBytes));
     assert.equal(r.verifyBytes.value.valid, true, JSON.stringify(r.verifyBytes.value.failures));
+    assert.equal(r.audit.ok, true, JSON.stringify(r.audit));
+    for (const [name, a] of Object.entries(r.audit.value)) assert.equal(a.consistent, true, `${name}: ${a.failures}`);
   } finally {
     await browser.close();
     await new Promise((resolve) => server.close(resolve));

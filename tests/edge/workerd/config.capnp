@@ -13,6 +13,7 @@ const worker :Workerd.Worker = (
     (name = "worker.mjs", esModule = embed "worker.mjs"),
     (name = "js/workerd.mjs", esModule = embed "../../../js/workerd.mjs"),
     (name = "js/web.mjs", esModule = embed "../../../js/web.mjs"),
+    (name = "js/core.mjs", esModule = embed "../../../js/core.mjs"),
     (name = "js/names.mjs", esModule = embed "../../../js/names.mjs"),
     (name = "js/constants.mjs", esModule = embed "../../../js/constants.mjs"),
     (name = "dist/web/lians_score.js", esModule = embed "../../../dist/web/lians_score.js"),

@@ -1,6 +1,6 @@
 // A Worker using lians-score through its workerd entry (no init() call: the
 // entry instantiates the imported WebAssembly.Module synchronously).
-import { scoreMemory, verifyRecallReceipt, sha256Hex, isInitialized, VERSION } from "./js/workerd.mjs";
+import { scoreMemory, verifyRecallReceipt, auditRecall, sha256Hex, isInitialized, VERSION } from "./js/workerd.mjs";
 
 function json(value, status = 200) {
   return new Response(JSON.stringify(value), { status, headers: { "content-type": "application/json" } });
@@ -13,6 +13,9 @@ export default {
       if (url.pathname === "/health") return json({ ok: isInitialized(), version: VERSION, sha: sha256Hex("abc") });
       if (url.pathname === "/score" && request.method === "POST") return json(scoreMemory(await request.text()));
       if (url.pathname === "/verify" && request.method === "POST") return json(verifyRecallReceipt(await request.text()));
+      if (url.pathname === "/audit" && request.method === "POST") {
+        return json(auditRecall(await request.text(), { query: url.searchParams.get("query") }));
+      }
       return json({ error: "not found" }, 404);
     } catch (error) {
       return json({ error: { code: error.code, path: error.path, message: error.message } }, 400);

@@ -3,7 +3,7 @@ import {
   scoreMemory, tokenizeForScoring, detectRiskTags, evaluateAdmission, rescoreReviewItem, rankPositionScore,
   sortCandidates, canonicalJson, sha256Hex, verifyRecallReceipt, verifyContextReceipt, verifyEvidencePack,
   init, initSync, isInitialized, SCORING_POLICY_VERSION, RECALL_RECEIPT_SCHEMA, CONTEXT_RECEIPT_SCHEMA,
-  EVIDENCE_PACK_SCHEMA, VERSION,
+  EVIDENCE_PACK_SCHEMA, VERSION, scoreCandidates,
 } from "lians-score";
 import type {
   ScoreMemoryResult, MemoryScoreBreakdown, AdmissionDecision, VerificationReport, LiansScoreError,
@@ -114,3 +114,20 @@ declare const memory: Sdk.MemoryOut;
 const withOurs: Sdk.MemoryOut = { ...memory, score_breakdown: result };
 
 export {};
+
+// scoreCandidates: compact columns by default, breakdowns or JSONL on request.
+const compact = scoreCandidates({ reference_time: "2026-08-01T00:00:00+00:00", query: "q" }, '{"content":"a"}');
+const finals: Float64Array = compact.final_score;
+const eligibleFlags: Uint8Array = compact.eligible;
+const relevanceColumn: Float64Array = compact.components.relevance_score;
+const firstError: string | undefined = compact.errors[0]?.error;
+const jsonlOut: string = scoreCandidates(null, "[]", { output: "jsonl" });
+const fullOut = scoreCandidates(null, [{ content: "a", reference_time: "2026-08-01T00:00:00+00:00" }], { output: "full" });
+const firstFull = fullOut[0];
+if (firstFull && "final_score" in firstFull) {
+  const f: number = firstFull.final_score;
+  void f;
+}
+// @ts-expect-error output must be one of the three names
+scoreCandidates(null, "[]", { output: "xml" });
+void [finals, eligibleFlags, relevanceColumn, firstError, jsonlOut];

@@ -1,0 +1,30 @@
+// Bench worker (bench/workerd-bench.mjs): the two issue #15 workloads embedded as text
+// modules, so a request spends its CPU on the work itself, not on receiving 11 MB.
+//   GET /verify  verifyRecallReceipt(200-result body, { query })  -> {"valid": true}
+//   GET /score   scoreCandidates(null, 1,600-candidate JSONL)     -> {"count": 1600, "errors": 0}
+import { scoreCandidates, verifyRecallReceipt, isInitialized } from "./js/workerd.mjs";
+import body from "./body.json";
+import given from "./given.json";
+import batch from "./batch.jsonl";
+
+const query = JSON.parse(given).query;
+
+function json(value, status = 200) {
+  return new Response(JSON.stringify(value), { status, headers: { "content-type": "application/json" } });
+}
+
+export default {
+  async fetch(request) {
+    const url = new URL(request.url);
+    if (url.pathname === "/health") return json({ ok: isInitialized() });
+    if (url.pathname === "/verify") {
+      const r = verifyRecallReceipt(body, { query });
+      return json({ valid: r.valid, failures: r.failures });
+    }
+    if (url.pathname === "/score") {
+      const r = scoreCandidates(null, batch);
+      return json({ count: r.count, errors: r.errors.length });
+    }
+    return json({ error: "not found" }, 404);
+  },
+};

@@ -1,0 +1,114 @@
+// The wrapper shared by the ESM entries that instantiate the wasm themselves
+// (web, inline; workerd, edge-light and deno are the web entry plus a
+// synchronous initSync()): idempotent init()/initSync(), one shared in-flight
+// load, the not_initialized guard, and foreign-realm WebAssembly.Module
+// normalization.
+import { API_NAMES } from "./names.mjs";
+
+/** The API over one wasm-bindgen `web`-target glue module. */
+export function createApi(initGlue, glue) {
+  let ready = false;
+  /** The one in-flight init() load, shared by concurrent callers. */
+  let loading;
+
+  function notInitialized(name) {
+    const error = new Error(
+      `lians-score: ${name}() was called before the WebAssembly module was initialized; ` +
+        "call `await init()` (or `initSync(...)`) first",
+    );
+    error.name = "LiansScoreError";
+    error.code = "not_initialized";
+    error.path = "";
+    return error;
+  }
+
+  /** Fetch/compile/instantiate the wasm (idempotent; concurrent calls share one load). */
+  function init(input) {
+    if (ready) return Promise.resolve();
+    if (loading === undefined) {
+      loading = load(input).then(
+        () => {
+          ready = true;
+        },
+        (error) => {
+          loading = undefined; // a failed load can be retried
+          throw error;
+        },
+      );
+    }
+    return loading;
+  }
+
+  async function load(input) {
+    if (hasOwn(input, "module_or_path")) input = input.module_or_path;
+    // A URL object (or anything URL-like with `href`) is fetched by its text.
+    if (input !== null && typeof input === "object" && typeof input.href === "string") input = input.href;
+    input = await input;
+    await withSameRealmModule(input, (arg) => initGlue(arg === undefined ? undefined : { module_or_path: arg }));
+  }
+
+  /** Instantiate synchronously from a `WebAssembly.Module` or the `.wasm` bytes (idempotent). */
+  function initSync(input) {
+    if (ready) return;
+    if (input === undefined) {
+      throw new TypeError("lians-score: initSync() needs the WebAssembly.Module or the .wasm bytes");
+    }
+    if (hasOwn(input, "module")) input = input.module;
+    withSameRealmModule(input, (arg) => glue.initSync({ module: arg }));
+    ready = true;
+  }
+
+  /** True once init()/initSync() has completed. */
+  function isInitialized() {
+    return ready;
+  }
+
+  function hasOwn(value, key) {
+    return value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype && Object.hasOwn(value, key);
+  }
+
+  /**
+   * Call `use(module)` so that wasm-bindgen's `instanceof WebAssembly.Module`
+   * test holds for a module compiled in another JavaScript realm (Next.js's edge
+   * sandbox and `edge-runtime` inject the `?module` import from the host realm;
+   * `node:vm` contexts likewise). Without this the glue takes the module for
+   * bytes and fails with "WebAssembly.Module(): Argument 0 must be a buffer
+   * source". The module object is given this realm's prototype for the call
+   * (its internal slots, which instantiation uses, are realm-independent) and
+   * its own prototype back afterwards.
+   */
+  function withSameRealmModule(module, use) {
+    if (!isForeignModule(module)) return use(module);
+    const proto = Object.getPrototypeOf(module);
+    Object.setPrototypeOf(module, WebAssembly.Module.prototype);
+    try {
+      return use(module);
+    } finally {
+      Object.setPrototypeOf(module, proto);
+    }
+  }
+
+  function isForeignModule(value) {
+    if (value === null || typeof value !== "object" || value instanceof WebAssembly.Module) return false;
+    try {
+      WebAssembly.Module.exports(value); // brand check: a real module of any realm
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  function guarded(name) {
+    const fn = glue[name];
+    return {
+      [name](...args) {
+        if (!ready) throw notInitialized(name);
+        return fn(...args);
+      },
+    }[name];
+  }
+
+  const api = { init, initSync, isInitialized };
+  for (const name of API_NAMES) api[name] = guarded(name);
+  return api;
+}

@@ -1,0 +1,71 @@
+#!/usr/bin/env node
+// After wasm-pack (called by scripts/build.sh): embed the .wasm in JavaScript
+// where a bundler may not be able to carry a separate file.
+//   dist/node:   the CommonJS glue reads `${__dirname}/lians_score_bg.wasm` at
+//                require time, which breaks once a bundler (Next.js) moves the
+//                code; it now requires lians_score_bg.wasm.cjs (the bytes, in
+//                base64) instead, and the .wasm file is dropped.
+//   dist/inline: a copy of the web glue without the default
+//                `new URL("lians_score_bg.wasm", import.meta.url)` (so bundlers
+//                emit no stray asset), plus lians_score_bg.wasm.mjs.
+// Fails (exit 1) if wasm-bindgen's output no longer has the expected shape.
+import { readFileSync, writeFileSync, mkdirSync, rmSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const dist = (...p) => path.join(ROOT, "dist", ...p);
+const b64 = readFileSync(dist("web", "lians_score_bg.wasm")).toString("base64");
+
+function replaceOnce(text, from, to, what) {
+  const at = text.indexOf(from);
+  if (at < 0 || text.indexOf(from, at + 1) >= 0) {
+    console.error(`embed-wasm: expected exactly one ${JSON.stringify(from)} in ${what}`);
+    process.exit(1);
+  }
+  return text.slice(0, at) + to + text.slice(at + from.length);
+}
+
+// ---- dist/node
+const nodeGlue = dist("node", "lians_score.js");
+let text = readFileSync(nodeGlue, "utf8");
+text = replaceOnce(text, "const wasmPath = `${__dirname}/lians_score_bg.wasm`;\n", "", nodeGlue);
+text = replaceOnce(
+  text,
+  "const wasmBytes = require('fs').readFileSync(wasmPath);",
+  "const wasmBytes = require('./lians_score_bg.wasm.cjs');",
+  nodeGlue,
+);
+writeFileSync(nodeGlue, text);
+writeFileSync(
+  dist("node", "lians_score_bg.wasm.cjs"),
+  `"use strict";\n// lians_score_bg.wasm, embedded by scripts/embed-wasm.mjs.\nmodule.exports = Buffer.from("${b64}", "base64");\n`,
+);
+rmSync(dist("node", "lians_score_bg.wasm"));
+
+// ---- dist/inline
+mkdirSync(dist("inline"), { recursive: true });
+text = readFileSync(dist("web", "lians_score.js"), "utf8");
+text = replaceOnce(
+  text,
+  "module_or_path = new URL('lians_score_bg.wasm', import.meta.url);",
+  "throw new Error('lians-score/inline: the wasm is embedded; init() needs no argument');",
+  "dist/web/lians_score.js",
+);
+writeFileSync(dist("inline", "lians_score.js"), text);
+writeFileSync(
+  dist("inline", "lians_score_bg.wasm.mjs"),
+  `// lians_score_bg.wasm, embedded by scripts/embed-wasm.mjs.
+const base64 = "${b64}";
+function decode(text) {
+  if (typeof Uint8Array.fromBase64 === "function") return Uint8Array.fromBase64(text);
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+export default decode(base64);
+`,
+);
+writeFileSync(dist("inline", "package.json"), '{"type":"module"}\n');
+console.log(`embed-wasm: dist/node and dist/inline embed the wasm (${b64.length} base64 characters)`);

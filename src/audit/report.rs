@@ -1,0 +1,263 @@
+//! The audit report: findings as data.
+
+use super::interval::Interval;
+use crate::json::{Object, Value};
+use crate::receipt::Status;
+
+/// Failure codes of the recall audit. Stable: part of the public API (the
+/// report's `failures` and each check's `code`). See the module docs for
+/// what each one means.
+pub mod codes {
+    /// `memories[i]` and `receipt.results[i]` do not describe the same
+    /// result (count, `id`, `score`, deep-equal `score_breakdown`), or the
+    /// public `score` is not `score_breakdown.final_score`.
+    pub const PAIRING_MISMATCH: &str = "pairing_mismatch";
+    /// The query the audit scored with does not hash to `receipt.query_sha256`.
+    pub const QUERY_MISMATCH: &str = "query_mismatch";
+    /// A result has no `score_breakdown` object: nothing to re-derive.
+    pub const BREAKDOWN_MISSING: &str = "breakdown_missing";
+    /// One of the six retrieval-independent components differs.
+    pub const COMPONENT_MISMATCH: &str = "component_mismatch";
+    /// `eligible`, `safety_eligible` or `temporal_eligible` differs.
+    pub const GATE_MISMATCH: &str = "gate_mismatch";
+    /// One of the first seven (component) reasons differs.
+    pub const REASON_MISMATCH: &str = "reason_mismatch";
+    /// `weights`, `reference_time`, `purpose`, `scoring_policy_version` or
+    /// `scoring_limits` is not what the recall scorer binds.
+    pub const POLICY_MISMATCH: &str = "policy_mismatch";
+    /// No retrieval score consistent with the rest reproduces `relevance_score`.
+    pub const RELEVANCE_INCONSISTENT: &str = "relevance_inconsistent";
+    /// No retrieval score consistent with the rest reproduces `quality_score`
+    /// as the scorer's final score.
+    pub const QUALITY_INCONSISTENT: &str = "quality_inconsistent";
+    /// No retrieval score consistent with the rest reproduces the hybrid rank
+    /// score `round6(0.8·b + 0.2·quality_score)`.
+    pub const BLEND_INCONSISTENT: &str = "blend_inconsistent";
+    /// Adaptive fusion: `strongest_input_score`, the fused score or the
+    /// stage's copy of the fusion fields is wrong.
+    pub const FUSION_INCONSISTENT: &str = "fusion_inconsistent";
+    /// A stage's `input_score` is not the previous output (the first
+    /// previous being the hybrid score), or `final_score` is not the last output.
+    pub const STAGE_CHAIN_BROKEN: &str = "stage_chain_broken";
+    /// A `rank-calibration-v1` stage's output is not `rank_position_score`
+    /// of its position, count and input, or the last one's `position` is
+    /// not the result's place in the response.
+    pub const CALIBRATION_MISMATCH: &str = "calibration_mismatch";
+
+    /// Every code, in documentation order.
+    pub const ALL: [&str; 13] = [
+        PAIRING_MISMATCH,
+        QUERY_MISMATCH,
+        BREAKDOWN_MISSING,
+        COMPONENT_MISMATCH,
+        GATE_MISMATCH,
+        REASON_MISMATCH,
+        POLICY_MISMATCH,
+        RELEVANCE_INCONSISTENT,
+        QUALITY_INCONSISTENT,
+        BLEND_INCONSISTENT,
+        FUSION_INCONSISTENT,
+        STAGE_CHAIN_BROKEN,
+        CALIBRATION_MISMATCH,
+    ];
+}
+
+/// What an audit establishes, stated in every report.
+pub const PROVES: &str = "The bound component scores, gates, reasons and recall weights follow the published scorer \
+(lians-memory-scoring-v2) on the returned content, metadata and times; relevance, quality and the 0.8/0.2 hybrid \
+score are reproduced exactly by some retrieval score in the reported interval; fusion and rank-calibration stages \
+follow their formulas. Integrity and authorship are not audited: verify the receipt hash and the Evidence Pack signature for those.";
+
+/// What no client can audit from a response, stated in every report.
+pub const CANNOT_AUDIT: [&str; 4] = [
+    "the retrieval score itself (embeddings, BM25, recency, neighbour smoothing): only the interval it must lie in",
+    "the per-facet ranks behind a rounded normalized_rrf_score",
+    "the MMR and graph-proximity objectives (only their rank calibration)",
+    "the candidate set: ineligible memories are dropped before the response, so nothing shows that better candidates were not left out",
+];
+
+/// One check: what was compared (`name`), the failure `code` it reports,
+/// the outcome, where (`pointer` into the response), the server's bound
+/// value, the client's re-derived value, and for interval checks the
+/// retrieval scores that reproduce the bound value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Check {
+    pub name: String,
+    pub code: &'static str,
+    pub status: Status,
+    pub pointer: String,
+    pub bound: Value,
+    pub rederived: Value,
+    pub interval: Option<Interval>,
+    /// Why it failed, or what it compared; reported for failed checks, and
+    /// for passed ones only when it is a `note` (information, not a finding).
+    pub message: String,
+    pub note: bool,
+}
+
+impl Check {
+    pub fn new(name: impl Into<String>, code: &'static str, ok: bool, pointer: impl Into<String>) -> Check {
+        Check {
+            name: name.into(),
+            code,
+            status: if ok { Status::Passed } else { Status::Failed },
+            pointer: pointer.into(),
+            bound: Value::Null,
+            rederived: Value::Null,
+            interval: None,
+            message: String::new(),
+            note: false,
+        }
+    }
+
+    pub fn values(mut self, bound: Value, rederived: Value) -> Check {
+        self.bound = bound;
+        self.rederived = rederived;
+        self
+    }
+
+    pub fn interval(mut self, interval: Option<Interval>) -> Check {
+        self.interval = interval;
+        self
+    }
+
+    /// A message reported when the check fails.
+    pub fn message(mut self, message: impl Into<String>) -> Check {
+        self.message = message.into();
+        self
+    }
+
+    /// A message reported whatever the outcome.
+    pub fn note(mut self, message: impl Into<String>) -> Check {
+        self.message = message.into();
+        self.note = true;
+        self
+    }
+
+    pub fn failed(&self) -> bool {
+        self.status == Status::Failed
+    }
+
+    pub fn to_json(&self) -> Value {
+        self.clone().into_json()
+    }
+
+    /// [`Check::to_json`] without copying the values.
+    pub fn into_json(self) -> Value {
+        let mut o = Object::with_capacity(8);
+        o.push_unique("check", Value::str(self.name));
+        o.push_unique("code", Value::str(self.code));
+        o.push_unique("status", Value::str(self.status.as_str()));
+        o.push_unique("pointer", Value::str(self.pointer));
+        o.push_unique("bound", self.bound);
+        o.push_unique("rederived", self.rederived);
+        o.push_unique("interval", interval_json(self.interval));
+        if !self.message.is_empty() && (self.note || self.status == Status::Failed) {
+            o.push_unique("message", Value::str(self.message));
+        }
+        Value::Object(o)
+    }
+}
+
+/// An interval as `[lo, hi]`, its ends rounded **outward** to 10 decimal
+/// places. The exact ends can differ by an ulp between builds (the
+/// freshness `exp()` comes from the platform's libm natively and from Rust's
+/// `libm` in wasm; both round to the same 6-place component), so the printed
+/// form is the one both CLIs agree on; it still contains the exact interval.
+pub(crate) fn interval_json(i: Option<Interval>) -> Value {
+    const GRID: f64 = 1e10;
+    match i {
+        Some(i) => {
+            let lo = ((i.lo * GRID).floor() / GRID).max(0.0);
+            let hi = ((i.hi * GRID).ceil() / GRID).min(1.0);
+            Value::Array(vec![Value::Float(lo), Value::Float(hi)])
+        }
+        None => Value::Null,
+    }
+}
+
+/// The audit of one returned result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ResultAudit {
+    /// `memories[i].id` as sent.
+    pub id: Value,
+    /// 1-based place in the response.
+    pub rank: usize,
+    /// Index into `query_variants` of the query the result was scored with,
+    /// or `None` for the query the client sent.
+    pub query_variant: Option<usize>,
+    /// The retrieval scores that reproduce relevance, quality and the hybrid
+    /// score together (`None` when none does, or there was nothing to audit).
+    pub retrieval_score: Option<Interval>,
+    pub checks: Vec<Check>,
+}
+
+impl ResultAudit {
+    pub fn consistent(&self) -> bool {
+        !self.checks.iter().any(Check::failed)
+    }
+
+    pub fn to_json(&self) -> Value {
+        self.clone().into_json()
+    }
+
+    /// [`ResultAudit::to_json`] without copying the values.
+    pub fn into_json(self) -> Value {
+        let consistent = self.consistent();
+        let mut o = Object::with_capacity(6);
+        o.push_unique("id", self.id);
+        o.push_unique("rank", Value::int(self.rank as i64));
+        o.push_unique("consistent", Value::Bool(consistent));
+        o.push_unique("query_variant", self.query_variant.map(|i| Value::int(i as i64)).unwrap_or(Value::Null));
+        o.push_unique("retrieval_score", interval_json(self.retrieval_score));
+        o.push_unique("checks", Value::Array(self.checks.into_iter().map(Check::into_json).collect()));
+        Value::Object(o)
+    }
+}
+
+/// The report of [`super::audit_recall`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Audit {
+    /// Where the scored query came from: `"given"` or `"query_variants/0"`.
+    pub query_source: &'static str,
+    /// Response-level checks (query hash, result counts).
+    pub checks: Vec<Check>,
+    pub results: Vec<ResultAudit>,
+}
+
+impl Audit {
+    /// True exactly when no check failed.
+    pub fn consistent(&self) -> bool {
+        !self.checks.iter().any(Check::failed) && self.results.iter().all(ResultAudit::consistent)
+    }
+
+    /// Distinct codes of failed checks, in first-seen order.
+    pub fn failures(&self) -> Vec<&'static str> {
+        let mut out: Vec<&'static str> = Vec::new();
+        let all = self.checks.iter().chain(self.results.iter().flat_map(|r| r.checks.iter()));
+        for c in all.filter(|c| c.failed()) {
+            if !out.contains(&c.code) {
+                out.push(c.code);
+            }
+        }
+        out
+    }
+
+    /// `{consistent, failures, query_source, checks, results, proves, cannot_audit}`.
+    pub fn to_json(&self) -> Value {
+        self.clone().into_json()
+    }
+
+    /// [`Audit::to_json`] without copying the values.
+    pub fn into_json(self) -> Value {
+        let mut o = Object::with_capacity(7);
+        o.push_unique("consistent", Value::Bool(self.consistent()));
+        o.push_unique("failures", Value::Array(self.failures().into_iter().map(Value::str).collect()));
+        o.push_unique("query_source", Value::str(self.query_source));
+        o.push_unique("checks", Value::Array(self.checks.into_iter().map(Check::into_json).collect()));
+        o.push_unique("results", Value::Array(self.results.into_iter().map(ResultAudit::into_json).collect()));
+        o.push_unique("proves", Value::str(PROVES));
+        o.push_unique("cannot_audit", Value::Array(CANNOT_AUDIT.iter().map(|s| Value::str(*s)).collect()));
+        Value::Object(o)
+    }
+}

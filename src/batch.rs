@@ -1,0 +1,358 @@
+//! Batch scoring: many `score_memory` candidates that share some inputs.
+//!
+//! `shared` holds keyword arguments common to every candidate (typically
+//! `query`, `reference_time`, `purpose`); each candidate holds its own
+//! (`content`, `event_time`, `source`, `metadata`, ...). A candidate is
+//! scored exactly as `score_memory` scores the object made of `shared`'s
+//! members followed by the candidate's, a candidate's member replacing a
+//! shared one of the same name (so `"purpose": null` in a candidate means
+//! the default `"recall"`, as in a single call). Every result is
+//! byte-identical to [`crate::api::score_memory`] on that merged object.
+//!
+//! What the batch saves over one call per candidate:
+//!
+//! * `shared` is read and validated once; the query is sampled, casefolded,
+//!   tokenized, sorted and deduplicated once per distinct query (candidates
+//!   may still carry their own `query`: each distinct one is tokenized once);
+//! * content is read straight from the parsed text, never copied again, and
+//!   the casefold buffer is reused; the middle of a long content (beyond the
+//!   8,192-char head/tail sample) is never scanned after parsing;
+//! * the result can be compact ([`Batch::write_compact`]: columns of rounded
+//!   values) instead of 1,600 seventeen-key objects.
+//!
+//! Errors: a `shared` that is invalid fails the whole call (path under
+//! `/shared`); a candidate that is not JSON, breaks an input cap or has an
+//! invalid argument gets an error row (the same typed error a single
+//! `score_memory` call returns; for a candidate with several invalid
+//! members, the first in the candidate's order is named) and the others are
+//! still scored.
+
+use std::collections::HashMap;
+
+use crate::json::{self, Object, Value};
+use crate::limits;
+use crate::py::float::{round6, write_repr};
+use crate::py::time::PyDateTime;
+use crate::score::{self, components, Breakdown, Scratch, ScoreInput, COMPONENTS};
+use crate::{Error, ErrorCode, Result};
+
+/// One result per candidate, in input order.
+pub struct Batch {
+    pub results: Vec<Result<Breakdown>>,
+}
+
+/// The shared inputs, read once.
+struct Shared {
+    /// Defaults for every keyword argument but `content` / `reference_time`.
+    base: ScoreInput,
+    content: Option<Value>,
+    reference_time: Option<Value>,
+}
+
+impl Shared {
+    fn read(shared: &Value) -> Result<Shared> {
+        let under = |e: Error| e.under("/shared");
+        limits::check_api_input(shared).map_err(under)?;
+        let obj = match shared {
+            Value::Null => return Ok(Shared::empty()),
+            Value::Object(o) => o,
+            other => return Err(under(Error::wrong_type("", "an object", other.type_name()))),
+        };
+        let mut s = Shared::empty();
+        for (key, value) in obj.iter() {
+            let Some(key) = key.as_str() else { continue };
+            match key {
+                "content" => match value {
+                    Value::Str(_) => s.content = Some(value.clone()),
+                    other => return Err(under(Error::wrong_type("/content", "a string", other.type_name()))),
+                },
+                "reference_time" => {
+                    if !value.is_null() {
+                        score::datetime(value, "/reference_time").map_err(under)?;
+                    }
+                    s.reference_time = Some(value.clone());
+                }
+                _ => s.base.set(key, value).map_err(under)?,
+            }
+        }
+        Ok(s)
+    }
+
+    fn empty() -> Shared {
+        // The placeholder time is always replaced (a candidate without any
+        // reference_time is an error).
+        let epoch = PyDateTime::parse("1970-01-01T00:00:00+00:00").unwrap_or_else(|_| unreachable_time());
+        Shared { base: ScoreInput::new(String::new(), epoch), content: None, reference_time: None }
+    }
+}
+
+#[cold]
+fn unreachable_time() -> PyDateTime {
+    // A valid literal always parses; kept panic-free regardless.
+    PyDateTime::parse("2000-01-01T00:00:00").unwrap_or_else(|_| unreachable_time())
+}
+
+/// Distinct sorted query tokens, computed once per distinct query text.
+#[derive(Default)]
+struct QueryCache {
+    by_query: HashMap<String, Vec<String>>,
+}
+
+impl QueryCache {
+    fn tokens(&mut self, input: &ScoreInput) -> Option<&[String]> {
+        // Explicit query_tokens are per candidate: not cached.
+        if input.query_tokens.is_some() {
+            return None;
+        }
+        let q = input.query.as_deref()?;
+        if !self.by_query.contains_key(q) {
+            let query = components::Query { text: Some(q), tokens: None, base_relevance: None };
+            self.by_query.insert(q.to_string(), components::query_tokens(&query));
+        }
+        self.by_query.get(q).map(Vec::as_slice)
+    }
+}
+
+/// Scores candidates against one set of shared inputs.
+struct Scorer {
+    shared: Shared,
+    cache: QueryCache,
+    scratch: Scratch,
+}
+
+impl Scorer {
+    fn new(shared: &Value) -> Result<Scorer> {
+        Ok(Scorer { shared: Shared::read(shared)?, cache: QueryCache::default(), scratch: Scratch::default() })
+    }
+
+    fn score(&mut self, candidate: &Value) -> Result<Breakdown> {
+        limits::check_api_input(candidate)?;
+        let obj = candidate.as_object().ok_or_else(|| Error::wrong_type("", "an object", candidate.type_name()))?;
+        let content = match obj.get("content").or(self.shared.content.as_ref()) {
+            Some(Value::Str(s)) => s.to_str_lossy(),
+            Some(other) => return Err(Error::wrong_type("/content", "a string", other.type_name())),
+            None => return Err(Error::new(ErrorCode::MissingField, "/content", "`content` is required")),
+        };
+        let reference_time = match obj.get("reference_time").or(self.shared.reference_time.as_ref()) {
+            None | Some(Value::Null) => {
+                return Err(Error::new(ErrorCode::MissingField, "/reference_time", "`reference_time` is required"))
+            }
+            Some(v) => score::datetime(v, "/reference_time")?,
+        };
+        let mut input = self.shared.base.clone();
+        input.reference_time = reference_time;
+        for (key, value) in obj.iter() {
+            let Some(key) = key.as_str() else { continue };
+            input.set(key, value)?;
+        }
+        let tokens: Option<Vec<&str>> = self.cache.tokens(&input).map(|t| t.iter().map(String::as_str).collect());
+        Ok(score::score_memory_with(&input, &content, &mut self.scratch, tokens.as_deref()))
+    }
+}
+
+/// Score candidates given as JSON values.
+pub fn score_candidates(shared: &Value, candidates: &[Value]) -> Result<Batch> {
+    if candidates.len() > limits::MAX_ARRAY_ITEMS {
+        return Err(Error::new(
+            ErrorCode::TooLarge,
+            "/candidates",
+            format!("{} candidates; the limit is {}", candidates.len(), limits::MAX_ARRAY_ITEMS),
+        ));
+    }
+    let mut scorer = Scorer::new(shared)?;
+    Ok(Batch { results: candidates.iter().map(|c| scorer.score(c)).collect() })
+}
+
+/// Score candidates that were read elsewhere (a binding converting its own
+/// data): `Err` items (a candidate the binding could not convert) are kept
+/// as their error rows. No count cap: the caller bounds its input.
+pub fn score_candidates_read(shared: &Value, candidates: impl IntoIterator<Item = Result<Value>>) -> Result<Batch> {
+    let mut scorer = Scorer::new(shared)?;
+    Ok(Batch { results: candidates.into_iter().map(|c| c.and_then(|c| scorer.score(&c))).collect() })
+}
+
+/// Score candidates given as text: a JSON array of objects, or JSON Lines
+/// (one object per line; blank lines are skipped). In JSON Lines, a line
+/// that is not JSON gets a `malformed_json` error row; a text that starts
+/// with `[` but is not a JSON array fails the call.
+pub fn score_candidates_text(shared: &Value, candidates: &str) -> Result<Batch> {
+    limits::check_text(candidates, "the candidates text")?;
+    if candidates.trim_start().starts_with('[') {
+        return match json::parse(candidates)? {
+            Value::Array(items) => score_candidates(shared, &items),
+            other => Err(Error::wrong_type("/candidates", "an array of objects", other.type_name())),
+        };
+    }
+    let mut scorer = Scorer::new(shared)?;
+    let mut results = Vec::new();
+    let mut at = 0;
+    while let Some((record, next)) = json::parse_record(candidates, at) {
+        results.push(record.and_then(|c| scorer.score(&c)));
+        at = next;
+    }
+    Ok(Batch { results })
+}
+
+impl Batch {
+    /// How many candidates failed.
+    pub fn errors(&self) -> usize {
+        self.results.iter().filter(|r| r.is_err()).count()
+    }
+
+    /// One line per candidate, exactly as the CLI's `score` prints single
+    /// `score_memory` results: the breakdown object, or an
+    /// `{"error","message","path"}` object.
+    pub fn to_jsonl(&self) -> String {
+        let mut out = String::new();
+        for r in &self.results {
+            let v = match r {
+                Ok(b) => b.to_json(),
+                Err(e) => crate::cli::error_value(e),
+            };
+            out.push_str(&json::to_json_string(&v));
+            out.push('\n');
+        }
+        out
+    }
+
+    /// The compact result as JSON text: columns of the rounded values, one
+    /// entry per candidate (`null` for a failed one), and the errors.
+    ///
+    /// `{"count":N,"errors":[{"index","error","message","path"}...],
+    /// "final_score":[...],"eligible":[...],"safety_eligible":[...],
+    /// "temporal_eligible":[...],"importance_score":[...],... (the seven
+    /// components in breakdown order)}`. Purpose, policy version, limits,
+    /// weights and reasons are those of the full breakdown
+    /// ([`Batch::to_jsonl`]) and are not repeated here.
+    pub fn write_compact(&self) -> String {
+        let mut out = String::with_capacity(64 + self.results.len() * 96);
+        out.push_str("{\"count\":");
+        out.push_str(&self.results.len().to_string());
+        out.push_str(",\"errors\":[");
+        let mut first = true;
+        for (i, r) in self.results.iter().enumerate() {
+            if let Err(e) = r {
+                if !first {
+                    out.push(',');
+                }
+                first = false;
+                let mut o = Object::new();
+                o.push_unique("index", Value::int(i as i64));
+                o.push_unique("error", Value::str(e.code.as_str()));
+                o.push_unique("message", Value::str(e.message.as_str()));
+                o.push_unique("path", Value::str(e.path.as_str()));
+                out.push_str(&json::to_json_string(&Value::Object(o)));
+            }
+        }
+        out.push(']');
+        let column = |out: &mut String, name: &str, f: &dyn Fn(&Breakdown, &mut String)| {
+            out.push_str(",\"");
+            out.push_str(name);
+            out.push_str("\":[");
+            for (i, r) in self.results.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                match r {
+                    Ok(b) => f(b, out),
+                    Err(_) => out.push_str("null"),
+                }
+            }
+            out.push(']');
+        };
+        let flag = |out: &mut String, v: bool| out.push_str(if v { "true" } else { "false" });
+        column(&mut out, "final_score", &|b, out| write_repr(b.final_score, out));
+        column(&mut out, "eligible", &|b, out| flag(out, b.eligible()));
+        column(&mut out, "safety_eligible", &|b, out| flag(out, b.safety_eligible));
+        column(&mut out, "temporal_eligible", &|b, out| flag(out, b.temporal_eligible));
+        for (k, name) in COMPONENTS.iter().enumerate() {
+            column(&mut out, name, &|b, out| write_repr(round6(b.components[k]), out));
+        }
+        out.push('}');
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn merged(shared: &Value, cand: &Value) -> Value {
+        let mut o = shared.as_object().cloned().unwrap_or_default();
+        for (k, v) in cand.as_object().unwrap().iter() {
+            o.insert(k.clone(), v.clone());
+        }
+        Value::Object(o)
+    }
+
+    fn line(r: &Result<Breakdown>) -> String {
+        json::to_json_string(&match r {
+            Ok(b) => b.to_json(),
+            Err(e) => crate::cli::error_value(e),
+        })
+    }
+
+    #[test]
+    fn equals_single_calls_on_the_merged_object() {
+        let shared = json::parse(r#"{"query":"budget deadline 東京","reference_time":"2026-11-30T00:00:00+00:00","purpose":"recall"}"#).unwrap();
+        let cands = [
+            r#"{"content":"The budget deadline is 2026-09-30, decided.","event_time":"2026-11-01T00:00:00+00:00","source":"chat"}"#,
+            r#"{"content":"東京タワーの予算会議 budget","query":"予算","base_relevance":0.25,"metadata":{"entity":"x","tags":["a"]}}"#,
+            r#"{"content":"ok!","purpose":null,"query_tokens":["ok"]}"#,
+            r#"{"content":"x","purpose":"admission","reference_time":"2026-01-01T00:00:00"}"#,
+            r#"{"content":5}"#,
+            r#"{"content":"y","source":3}"#,
+            r#"{"content":"y","bogus":1}"#,
+            r#"[1]"#,
+        ];
+        let values: Vec<Value> = cands.iter().map(|c| json::parse(c).unwrap()).collect();
+        let batch = score_candidates(&shared, &values).unwrap();
+        for (c, r) in values.iter().zip(&batch.results) {
+            let single = if c.as_object().is_some() {
+                crate::api::score_memory(&merged(&shared, c))
+            } else {
+                crate::api::score_memory(c)
+            };
+            let want = json::to_json_string(&match single {
+                Ok(v) => v,
+                Err(e) => crate::cli::error_value(&e),
+            });
+            assert_eq!(line(r), want, "{c:?}");
+        }
+        // Same through the text forms.
+        let jsonl = cands.join("\n\n");
+        let t = score_candidates_text(&shared, &jsonl).unwrap();
+        assert_eq!(t.to_jsonl(), batch.to_jsonl());
+        let arr = format!("[{}]", cands.join(","));
+        assert_eq!(score_candidates_text(&shared, &arr).unwrap().to_jsonl(), batch.to_jsonl());
+        assert_eq!(batch.errors(), 4);
+    }
+
+    #[test]
+    fn long_content_and_jsonl_errors() {
+        let shared = json::parse(r#"{"reference_time":"2026-11-30T00:00:00+00:00","query":"alpha omega"}"#).unwrap();
+        let long = format!("alpha {} omega", "β ".repeat(9000));
+        let text = format!("{}\nnot json\n{}\n", json::to_json_string(&{
+            let mut o = Object::new();
+            o.push_unique("content", Value::str(long.as_str()));
+            Value::Object(o)
+        }), r#"{"content":"omega"}"#);
+        let b = score_candidates_text(&shared, &text).unwrap();
+        assert_eq!(b.results.len(), 3);
+        assert_eq!(b.results[1].as_ref().err().map(|e| e.code), Some(ErrorCode::MalformedJson));
+        let mut one = shared.as_object().cloned().unwrap();
+        one.insert("content", Value::str(long.as_str()));
+        assert_eq!(line(&b.results[0]), json::to_json_string(&crate::api::score_memory(&Value::Object(one)).unwrap()));
+        let compact = b.write_compact();
+        assert!(compact.starts_with(r#"{"count":3,"errors":[{"index":1,"error":"malformed_json""#), "{compact}");
+        assert!(json::parse(&compact).is_ok());
+    }
+
+    #[test]
+    fn invalid_shared_fails_the_call() {
+        let e = score_candidates(&json::parse(r#"{"purpose":7}"#).unwrap(), &[]).err().unwrap();
+        assert_eq!(e.path, "/shared/purpose");
+        let e = score_candidates(&json::parse(r#"[]"#).unwrap(), &[]).err().unwrap();
+        assert_eq!(e.path, "/shared");
+    }
+}

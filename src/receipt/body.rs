@@ -1,0 +1,606 @@
+//! Body binding: a response body's own plaintext must agree with what its
+//! receipt binds (spec `ranking-receipts.md` §7; the receipt conformance
+//! README, step 5).
+//!
+//! # Why this exists
+//!
+//! A client does not use the receipt: it shows `memories[i].content`, puts
+//! `context_text` into a prompt, reads `receipt_view.memories_used`. A
+//! verifier that stops at the receipt hash proves that *the receipt* is
+//! intact and says nothing about that text, so a body whose memory content
+//! or context text was rewritten in transit would still read "valid". Here
+//! every bound field the body carries is compared with its receipt value,
+//! by default, with no `given` needed:
+//!
+//! | body field | compared with | code |
+//! |---|---|---|
+//! | `memories[i].content` (string) | SHA256-TEXT = `results[i].content_hash` | `content_hash_mismatch` |
+//! | `receipt_view.memories_used[j].content` | SHA256-TEXT = its result's `content_hash` (by id) | `content_hash_mismatch` |
+//! | `memories[i].context_<pos>`, `_id`, `_metadata` | `results[i].context_neighbors[pos]` | `neighbor_hash_mismatch` |
+//! | `context_text`, `context` (context bodies) | SHA256-TEXT = `context_sha256` | `context_hash_mismatch` |
+//! | `receipt_view.receipt_sha256`, `provenance.context_receipt_sha256` | the recomputed hash | `receipt_hash_mismatch` |
+//! | `memories` length; `memories[i]` `id`, `source`, `content_hash`, `score`, `score_breakdown`, `event_time` | `results[i]` | `body_mismatch` |
+//! | `receipt_view.memories_used[j]` `id`, `source`, `score`, `event_time` | the result with that id | `body_mismatch` |
+//! | `retrieval_degraded`, `mode`, `strategy`, `as_of` (recall) | the receipt, `policy` | `body_mismatch` |
+//! | `mode`, `strategy`, `excluded`, `budget`, `ranking_policy`, `provenance.recall_receipt_sha256`, `open_conflicts[j]` (context) | the receipt, `retrieval_policy` | `body_mismatch` |
+//!
+//! Numbers compare by value (`1` equals `1.0`), strings by code points,
+//! times as instants (naive means UTC; the receipt keeps `isoformat()`, the
+//! API object may say `Z`), hex digests case-insensitively.
+//!
+//! Everything else in the body is *not* bound by the receipt (namespace,
+//! agent id, importance, a result's metadata, ingestion and validity times,
+//! latency, token estimates, query variants, the view's headline and
+//! reasons, ...). Those fields are listed in [`Report::unbound_fields`] so a
+//! caller knows what it must not rely on; a change there is not detected.
+//!
+//! Privacy-minimal writes store an HMAC as `content_hash`, which no client
+//! can recompute: the content comparisons then fail (fail closed), with a
+//! message naming that possibility, unless `given.privacy_minimal` is true,
+//! in which case they are reported as skipped.
+
+use std::collections::HashMap;
+
+use super::checks::{hex_eq, num_eq_values, sha256_pystr};
+use super::given::Given;
+use super::report::{codes, pointer, Report};
+use crate::json::{self, PyStr, Value};
+use crate::py::time::PyDateTime;
+
+/// Which kind of response body is being bound.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Recall,
+    Context,
+}
+
+/// The neighbour positions a memory object can carry (`context_<pos>`).
+const POSITIONS: [&str; 4] = ["before", "before_2", "after", "after_2"];
+
+/// Memory-object fields the receipt binds (compared below).
+const MEMORY_BOUND: &[&str] = &["id", "content", "content_hash", "source", "score", "score_breakdown", "event_time"];
+/// Top-level fields bound in a recall body (`receipt` and the hash pins included).
+const RECALL_BOUND: &[&str] =
+    &["memories", "receipt", "receipt_sha256", "receipt_view", "retrieval_degraded", "mode", "strategy", "as_of"];
+/// Top-level fields bound in a context body.
+const CONTEXT_BOUND: &[&str] = &[
+    "memories",
+    "receipt",
+    "receipt_sha256",
+    "receipt_view",
+    "retrieval_degraded",
+    "mode",
+    "strategy",
+    "context",
+    "context_text",
+    "excluded",
+    "budget",
+    "ranking_policy",
+    "provenance",
+    "open_conflicts",
+];
+/// `provenance` members bound in a context body.
+const PROVENANCE_BOUND: &[&str] = &["recall_receipt_sha256", "context_receipt_sha256"];
+/// `receipt_view` members bound.
+const VIEW_BOUND: &[&str] = &["receipt_sha256", "memories_used"];
+/// `receipt_view.memories_used[j]` members bound.
+const VIEW_MEMORY_BOUND: &[&str] = &["id", "content", "source", "score", "event_time"];
+/// `open_conflicts[j]` members bound.
+const CONFLICT_BOUND: &[&str] = &["id", "memory_a_id", "memory_b_id", "memory_a_content", "memory_b_content"];
+
+fn describe(v: Option<&Value>) -> String {
+    match v {
+        None => "missing".to_string(),
+        Some(Value::Str(s)) => {
+            let s = s.to_str_lossy();
+            if s.chars().count() > 80 {
+                let head: String = s.chars().take(77).collect();
+                format!("{head:?}...")
+            } else {
+                format!("{s:?}")
+            }
+        }
+        Some(other) => {
+            let t = json::to_json_string(other);
+            if t.len() > 120 {
+                format!("{}... ({} bytes)", &t[..t.char_indices().nth(100).map(|(i, _)| i).unwrap_or(t.len())], t.len())
+            } else {
+                t
+            }
+        }
+    }
+}
+
+fn str_of(v: Option<&Value>) -> Option<&PyStr> {
+    match v {
+        Some(Value::Str(s)) => Some(s),
+        _ => None,
+    }
+}
+
+/// Python `==` on parsed JSON values, numbers by value (`1 == 1.0`), objects
+/// as dicts (order-insensitive), booleans distinct from numbers.
+pub(crate) fn py_eq(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Null, Value::Null) => true,
+        (Value::Bool(x), Value::Bool(y)) => x == y,
+        (Value::Int(_) | Value::Float(_), Value::Int(_) | Value::Float(_)) => num_eq_values(a, b),
+        (Value::Str(x), Value::Str(y)) => x.as_bytes() == y.as_bytes(),
+        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| py_eq(p, q)),
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter().all(|(k, v)| match y.members().iter().find(|(k2, _)| k2.as_bytes() == k.as_bytes()) {
+                    Some((_, w)) => py_eq(v, w),
+                    None => false,
+                })
+        }
+        _ => false,
+    }
+}
+
+/// Two hex digests (or nulls) agree: strings case-insensitively, else by value.
+fn digest_eq(a: Option<&Value>, b: Option<&Value>) -> bool {
+    match (a, b) {
+        (Some(Value::Str(x)), Some(Value::Str(y))) => hex_eq(&x.to_str_lossy(), &y.to_str_lossy()),
+        (x, y) => py_eq(x.unwrap_or(&Value::Null), y.unwrap_or(&Value::Null)),
+    }
+}
+
+/// Two times denote the same instant (naive = UTC); non-time values must be equal.
+fn same_instant(a: Option<&Value>, b: Option<&Value>) -> bool {
+    match (a, b) {
+        (Some(Value::Str(x)), Some(Value::Str(y))) => {
+            if x.as_bytes() == y.as_bytes() {
+                return true;
+            }
+            match (PyDateTime::parse(&x.to_str_lossy()), PyDateTime::parse(&y.to_str_lossy())) {
+                (Ok(p), Ok(q)) => p.instant_micros() == q.instant_micros(),
+                _ => false,
+            }
+        }
+        (x, y) => py_eq(x.unwrap_or(&Value::Null), y.unwrap_or(&Value::Null)),
+    }
+}
+
+/// The SHA-256 of a text as the receipt would bind it (null for null).
+fn text_digest(v: Option<&Value>) -> Option<String> {
+    str_of(v).map(sha256_pystr)
+}
+
+/// Collects failures of one code with their pointers, and one summary pass.
+struct Tally {
+    code: &'static str,
+    checked: usize,
+    failed: usize,
+}
+
+impl Tally {
+    fn new(code: &'static str) -> Tally {
+        Tally { code, checked: 0, failed: 0 }
+    }
+
+    fn check(&mut self, report: &mut Report, ok: bool, at: &str, compared_with: &str, message: impl FnOnce() -> String) {
+        self.checked += 1;
+        if !ok {
+            self.failed += 1;
+            report.fail_against(self.code, at, compared_with, message());
+        }
+    }
+
+    fn finish(self, report: &mut Report, at: &str, what: &str) {
+        if self.checked > 0 && self.failed == 0 {
+            report.pass(self.code, at, format!("{} {what}", self.checked));
+        }
+    }
+}
+
+/// Bind a response body to its receipt; `sha` is the recomputed receipt hash.
+pub(crate) fn bind(report: &mut Report, body: &Value, receipt: &Value, rptr: &str, sha: &str, kind: Kind, g: &Given) {
+    let results: &[Value] = receipt.get("results").and_then(Value::as_array).unwrap_or(&[]);
+    let results_ptr = pointer(rptr, "results");
+    let mut index: HashMap<&[u8], usize> = HashMap::new();
+    for (i, r) in results.iter().enumerate() {
+        if let Some(id) = str_of(r.get("id")) {
+            index.entry(id.as_bytes()).or_insert(i);
+        }
+    }
+    let privacy = g.privacy_minimal;
+    let mut content = Tally::new(codes::CONTENT_HASH_MISMATCH);
+    let mut neighbours = Tally::new(codes::NEIGHBOR_HASH_MISMATCH);
+    let mut fields = Tally::new(codes::BODY_MISMATCH);
+    let mut content_skipped = 0usize;
+    // SHA256(memories[i].content), by result index: receipt_view repeats the
+    // same text, whose hash is then reused after a byte comparison.
+    let mut memory_hashes: Vec<Option<(&PyStr, String)>> = vec![None; results.len()];
+
+    // Hash pins carried in the body (the top-level receipt_sha256 is checked
+    // with the other pins, before the schema).
+    if let Some(pin) = body.get("receipt_view").and_then(|v| v.get("receipt_sha256")) {
+        let ok = str_of(Some(pin)).map(|p| hex_eq(&p.to_str_lossy(), sha)).unwrap_or(false);
+        report.check_against(
+            ok,
+            codes::RECEIPT_HASH_MISMATCH,
+            "/receipt_view/receipt_sha256",
+            rptr,
+            format!("receipt_view.receipt_sha256 {} vs recomputed {sha}", describe(Some(pin))),
+        );
+    }
+    if kind == Kind::Context {
+        if let Some(pin) = body.get("provenance").and_then(|v| v.get("context_receipt_sha256")) {
+            let ok = str_of(Some(pin)).map(|p| hex_eq(&p.to_str_lossy(), sha)).unwrap_or(false);
+            report.check_against(
+                ok,
+                codes::RECEIPT_HASH_MISMATCH,
+                "/provenance/context_receipt_sha256",
+                rptr,
+                format!("provenance.context_receipt_sha256 {} vs recomputed {sha}", describe(Some(pin))),
+            );
+        }
+    }
+
+    // memories[i] <-> results[i].
+    match body.get("memories") {
+        None => report.skip(codes::BODY_MISMATCH, "/memories", "the body carries no memories"),
+        Some(Value::Array(memories)) => {
+            fields.check(report, memories.len() == results.len(), "/memories", &results_ptr, || {
+                format!("the body has {} memories, the receipt binds {} results", memories.len(), results.len())
+            });
+            for (i, m) in memories.iter().enumerate() {
+                let mp = pointer("/memories", &i.to_string());
+                let Some(r) = results.get(i) else {
+                    // Already reported by the length check: an unbound memory.
+                    continue;
+                };
+                let rp = pointer(&results_ptr, &i.to_string());
+                let Some(mo) = m.as_object() else {
+                    fields.check(report, false, &mp, &rp, || format!("memories[{i}] is {}, not an object", m.type_name()));
+                    continue;
+                };
+                bind_memory(report, &mut fields, mo, r, &mp, &rp);
+                // Content.
+                if let Some(Value::Str(text)) = mo.get("content") {
+                    let at = pointer(&mp, "content");
+                    let bound = pointer(&rp, "content_hash");
+                    if privacy {
+                        content_skipped += 1;
+                    } else {
+                        let h = sha256_pystr(text);
+                        if let Some(slot) = memory_hashes.get_mut(i) {
+                            *slot = Some((text, h.clone()));
+                        }
+                        let got = r.get("content_hash");
+                        let ok = str_of(got).map(|s| hex_eq(&s.to_str_lossy(), &h)).unwrap_or(false);
+                        content.check(report, ok, &at, &bound, || {
+                            format!(
+                                "SHA256(content) {h} vs bound content_hash {}{}",
+                                describe(got),
+                                PRIVACY_HINT
+                            )
+                        });
+                    }
+                }
+                // Neighbours.
+                bind_neighbours(report, &mut neighbours, mo, r, &mp, &rp);
+            }
+        }
+        Some(other) => fields.check(report, false, "/memories", &results_ptr, || {
+            format!("memories is {}, not an array", other.type_name())
+        }),
+    }
+
+    // receipt_view.memories_used[j] <-> the result with that id.
+    if let Some(Value::Array(used)) = body.get("receipt_view").and_then(|v| v.get("memories_used")) {
+        for (j, u) in used.iter().enumerate() {
+            let up = pointer("/receipt_view/memories_used", &j.to_string());
+            let id = str_of(u.get("id"));
+            let Some(&i) = id.and_then(|id| index.get(id.as_bytes())) else {
+                fields.check(report, false, &pointer(&up, "id"), &results_ptr, || {
+                    format!("memories_used[{j}] names {}, which no receipt result has", describe(u.get("id")))
+                });
+                continue;
+            };
+            let r = &results[i];
+            let rp = pointer(&results_ptr, &i.to_string());
+            for (key, instant) in [("source", false), ("score", false), ("event_time", true)] {
+                let Some(v) = u.get(key) else { continue };
+                let bound = r.get(key);
+                let ok = if instant { same_instant(Some(v), bound) } else { py_eq(v, bound.unwrap_or(&Value::Null)) };
+                fields.check(report, ok, &pointer(&up, key), &pointer(&rp, key), || {
+                    format!("memories_used[{j}].{key} {} vs bound {}", describe(Some(v)), describe(bound))
+                });
+            }
+            if let Some(Value::Str(text)) = u.get("content") {
+                if privacy {
+                    content_skipped += 1;
+                } else {
+                    let h = match memory_hashes.get(i) {
+                        Some(Some((seen, h))) if *seen == text => h.clone(),
+                        _ => sha256_pystr(text),
+                    };
+                    let got = r.get("content_hash");
+                    let ok = str_of(got).map(|s| hex_eq(&s.to_str_lossy(), &h)).unwrap_or(false);
+                    content.check(report, ok, &pointer(&up, "content"), &pointer(&rp, "content_hash"), || {
+                        format!("SHA256(content) {h} vs bound content_hash {}{}", describe(got), PRIVACY_HINT)
+                    });
+                }
+            }
+        }
+    }
+
+    // Top-level mirrors.
+    let policy_key = if kind == Kind::Recall { "policy" } else { "retrieval_policy" };
+    let policy = receipt.get(policy_key);
+    let mut mirror = |report: &mut Report, key: &str, bound: Option<&Value>, bound_ptr: String, instant: bool| {
+        let Some(v) = body.get(key) else { return };
+        let ok = if instant { same_instant(Some(v), bound) } else { py_eq(v, bound.unwrap_or(&Value::Null)) };
+        fields.check(report, ok, &pointer("", key), &bound_ptr, || {
+            format!("{key} {} vs bound {}", describe(Some(v)), describe(bound))
+        });
+    };
+    mirror(report, "retrieval_degraded", receipt.get("retrieval_degraded"), pointer(rptr, "retrieval_degraded"), false);
+    mirror(report, "mode", policy.and_then(|p| p.get("mode")), pointer(&pointer(rptr, policy_key), "mode"), false);
+    mirror(
+        report,
+        "strategy",
+        policy.and_then(|p| p.get("strategy")),
+        pointer(&pointer(rptr, policy_key), "strategy"),
+        false,
+    );
+    match kind {
+        Kind::Recall => mirror(report, "as_of", receipt.get("as_of"), pointer(rptr, "as_of"), true),
+        Kind::Context => {
+            for key in ["excluded", "budget", "ranking_policy"] {
+                mirror(report, key, receipt.get(key), pointer(rptr, key), false);
+            }
+        }
+    }
+
+    if kind == Kind::Context {
+        // provenance.recall_receipt_sha256 == retrieval_receipt_sha256.
+        if let Some(v) = body.get("provenance").and_then(|p| p.get("recall_receipt_sha256")) {
+            let bound = receipt.get("retrieval_receipt_sha256");
+            fields.check(
+                report,
+                digest_eq(Some(v), bound),
+                "/provenance/recall_receipt_sha256",
+                &pointer(rptr, "retrieval_receipt_sha256"),
+                || format!("provenance.recall_receipt_sha256 {} vs bound {}", describe(Some(v)), describe(bound)),
+            );
+        }
+        // open_conflicts[j] <-> receipt.open_conflicts[j].
+        if let Some(conflicts) = body.get("open_conflicts") {
+            let bound_list: &[Value] = receipt.get("open_conflicts").and_then(Value::as_array).unwrap_or(&[]);
+            let bound_ptr = pointer(rptr, "open_conflicts");
+            match conflicts {
+                Value::Array(list) => {
+                    fields.check(report, list.len() == bound_list.len(), "/open_conflicts", &bound_ptr, || {
+                        format!("the body has {} open conflicts, the receipt binds {}", list.len(), bound_list.len())
+                    });
+                    for (j, (c, b)) in list.iter().zip(bound_list).enumerate() {
+                        let cp = pointer("/open_conflicts", &j.to_string());
+                        let bp = pointer(&bound_ptr, &j.to_string());
+                        for key in ["id", "memory_a_id", "memory_b_id"] {
+                            let (v, w) = (c.get(key), b.get(key));
+                            fields.check(
+                                report,
+                                py_eq(v.unwrap_or(&Value::Null), w.unwrap_or(&Value::Null)),
+                                &pointer(&cp, key),
+                                &pointer(&bp, key),
+                                || format!("open_conflicts[{j}].{key} {} vs bound {}", describe(v), describe(w)),
+                            );
+                        }
+                        for side in ["memory_a_content", "memory_b_content"] {
+                            let h = text_digest(c.get(side));
+                            let hv = h.as_ref().map(|s| Value::str(s.as_str()));
+                            let bkey = format!("{side}_sha256");
+                            let w = b.get(&bkey);
+                            fields.check(
+                                report,
+                                digest_eq(hv.as_ref().or(Some(&Value::Null)), w),
+                                &pointer(&cp, side),
+                                &pointer(&bp, &bkey),
+                                || {
+                                    format!(
+                                        "SHA256(open_conflicts[{j}].{side}) {} vs bound {}",
+                                        h.as_deref().unwrap_or("null (no text)"),
+                                        describe(w)
+                                    )
+                                },
+                            );
+                        }
+                    }
+                }
+                other => fields.check(report, false, "/open_conflicts", &bound_ptr, || {
+                    format!("open_conflicts is {}, not an array", other.type_name())
+                }),
+            }
+        }
+        // The context text the agent uses.
+        let bound = receipt.get("context_sha256");
+        let bound_ptr = pointer(rptr, "context_sha256");
+        for key in ["context_text", "context"] {
+            if let Some(Value::Str(text)) = body.get(key) {
+                let h = sha256_pystr(text);
+                let ok = str_of(bound).map(|s| hex_eq(&s.to_str_lossy(), &h)).unwrap_or(false);
+                report.check_against(
+                    ok,
+                    codes::CONTEXT_HASH_MISMATCH,
+                    &pointer("", key),
+                    &bound_ptr,
+                    format!("SHA256({key}) {h} vs bound context_sha256 {}", describe(bound)),
+                );
+            }
+        }
+    }
+
+    content.finish(report, "/memories", "body content(s) hash to their bound content_hash");
+    if content_skipped > 0 {
+        report.skip(
+            codes::CONTENT_HASH_MISMATCH,
+            "/memories",
+            format!(
+                "{content_skipped} body content comparison(s) skipped: given.privacy_minimal says the content_hash values are HMACs"
+            ),
+        );
+    }
+    neighbours.finish(report, "/memories", "neighbour field(s) agree with their bound context_neighbors entries");
+    fields.finish(report, "", "bound body field(s) agree with the receipt");
+    report.unbound_fields = unbound_fields(body, kind);
+}
+
+const PRIVACY_HINT: &str = " (if the memory was written in privacy-minimal mode its content_hash is an HMAC that no \
+client can recompute: pass given.privacy_minimal = true to skip this comparison)";
+
+/// `memories[i]` fields against `results[i]`.
+fn bind_memory(report: &mut Report, fields: &mut Tally, m: &json::Object, r: &Value, mp: &str, rp: &str) {
+    for key in ["id", "source", "content_hash", "score", "score_breakdown", "event_time"] {
+        let Some(v) = m.get(key) else { continue };
+        let bound = r.get(key);
+        let ok = match key {
+            "event_time" => same_instant(Some(v), bound),
+            "content_hash" => digest_eq(Some(v), bound),
+            _ => py_eq(v, bound.unwrap_or(&Value::Null)),
+        };
+        fields.check(report, ok, &pointer(mp, key), &pointer(rp, key), || {
+            format!("{key} {} vs bound {}", describe(Some(v)), describe(bound))
+        });
+    }
+}
+
+/// `memories[i].context_<pos>{,_id,_metadata}` against `results[i].context_neighbors[pos]`.
+fn bind_neighbours(report: &mut Report, tally: &mut Tally, m: &json::Object, r: &Value, mp: &str, rp: &str) {
+    let entries = r.get("context_neighbors").and_then(Value::as_object);
+    let np = pointer(rp, "context_neighbors");
+    for pos in POSITIONS {
+        let text_key = format!("context_{pos}");
+        let id_key = format!("context_{pos}_id");
+        let meta_key = format!("context_{pos}_metadata");
+        let (text, id, meta) = (m.get(&text_key), m.get(&id_key), m.get(&meta_key));
+        if text.is_none() && id.is_none() && meta.is_none() {
+            continue; // the body carries nothing for this position
+        }
+        let null = Value::Null;
+        let (text, id, meta) = (text.unwrap_or(&null), id.unwrap_or(&null), meta.unwrap_or(&null));
+        let entry = entries.and_then(|e| e.get(pos));
+        let ep = pointer(&np, pos);
+        let Some(entry) = entry else {
+            // The receipt binds no neighbour here: the body may carry none.
+            let carried = !text.is_null() || !meta.is_null() || !id.is_null();
+            let at = if !text.is_null() {
+                pointer(mp, &text_key)
+            } else if !meta.is_null() {
+                pointer(mp, &meta_key)
+            } else {
+                pointer(mp, &id_key)
+            };
+            tally.check(report, !carried, &at, &ep, || {
+                format!("the body carries a {pos} neighbour but the receipt binds none at this position")
+            });
+            continue;
+        };
+        let bound_id = entry.get("id");
+        tally.check(report, py_eq(id, bound_id.unwrap_or(&null)), &pointer(mp, &id_key), &pointer(&ep, "id"), || {
+            format!("{id_key} {} vs bound {}", describe(Some(id)), describe(bound_id))
+        });
+        let bound_c = entry.get("returned_content_sha256");
+        let ok = match text {
+            Value::Null => matches!(bound_c, Some(Value::Null)),
+            Value::Str(t) => {
+                let h = sha256_pystr(t);
+                str_of(bound_c).map(|s| hex_eq(&s.to_str_lossy(), &h)).unwrap_or(false)
+            }
+            _ => false,
+        };
+        tally.check(report, ok, &pointer(mp, &text_key), &pointer(&ep, "returned_content_sha256"), || match text {
+            Value::Str(t) => format!("SHA256({text_key}) {} vs bound {}", sha256_pystr(t), describe(bound_c)),
+            Value::Null => format!("{text_key} is null; bound returned_content_sha256 {}", describe(bound_c)),
+            other => format!("{text_key} is {}, not a string or null", other.type_name()),
+        });
+        let h = json::canonical_sha256(meta);
+        let bound_m = entry.get("returned_metadata_sha256");
+        let ok = str_of(bound_m).map(|s| hex_eq(&s.to_str_lossy(), &h)).unwrap_or(false);
+        tally.check(report, ok, &pointer(mp, &meta_key), &pointer(&ep, "returned_metadata_sha256"), || {
+            format!("SHA256(PyJSON({meta_key})) {h} vs bound {}", describe(bound_m))
+        });
+    }
+}
+
+/// The body fields the receipt does not bind, as JSON-pointer patterns
+/// (`*` for any array index), in first-seen order.
+fn unbound_fields(body: &Value, kind: Kind) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut add = |p: String| {
+        if !out.contains(&p) {
+            out.push(p);
+        }
+    };
+    let Some(top) = body.as_object() else { return Vec::new() };
+    let bound = if kind == Kind::Recall { RECALL_BOUND } else { CONTEXT_BOUND };
+    for (k, _) in top.iter() {
+        let k = k.to_str_lossy();
+        if !bound.contains(&k.as_ref()) {
+            add(pointer("", &k));
+        }
+    }
+    let is_neighbour_key = |k: &str| {
+        POSITIONS.iter().any(|pos| {
+            k.strip_prefix("context_").and_then(|rest| rest.strip_prefix(pos)).is_some_and(|tail| {
+                tail.is_empty() || tail == "_id" || tail == "_metadata"
+            })
+        })
+    };
+    let members = |list: Option<&Value>, base: &str, bound: &[&str], neighbours: bool, add: &mut dyn FnMut(String)| {
+        if let Some(Value::Array(items)) = list {
+            for item in items {
+                if let Some(o) = item.as_object() {
+                    for (k, _) in o.iter() {
+                        let k = k.to_str_lossy();
+                        if !bound.contains(&k.as_ref()) && !(neighbours && is_neighbour_key(&k)) {
+                            add(pointer(base, &k));
+                        }
+                    }
+                }
+            }
+        }
+    };
+    members(body.get("memories"), "/memories/*", MEMORY_BOUND, true, &mut add);
+    if let Some(view) = body.get("receipt_view").and_then(Value::as_object) {
+        for (k, _) in view.iter() {
+            let k = k.to_str_lossy();
+            if !VIEW_BOUND.contains(&k.as_ref()) {
+                add(pointer("/receipt_view", &k));
+            }
+        }
+        members(view.get("memories_used"), "/receipt_view/memories_used/*", VIEW_MEMORY_BOUND, false, &mut add);
+    }
+    if kind == Kind::Context {
+        if let Some(prov) = body.get("provenance").and_then(Value::as_object) {
+            for (k, _) in prov.iter() {
+                let k = k.to_str_lossy();
+                if !PROVENANCE_BOUND.contains(&k.as_ref()) {
+                    add(pointer("/provenance", &k));
+                }
+            }
+        }
+        members(body.get("open_conflicts"), "/open_conflicts/*", CONFLICT_BOUND, false, &mut add);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn python_equality_of_values() {
+        let p = |s: &str| json::parse(s).unwrap();
+        assert!(py_eq(&p(r#"{"a":1,"b":[1.0,"x"]}"#), &p(r#"{"b":[1,"x"],"a":1.0}"#)));
+        assert!(!py_eq(&p("true"), &p("1")));
+        assert!(!py_eq(&p(r#"{"a":1}"#), &p(r#"{"a":1,"b":2}"#)));
+        assert!(!py_eq(&p("NaN"), &p("NaN")));
+        assert!(same_instant(Some(&p(r#""2026-04-02T09:00:00""#)), Some(&p(r#""2026-04-02T09:00:00Z""#))));
+        assert!(same_instant(Some(&p(r#""2026-04-02T10:00:00+01:00""#)), Some(&p(r#""2026-04-02T09:00:00+00:00""#))));
+        assert!(!same_instant(Some(&p(r#""2026-04-02T09:00:01Z""#)), Some(&p(r#""2026-04-02T09:00:00""#))));
+        assert!(same_instant(Some(&Value::Null), None));
+    }
+}

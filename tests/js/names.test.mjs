@@ -1,0 +1,83 @@
+// The one list of public functions (js/names.mjs) against everything derived
+// from it or required to agree with it: the generated entry export lists, the
+// declarations in js/index.d.ts, the wasm exports, and each entry's exports.
+// Also: the error-code and check-code unions of js/index.d.ts against the
+// Rust sources (src/error.rs, src/receipt/report.rs).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { createRequire } from "node:module";
+import { ROOT } from "./helpers.mjs";
+import { API_NAMES, INTERNAL_NAMES, INIT_NAMES } from "../../js/names.mjs";
+
+const read = (p) => readFileSync(path.join(ROOT, p), "utf8");
+const dts = read("js/index.d.ts");
+const sorted = (xs) => [...xs].sort();
+
+/** The string literals of `export type NAME = | "a" | "b" ...;` in index.d.ts. */
+function union(name) {
+  const m = dts.match(new RegExp(`export type ${name} =([^;]*);`));
+  assert.ok(m, `index.d.ts declares ${name}`);
+  return [...m[1].replace(/\/\*[\s\S]*?\*\//g, "").matchAll(/"([^"]+)"/g)].map((x) => x[1]);
+}
+
+test("the generated entry export lists are up to date (node scripts/gen-entries.mjs --check)", () => {
+  execFileSync(process.execPath, [path.join(ROOT, "scripts/gen-entries.mjs"), "--check"], { stdio: "pipe" });
+});
+
+test("index.d.ts declares exactly the API functions plus init/initSync/isInitialized", () => {
+  const declared = new Set([...dts.matchAll(/^export declare function (\w+)/gm)].map((m) => m[1]));
+  assert.deepEqual(sorted(declared), sorted([...API_NAMES, ...INIT_NAMES]));
+});
+
+test("every wasm export is in API_NAMES or INTERNAL_NAMES (none forgotten, none stale)", () => {
+  const glue = read("dist/web/lians_score.js");
+  const exported = [...glue.matchAll(/^export function (\w+)/gm)].map((m) => m[1]);
+  assert.deepEqual(sorted(exported), sorted([...API_NAMES, ...INTERNAL_NAMES]));
+  // The js_name attributes of the Rust binding say the same.
+  const rust = [...read("src/wasm.rs").matchAll(/js_name\s*=\s*(\w+)/g)].map((m) => m[1]);
+  for (const name of API_NAMES) assert.ok(rust.includes(name), `src/wasm.rs exports ${name}`);
+});
+
+test("every entry exports the API functions and nothing undeclared", async () => {
+  const require = createRequire(import.meta.url);
+  const want = sorted([...API_NAMES, ...INIT_NAMES, "SCORING_POLICY_VERSION", "RECALL_RECEIPT_SCHEMA",
+    "CONTEXT_RECEIPT_SCHEMA", "EVIDENCE_PACK_SCHEMA", "VERSION"]);
+  const entries = {
+    "js/node.cjs": require(path.join(ROOT, "js/node.cjs")),
+    "js/node.mjs": await import(path.join(ROOT, "js/node.mjs")),
+    "js/web.mjs": await import(path.join(ROOT, "js/web.mjs")),
+    "js/inline.mjs": await import(path.join(ROOT, "js/inline.mjs")),
+  };
+  for (const [file, mod] of Object.entries(entries)) {
+    assert.deepEqual(sorted(Object.keys(mod).filter((k) => k !== "default")), want, file);
+    for (const name of API_NAMES) assert.equal(typeof mod[name], "function", `${file} ${name}`);
+  }
+  // bundler.mjs needs a bundler (it imports the .wasm as a module): check its text.
+  const bundler = read("js/bundler.mjs");
+  for (const name of API_NAMES) assert.match(bundler, new RegExp(`^  ${name},$`, "m"), `js/bundler.mjs ${name}`);
+});
+
+test("ErrorCode in index.d.ts = src/error.rs ErrorCode (+ the JS-only not_initialized)", () => {
+  const rust = read("src/error.rs");
+  const asStr = rust.slice(rust.indexOf("fn as_str"));
+  const codes = [...asStr.slice(0, asStr.indexOf("\n    }\n")).matchAll(/=> "([a-z_]+)"/g)].map((m) => m[1]);
+  assert.ok(codes.length >= 8, `parsed ${codes.length} Rust error codes`);
+  assert.deepEqual(sorted(union("ErrorCode")), sorted([...codes, "not_initialized"]));
+});
+
+test("VerificationFailure / VerificationInfoCode in index.d.ts = src/receipt/report.rs codes", () => {
+  const rust = read("src/receipt/report.rs");
+  const mod = rust.slice(rust.indexOf("pub mod codes"), rust.indexOf("\n}\n", rust.indexOf("pub mod codes")));
+  const [failurePart, infoPart] = mod.split("// Informational checks");
+  assert.ok(infoPart, "report.rs marks the informational codes");
+  const consts = (text) => [...text.matchAll(/pub const \w+: &str = "([a-z_]+)";/g)].map((m) => m[1]);
+  assert.deepEqual(sorted(union("VerificationFailure")), sorted(consts(failurePart)));
+  assert.deepEqual(sorted(union("VerificationInfoCode")), sorted(consts(infoPart)));
+});
+
+test("README.md's size block matches the built files (node scripts/size.mjs --check-readme)", () => {
+  execFileSync(process.execPath, [path.join(ROOT, "scripts/size.mjs"), "--check-readme"], { stdio: "pipe" });
+});

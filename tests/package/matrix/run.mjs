@@ -1,0 +1,400 @@
+#!/usr/bin/env node
+// The packaging matrix: the packed tarball (not the repository) used by every
+// bundler and runtime the README names, each with no configuration.
+//   node tests/package/matrix/run.mjs PATH/lians-score-X.tgz [--only name,name]
+// The tools are pinned in tests/package/matrix/package.json (its own lockfile;
+// installed by scripts/bootstrap.sh). The tarball is unpacked as
+// node_modules/lians-score (what `npm install` of a dependency-free package
+// without scripts does), fixtures are copied to work/, and every browser build
+// is loaded in headless Chromium and its #result read from the DOM. Prints one
+// line per entry (pass/fail, seconds) and exits 1 if any failed.
+import { spawn } from "node:child_process";
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync, createReadStream, statSync, existsSync } from "node:fs";
+import http from "node:http";
+import net from "node:net";
+import path from "node:path";
+import { createRequire } from "node:module";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(HERE, "../../..");
+const BIN = path.join(HERE, "node_modules/.bin");
+const WORK = path.join(HERE, "work");
+const FIX = path.join(HERE, "fixtures");
+const PKG = path.join(HERE, "node_modules/lians-score");
+const SAMPLE = path.join(ROOT, "tests/samples/recall-08-fast-filters-acme-tinyfloat.json");
+const SAMPLE_TEXT = readFileSync(SAMPLE, "utf8");
+const SAMPLE_SHA = JSON.parse(SAMPLE_TEXT).receipt_sha256;
+const PAGE_OK = "ok ba7816bf lians-memory-scoring-v2 valid=true";
+const ARGS = [
+  "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+  "--disable-sync", "--disable-quic", "--no-first-run", "--disable-default-apps", "--disable-extensions",
+];
+const ENV = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", DENO_NO_UPDATE_CHECK: "1", DENO_NO_PROMPT: "1", NO_COLOR: "1", FORCE_COLOR: "0" };
+
+const tarball = process.argv[2];
+const onlyAt = process.argv.indexOf("--only");
+const only = onlyAt > 0 ? new Set(process.argv[onlyAt + 1].split(",")) : null;
+if (!tarball || !existsSync(tarball)) {
+  console.error("usage: node tests/package/matrix/run.mjs PATH/lians-score-X.tgz [--only name,name]");
+  process.exit(2);
+}
+if (!existsSync(BIN)) {
+  console.error("matrix: tests/package/matrix/node_modules is missing: run scripts/bootstrap.sh");
+  process.exit(2);
+}
+
+// ---------------------------------------------------------------- helpers
+
+/** Run a command; resolve with its output, reject with it on a non-zero exit. */
+function run(cmd, args, { cwd = WORK, env = ENV, timeout = 300_000 } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (out += d));
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeout);
+    child.on("error", reject);
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(out);
+      else reject(new Error(`${path.basename(cmd)} ${args.join(" ")} exited ${code ?? signal}:\n${out.slice(-4000)}`));
+    });
+  });
+}
+
+/** Start a long-running process (a server); returns { child, output(), stop() }. */
+function start(cmd, args, { cwd = WORK } = {}) {
+  const child = spawn(cmd, args, { cwd, env: ENV, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  child.stdout.on("data", (d) => (out += d));
+  child.stderr.on("data", (d) => (out += d));
+  return {
+    child,
+    output: () => out,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once("exit", resolve);
+        child.kill("SIGTERM");
+        setTimeout(() => child.kill("SIGKILL"), 5000).unref();
+      }),
+  };
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(url, proc, ms = 60_000) {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (proc.child.exitCode !== null) throw new Error(`server exited (${proc.child.exitCode}):\n${proc.output().slice(-4000)}`);
+    try {
+      const res = await fetch(url);
+      if (res.status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`no answer from ${url} in ${ms} ms:\n${proc.output().slice(-4000)}`);
+}
+
+function check(cond, message) {
+  if (!cond) throw new Error(message);
+}
+
+async function json(url, init) {
+  const res = await fetch(url, init);
+  const text = await res.text();
+  check(res.ok, `${url}: HTTP ${res.status}: ${text.slice(0, 500)}`);
+  return JSON.parse(text);
+}
+
+/** A verify response from a server entry: ready, hashing and the real recall sample valid. */
+function checkVerify(report, where) {
+  check(report.sha === "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad", `${where}: sha256Hex: ${JSON.stringify(report)}`);
+  check(report.valid === true, `${where}: the recall sample does not verify: ${JSON.stringify(report)}`);
+  if ("receipt_sha256" in report) check(report.receipt_sha256 === SAMPLE_SHA, `${where}: receipt hash`);
+}
+
+// A static server for the browser builds: /NAME/... serves work/out/NAME/...
+const TYPES = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".css": "text/css", ".map": "application/json" };
+const staticServer = http.createServer((req, res) => {
+  const url = new URL(req.url, "http://x");
+  const file = path.join(WORK, "out", path.normalize(decodeURIComponent(url.pathname)).replace(/^(\.\.[/\\])+/, ""));
+  let stat;
+  try {
+    stat = statSync(file);
+  } catch {
+    stat = null;
+  }
+  if (!stat || !stat.isFile() || !file.startsWith(path.join(WORK, "out"))) {
+    res.writeHead(404).end("not found");
+    return;
+  }
+  res.writeHead(200, { "content-type": TYPES[path.extname(file)] ?? "application/octet-stream" });
+  createReadStream(file).pipe(res);
+});
+
+let browser;
+async function chromium() {
+  if (!browser) {
+    const { chromium: c } = createRequire(path.join(ROOT, "package.json"))("playwright-core");
+    browser = await c.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: ARGS });
+  }
+  return browser;
+}
+
+/** Load a page in Chromium and return #result's text once it is no longer "pending". */
+async function pageResult(url) {
+  const b = await chromium();
+  const page = await b.newPage();
+  const problems = [];
+  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+  page.on("requestfailed", (r) => problems.push(`requestfailed: ${r.url()}`));
+  page.on("response", (r) => r.status() >= 400 && problems.push(`HTTP ${r.status()}: ${r.url()}`));
+  try {
+    await page.goto(url);
+    await page.waitForFunction(() => {
+      const el = document.getElementById("result");
+      return el && el.textContent && el.textContent !== "pending";
+    }, null, { timeout: 30_000 });
+    return await page.textContent("#result");
+  } catch (error) {
+    throw new Error(`${url}: ${error.message}\n${problems.join("\n")}`);
+  } finally {
+    await page.close();
+  }
+}
+
+async function checkPage(name, expected = PAGE_OK) {
+  const text = await pageResult(`${staticBase}/${name}/index.html`);
+  check(text === expected, `${name} page: ${JSON.stringify(text)} (want ${JSON.stringify(expected)})`);
+}
+
+/** work/out/NAME/index.html loading ./SCRIPT as a module. */
+function html(name, script = "main.js") {
+  mkdirSync(path.join(WORK, "out", name), { recursive: true });
+  writeFileSync(path.join(WORK, "out", name, "index.html"), page(script));
+}
+const page = (script) =>
+  `<!doctype html><html><head><meta charset="utf-8"><title>lians-score</title></head><body><p id="result">pending</p><script type="module" src="./${script}"></script></body></html>\n`;
+
+const wasmFile = path.join(PKG, "dist/web/lians_score_bg.wasm");
+const out = (name) => path.join(WORK, "out", name);
+
+// ---------------------------------------------------------------- the entries
+
+const entries = [];
+const entry = (name, fn) => entries.push({ name, fn });
+
+entry("node-esm", () => run(process.execPath, ["esm.mjs"]));
+entry("node-cjs", () => run(process.execPath, ["cjs.cjs"]));
+
+for (const mode of ["bundler", "node16", "nodenext"]) {
+  entry(`tsc-${mode}`, () => run(path.join(BIN, "tsc"), ["-p", `ts/tsconfig.${mode}.json`]));
+}
+
+entry("attw", () =>
+  // The .wasm subpaths are assets, not modules: nothing for TypeScript to resolve.
+  run(path.join(BIN, "attw"), [tarball, "--format", "ascii", "--no-emoji", "--exclude-entrypoints", "./lians_score_bg.wasm", "./lians_score_bg.wasm?module", "./lians_score.wasm"]),
+);
+
+entry("vite", async () => {
+  // index.html + main.js at the root, `vite build`: the .wasm is emitted from new URL(..., import.meta.url).
+  const dir = path.join(WORK, "vite");
+  mkdirSync(dir, { recursive: true });
+  cpSync(path.join(WORK, "browser"), dir, { recursive: true });
+  writeFileSync(path.join(dir, "index.html"), page("main.js"));
+  await run(path.join(BIN, "vite"), ["build", "--outDir", out("vite"), "--emptyOutDir", "--base", "./", "--logLevel", "warn"], { cwd: dir });
+  await checkPage("vite");
+});
+
+entry("webpack", async () => {
+  // webpack 5 through its Node API with only entry/output/mode (no loaders, no experiments).
+  const webpack = createRequire(path.join(HERE, "package.json"))("webpack");
+  const stats = await new Promise((resolve, reject) =>
+    webpack({ mode: "production", entry: path.join(WORK, "browser/main.js"), output: { path: out("webpack"), filename: "main.js" } }, (err, s) =>
+      err ? reject(err) : resolve(s),
+    ),
+  );
+  check(!stats.hasErrors(), stats.toString({ all: false, errors: true }));
+  html("webpack");
+  await checkPage("webpack");
+});
+
+entry("esbuild-inline", async () => {
+  await run(path.join(BIN, "esbuild"), ["browser/inline.js", "--bundle", "--format=esm", `--outfile=${out("esbuild-inline")}/main.js`, "--log-level=warning"]);
+  html("esbuild-inline");
+  await checkPage("esbuild-inline");
+});
+
+entry("esbuild-wasm-file", async () => {
+  // The README's recipe: bundle, then put the .wasm next to the bundle.
+  await run(path.join(BIN, "esbuild"), ["browser/main.js", "--bundle", "--format=esm", `--outdir=${out("esbuild-wasm-file")}`, "--log-level=warning"]);
+  cpSync(wasmFile, path.join(out("esbuild-wasm-file"), "lians_score_bg.wasm"));
+  html("esbuild-wasm-file");
+  await checkPage("esbuild-wasm-file");
+});
+
+entry("rollup-inline", async () => {
+  await run(path.join(BIN, "rollup"), ["browser/inline.js", "-p", "node-resolve", "-f", "es", "-o", `${out("rollup-inline")}/main.js`, "--silent"]);
+  html("rollup-inline");
+  await checkPage("rollup-inline");
+});
+
+entry("rollup-wasm-file", async () => {
+  await run(path.join(BIN, "rollup"), ["browser/main.js", "-p", "node-resolve", "-f", "es", "-o", `${out("rollup-wasm-file")}/main.js`, "--silent"]);
+  cpSync(wasmFile, path.join(out("rollup-wasm-file"), "lians_score_bg.wasm"));
+  html("rollup-wasm-file");
+  await checkPage("rollup-wasm-file");
+});
+
+entry("parcel-inline", async () => {
+  const dir = path.join(WORK, "parcel");
+  mkdirSync(dir, { recursive: true });
+  cpSync(path.join(WORK, "browser"), dir, { recursive: true });
+  writeFileSync(path.join(dir, "index.html"), page("inline.js"));
+  await run(path.join(BIN, "parcel"), ["build", "index.html", "--dist-dir", out("parcel-inline"), "--public-url", "./", "--cache-dir", path.join(WORK, ".parcel-cache"), "--no-source-maps", "--log-level", "warn"], { cwd: dir });
+  await checkPage("parcel-inline");
+});
+
+entry("bun-build-inline", async () => {
+  await run(path.join(BIN, "bun"), ["build", "browser/inline.js", "--target=browser", `--outdir=${out("bun-build-inline")}`, "--entry-naming=main.js"]);
+  html("bun-build-inline");
+  await checkPage("bun-build-inline");
+});
+
+entry("bun", async () => {
+  await run(path.join(BIN, "bun"), ["esm.mjs"]);
+  await run(path.join(BIN, "bun"), ["cjs.cjs"]);
+});
+
+entry("deno", () => run(path.join(ROOT, "node_modules/.bin/deno"), ["run", "--quiet", "--allow-read", "--no-prompt", "deno.mjs"]));
+
+entry("workerd", async () => {
+  const dir = out("workerd");
+  mkdirSync(dir, { recursive: true });
+  await run(path.join(BIN, "esbuild"), ["workerd/worker.mjs", "--bundle", "--format=esm", "--platform=neutral", "--conditions=workerd,worker",
+    "--external:*.wasm", `--outfile=${dir}/worker.js`, "--log-level=warning"]);
+  cpSync(path.join(FIX, "workerd/config.capnp"), path.join(dir, "config.capnp"));
+  cpSync(wasmFile, path.join(dir, "lians_score_bg.wasm"));
+  const bundled = readFileSync(path.join(dir, "worker.js"), "utf8");
+  check(bundled.includes('"../dist/web/lians_score_bg.wasm"'), "workerd bundle: expected the .wasm import to stay external");
+  const port = await freePort();
+  const proc = start(path.join(ROOT, "node_modules/.bin/workerd"), ["serve", path.join(dir, "config.capnp"), "--socket-addr", `http=127.0.0.1:${port}`]);
+  try {
+    await waitFor(`http://127.0.0.1:${port}/`, proc);
+    checkVerify(await json(`http://127.0.0.1:${port}/`, { method: "POST", body: SAMPLE_TEXT }), "workerd");
+  } finally {
+    await proc.stop();
+  }
+});
+
+entry("edge-runtime", async () => {
+  // The edge-light entry bundled as Next.js does for the edge: `?module` .wasm
+  // imports become a binding that the host fills with a module compiled in
+  // its own realm (so the foreign-realm path is exercised).
+  const esbuild = createRequire(path.join(HERE, "package.json"))("esbuild");
+  const result = await esbuild.build({
+    entryPoints: [path.join(WORK, "edge/handler.js")],
+    bundle: true,
+    write: false,
+    format: "iife",
+    platform: "neutral",
+    conditions: ["edge-light", "worker", "browser"],
+    mainFields: ["module", "main"],
+    logLevel: "warning",
+    plugins: [{
+      name: "wasm-module",
+      setup(build) {
+        build.onResolve({ filter: /\.wasm\?module$/ }, (args) => ({ path: path.resolve(args.resolveDir, args.path.replace(/\?module$/, "")), namespace: "wasm-module" }));
+        build.onLoad({ filter: /.*/, namespace: "wasm-module" }, () => ({ contents: "export default globalThis.__LIANS_WASM_MODULE__;", loader: "js" }));
+      },
+    }],
+  });
+  const { EdgeRuntime } = createRequire(path.join(HERE, "package.json"))("edge-runtime");
+  const hostModule = new WebAssembly.Module(readFileSync(wasmFile));
+  const runtime = new EdgeRuntime({
+    extend(context) {
+      context.__LIANS_WASM_MODULE__ = hostModule;
+      return context;
+    },
+  });
+  check(runtime.evaluate("globalThis.__LIANS_WASM_MODULE__ instanceof WebAssembly.Module") === false, "edge-runtime: expected a foreign-realm module");
+  runtime.evaluate(result.outputFiles[0].text);
+  const res = await runtime.dispatchFetch("http://127.0.0.1/verify", { method: "POST", body: SAMPLE_TEXT });
+  checkVerify(JSON.parse(await res.text()), "edge-runtime");
+});
+
+for (const mode of ["turbopack", "webpack"]) {
+  entry(`next-${mode}`, async () => {
+    // Next.js App Router with no next.config: a client page (init + scoreMemory),
+    // a Node route, an Edge route (edge-light entry) and an Edge route wiring
+    // `lians-score/lians_score_bg.wasm?module` itself. Build, start, request.
+    const dir = path.join(WORK, `next-${mode}`);
+    cpSync(path.join(FIX, "next"), dir, { recursive: true });
+    await run(path.join(BIN, "next"), ["build", ...(mode === "webpack" ? ["--webpack"] : [])], { cwd: dir, timeout: 600_000 });
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const proc = start(path.join(BIN, "next"), ["start", "-H", "127.0.0.1", "-p", String(port)], { cwd: dir });
+    try {
+      await waitFor(`${base}/api/node`, proc);
+      const node = await json(`${base}/api/node`);
+      check(node.runtime === "nodejs" && node.policy === "lians-memory-scoring-v2", `node route: ${JSON.stringify(node)}`);
+      checkVerify({ ...(await json(`${base}/api/edge`, { method: "POST", body: SAMPLE_TEXT })), sha: node.sha }, "edge route (POST)");
+      const edge = await json(`${base}/api/edge`);
+      check(edge.runtime === "edge" && edge.sha === node.sha, `edge route: ${JSON.stringify(edge)}`);
+      const edgeModule = await json(`${base}/api/edge-module`);
+      check(edgeModule.sha === node.sha, `edge ?module route: ${JSON.stringify(edgeModule)}`);
+      const text = await pageResult(`${base}/`);
+      check(/^ok lians-memory-scoring-v2 0\.\d+$/.test(text), `next page: ${JSON.stringify(text)}`);
+    } finally {
+      await proc.stop();
+    }
+  });
+}
+
+// ---------------------------------------------------------------- run
+
+rmSync(PKG, { recursive: true, force: true });
+mkdirSync(PKG, { recursive: true });
+await run("tar", ["-xzf", path.resolve(tarball), "-C", PKG, "--strip-components=1"], { cwd: HERE });
+rmSync(WORK, { recursive: true, force: true });
+mkdirSync(path.join(WORK, "out"), { recursive: true });
+for (const f of ["browser", "edge", "workerd", "ts"]) cpSync(path.join(FIX, f), path.join(WORK, f), { recursive: true });
+for (const f of ["esm.mjs", "cjs.cjs", "deno.mjs"]) cpSync(path.join(HERE, "..", f), path.join(WORK, f));
+writeFileSync(path.join(WORK, "browser/recall-body.js"), `// tests/samples/${path.basename(SAMPLE)}, as the raw text a fetch returns.\nexport const RECALL_BODY = ${JSON.stringify(SAMPLE_TEXT)};\n`);
+
+await new Promise((r) => staticServer.listen(0, "127.0.0.1", r));
+const staticBase = `http://127.0.0.1:${staticServer.address().port}`;
+
+const results = [];
+const t0 = Date.now();
+for (const { name, fn } of entries) {
+  if (only && !only.has(name)) continue;
+  const t = Date.now();
+  try {
+    await fn();
+    results.push({ name, ok: true, s: (Date.now() - t) / 1000 });
+    console.log(`ok    ${name} (${((Date.now() - t) / 1000).toFixed(1)} s)`);
+  } catch (error) {
+    results.push({ name, ok: false, s: (Date.now() - t) / 1000 });
+    console.log(`FAIL  ${name} (${((Date.now() - t) / 1000).toFixed(1)} s)\n${String(error && error.stack ? error.message : error).replace(/^/gm, "      ")}`);
+  }
+}
+if (browser) await browser.close();
+staticServer.close();
+const failed = results.filter((r) => !r.ok);
+console.log(`\nmatrix duration: ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+console.log(`matrix: ${results.length - failed.length} passed, ${failed.length} failed`);
+process.exit(failed.length ? 1 : 0);

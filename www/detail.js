@@ -1,0 +1,129 @@
+// The detail pane of the selected item: content, inputs, drift, score table.
+import { state, ui, numOrNull, rowById, decide } from './state.js';
+import { h, replace, $ } from './dom.js';
+import { componentRows, gateOf, inputsText } from './queue.js';
+import { chip, fmt } from './format.js';
+
+const detail = $('#detail');
+
+const COLUMNS = [
+  { key: 'stored', label: 'Stored', sub: 'server score_breakdown', bar: 'stored' },
+  { key: 'held', label: 'Held', sub: 'client re-score, review_needed', bar: 'held' },
+  { key: 'approved', label: 'If approved', sub: 'client, safety approved, queued tags', bar: 'approved' },
+  { key: 'trusted_review', label: 'Trusted review', sub: 'client, approved, fresh tags', bar: 'trusted' },
+];
+
+function breakdownFor(r, col) {
+  if (col === 'stored') return r.stored;
+  return r.res?.[col] ?? null;
+}
+
+function renderDetail() {
+  const r = state.selectedId != null ? rowById(state.selectedId) : null;
+  if (!r) { replace(detail, h('p', { class: 'empty' }, state.rows.length ? 'Select an item.' : 'Load a queue to start.')); return; }
+  const o = r.obj;
+  const decision = state.decisions.get(r.id);
+  const noteInput = h('input', { type: 'text', id: 'note-input', placeholder: 'optional note (resolver_note)', 'aria-label': 'Decision note', autocomplete: 'off' });
+  noteInput.value = state.notes.get(r.id) ?? '';
+  noteInput.addEventListener('input', () => { state.notes.set(r.id, noteInput.value); ui.renderDecisions(); });
+
+  const kv = (k, v) => [h('dt', null, k), h('dd', null, v)];
+  const str = (v) => (v == null ? h('span', { class: 'muted' }, 'null') : typeof v === 'string' ? v : JSON.stringify(v));
+
+  replace(detail,
+    h('div', { class: 'detail-head' },
+      h('div', null,
+        h('h2', null, 'Review item'),
+        h('div', { class: 'ids' }, 'id ', h('span', { class: 'mono' }, String(o.id)))),
+      h('div', { class: 'decide', role: 'group', 'aria-label': 'Decision' },
+        h('button', { type: 'button', class: 'approve', 'aria-pressed': String(decision === 'approve'), on: { click: () => decide(r.id, decision === 'approve' ? null : 'approve') } }, '✓ Approve (a)'),
+        h('button', { type: 'button', class: 'reject', 'aria-pressed': String(decision === 'reject'), on: { click: () => decide(r.id, decision === 'reject' ? null : 'reject') } }, '✕ Reject (r)'),
+        noteInput)),
+    h('h3', null, 'Content'),
+    h('pre', { class: 'content', tabindex: '0', 'aria-label': 'Memory content (shown as plain text)' }, String(o.content)),
+    h('dl', { class: 'kv' },
+      kv('source', str(o.source)),
+      kv('risk tags', r.tags.length ? h('span', null, ...r.tags.flatMap((t) => [chip(t), ' '])) : h('span', { class: 'muted' }, 'none')),
+      kv('admission reasons', Array.isArray(o.reasons) && o.reasons.length ? h('ul', { class: 'plain' }, ...o.reasons.map((x) => h('li', null, String(x)))) : h('span', { class: 'muted' }, 'none')),
+      kv('status', str(o.status)),
+      kv('event_time', str(o.event_time)),
+      kv('created_at', str(o.created_at)),
+      kv('namespace / agent', `${o.namespace ?? '—'} / ${o.agent_id ?? '—'}`),
+      kv('inputs', h('span', { dataset: { inputs: r.res?.inputs ? 'known' : 'unknown' } }, inputsText(r.res?.inputs))),
+    ),
+    renderDriftBox(r),
+    h('h3', null, 'Scores'),
+    renderScoreTable(r),
+  );
+}
+
+function renderDriftBox(r) {
+  const d = r.drift;
+  if (r.res?.error) {
+    return h('div', { class: 'callout bad' }, `Client re-score failed: ${r.res.error.code}${r.res.error.path ? ` at ${r.res.error.path}` : ''}: ${r.res.error.message}`);
+  }
+  if (!d) return h('div', { class: 'callout' }, state.scoring ? 'Re-scoring…' : 'No client re-score available: showing the stored breakdown only.');
+  if (d.status === 'match') return h('div', { class: 'callout ok' }, 'Client re-score of the held state matches the stored score_breakdown exactly.');
+  if (d.status === 'unknown') return h('div', { class: 'callout' }, d.causes.map((c) => c.text).join(' '));
+  return h('div', { class: `callout ${d.explained ? 'warn' : 'bad'}`, dataset: { drift: d.explained ? 'explained' : 'unexplained' } },
+    h('strong', null, `Drift: ${d.differs.join(', ')} differ${d.differs.length === 1 ? 's' : ''} between the stored breakdown and the client re-score.`),
+    h('ul', null, ...d.causes.map((c) => h('li', { dataset: { cause: c.code } }, c.text))));
+}
+
+function bar(value, kind) {
+  const fill = h('span');
+  fill.style.width = `${Math.max(0, Math.min(1, value ?? 0)) * 100}%`; // CSSOM, allowed by style-src 'self'
+  return h('div', { class: `bar ${kind}`, 'aria-hidden': 'true' }, fill);
+}
+
+function renderScoreTable(r) {
+  const bds = COLUMNS.map((c) => breakdownFor(r, c.key));
+  const rowsBy = bds.map((b) => (b ? componentRows(b) : null));
+  const heldRows = rowsBy[1];
+  const thead = h('thead', null, h('tr', null,
+    h('th', { scope: 'col' }, 'Component', h('small', null, 'weight')),
+    ...COLUMNS.map((c) => h('th', { scope: 'col' }, c.label, h('small', null, c.sub)))));
+  const body = h('tbody');
+  const refWeights = bds.find((b) => b?.weights)?.weights ?? {};
+  const firstRows = rowsBy.find(Boolean);
+  componentRows({ weights: refWeights }).forEach((base, ci) => {
+    const headReason = firstRows ? firstRows[ci].reason : '';
+    const tr = h('tr', { dataset: { component: base.key } },
+      h('th', { scope: 'row' }, base.label,
+        h('small', null, base.weight == null ? 'not weighted' : `weight ${base.weight}`),
+        headReason ? h('span', { class: 'why' }, headReason) : null));
+    rowsBy.forEach((rows, colIdx) => {
+      const col = COLUMNS[colIdx];
+      if (!rows) { tr.appendChild(h('td', { class: 'muted' }, '—')); return; }
+      const c = rows[ci];
+      const differs = colIdx === 0 && heldRows && heldRows[ci].value !== c.value;
+      tr.appendChild(h('td', { class: differs ? 'differs' : null, dataset: { col: col.key, value: c.value ?? '' } },
+        h('div', { class: 'cell' },
+          bar(c.value, col.bar),
+          h('span', { class: 'val' }, fmt(c.value)),
+          h('span', { class: 'contrib', title: 'contribution = value × weight (from the rounded value)' }, c.weight == null ? '' : `+${(c.contribution ?? 0).toFixed(4)}`),
+          c.reason && c.reason !== headReason ? h('span', { class: 'why' }, c.reason) : null)));
+    });
+    body.appendChild(tr);
+  });
+  const finalTr = h('tr', { class: 'final' }, h('th', { scope: 'row' }, 'Final score', h('small', null, 'gated, rounded')));
+  bds.forEach((b, colIdx) => {
+    if (!b) { finalTr.appendChild(h('td', { class: 'muted' }, '—')); return; }
+    const g = gateOf(b);
+    finalTr.appendChild(h('td', { dataset: { col: COLUMNS[colIdx].key, final: b.final_score } },
+      h('span', { class: 'final-val' }, fmt(numOrNull(b.final_score))),
+      g ? h('span', { class: 'gate' }, `zeroed by the ${g.gate} gate${g.reason ? `: ${g.reason}` : ''}`)
+        : h('span', { class: 'gate none' }, 'eligible')));
+  });
+  body.appendChild(finalTr);
+  const meta = (label, key) => {
+    const tr = h('tr', null, h('th', { scope: 'row' }, label));
+    bds.forEach((b) => tr.appendChild(h('td', { class: 'mono' }, b ? String(b[key] ?? '—') : '—')));
+    return tr;
+  };
+  body.appendChild(meta('reference_time', 'reference_time'));
+  body.appendChild(meta('policy', 'scoring_policy_version'));
+  return h('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': 'Score components (scrolls sideways on narrow screens)' }, h('table', { class: 'scores' }, h('caption', { class: 'visually-hidden' }, 'Score components: stored versus client re-scores'), thead, body));
+}
+
+ui.renderDetail = renderDetail;

@@ -1,0 +1,143 @@
+// The queue list: view rows, filters and sort, the listbox, selection and
+// the keyboard (j/k, arrows, Home/End, a/r/u).
+import { state, ui, numOrNull, rowById, decide } from './state.js';
+import { h, replace, $ } from './dom.js';
+import { driftView, filterRows, SORTS } from './queue.js';
+import { chip, fmt } from './format.js';
+
+function makeRow(it, index) {
+  const o = it.obj;
+  const res = state.results[index];
+  const stored = o.score_breakdown && typeof o.score_breakdown === 'object' ? o.score_breakdown : null;
+  const tags = Array.isArray(o.risk_tags) ? o.risk_tags.map(String) : [];
+  return {
+    index,
+    id: o.id,
+    obj: o,
+    raw: it.raw,
+    tags,
+    status: typeof o.status === 'string' ? o.status : 'pending',
+    stored,
+    res,
+    storedFinal: numOrNull(stored?.final_score),
+    heldFinal: numOrNull(res?.held?.final_score),
+    approvedFinal: numOrNull(res?.approved?.final_score),
+    drift: res ? driftView(res.error ? null : res) : null,
+    searchText: [o.content, o.id, o.source, o.agent_id, o.namespace, ...tags].filter((x) => typeof x === 'string').join('\n').toLowerCase(),
+  };
+}
+
+function buildRows() {
+  state.rows = state.items.map(makeRow);
+}
+
+// ───────────────────────────── filters ─────────────────────────────
+const f = {
+  tag: $('#f-tag'), status: $('#f-status'), decision: $('#f-decision'), drift: $('#f-drift'),
+  min: $('#f-min'), text: $('#f-text'), sort: $('#f-sort'),
+};
+for (const [k, s] of Object.entries(SORTS)) f.sort.appendChild(h('option', { value: k }, s.label));
+for (const el of Object.values(f)) el.addEventListener('input', () => renderList(true));
+
+function populateTagFilter() {
+  const tags = new Set();
+  let untagged = false;
+  for (const r of state.rows) { r.tags.forEach((t) => tags.add(t)); if (!r.tags.length) untagged = true; }
+  const cur = f.tag.value;
+  replace(f.tag, h('option', { value: '*' }, 'all'), ...[...tags].sort().map((t) => h('option', { value: t }, t)),
+    untagged ? h('option', { value: '(none)' }, '(none)') : null);
+  f.tag.value = [...f.tag.options].some((o) => o.value === cur) ? cur : '*';
+}
+
+function currentFilter() {
+  const min = Number(f.min.value);
+  return {
+    tag: f.tag.value, status: f.status.value, decision: f.decision.value, drift: f.drift.value,
+    minScore: Number.isFinite(min) ? min : 0, text: f.text.value,
+  };
+}
+
+// ───────────────────────────── list ─────────────────────────────
+const list = $('#queue-list');
+
+const optId = (r) => `opt-${r.index}`;
+
+function driftBadge(d) {
+  if (!d || d.status !== 'drift') return null;
+  return h('span', { class: `badge drift${d.explained ? '' : ' unexplained'}`, title: d.causes.map((c) => c.text).join('\n') },
+    d.explained ? 'drift (explained)' : 'drift');
+}
+
+function renderList(keepSelection = true) {
+  const rows = filterRows(state.rows, currentFilter()).sort(SORTS[f.sort.value]?.cmp ?? SORTS.server.cmp);
+  state.visible = rows;
+  if (!keepSelection || !rows.some((r) => r.id === state.selectedId)) state.selectedId = rows[0]?.id ?? null;
+  const frag = document.createDocumentFragment();
+  for (const r of rows) {
+    const decision = state.decisions.get(r.id);
+    const up = r.approvedFinal != null && r.storedFinal != null && r.approvedFinal > r.storedFinal;
+    frag.appendChild(h('div', {
+      role: 'option', id: optId(r), class: 'opt', 'aria-selected': String(r.id === state.selectedId),
+      dataset: { id: r.id }, on: { click: () => select(r.id, false) },
+    },
+    h('span', { class: 'snippet' }, decision ? h('span', { class: `badge ${decision}` }, decision === 'approve' ? '✓ approve' : '✕ reject') : null, decision ? ' ' : null, r.obj.content),
+    h('span', { class: `score${r.storedFinal === 0 ? ' zero' : ''}`, dataset: { col: 'stored' } }, fmt(r.storedFinal)),
+    h('span', { class: `score${up ? ' up' : ''}`, dataset: { col: 'approved' } }, r.res ? `→ ${fmt(r.approvedFinal)}` : state.scoring ? '…' : '—'),
+    h('span', { class: 'meta' }, ...r.tags.map(chip), r.status !== 'pending' ? h('span', { class: 'badge status' }, r.status) : null,
+      typeof r.obj.source === 'string' && r.obj.source ? h('span', { class: 'muted' }, `source ${r.obj.source}`) : null,
+      driftBadge(r.drift), r.res?.error ? h('span', { class: 'badge drift unexplained' }, 'scoring error') : null),
+    ));
+  }
+  replace(list, frag);
+  if (!rows.length) list.appendChild(h('p', { class: 'empty' }, state.rows.length ? 'No item matches the filters.' : 'No queue loaded.'));
+  list.setAttribute('aria-activedescendant', state.selectedId != null ? optId(rowById(state.selectedId)) : '');
+  if (!state.selectedId) list.removeAttribute('aria-activedescendant');
+  ui.renderDetail();
+  ui.renderDecisions();
+}
+
+function select(id, scroll = true) {
+  const prev = state.selectedId;
+  state.selectedId = id;
+  if (prev != null) { const p = rowById(prev); if (p) document.getElementById(optId(p))?.setAttribute('aria-selected', 'false'); }
+  const r = rowById(id);
+  if (r) {
+    const el = document.getElementById(optId(r));
+    el?.setAttribute('aria-selected', 'true');
+    list.setAttribute('aria-activedescendant', optId(r));
+    if (scroll) el?.scrollIntoView({ block: 'nearest' });
+  }
+  ui.renderDetail();
+}
+
+function move(delta) {
+  const vis = state.visible;
+  if (!vis.length) return;
+  const i = vis.findIndex((r) => r.id === state.selectedId);
+  const n = i < 0 ? 0 : Math.min(vis.length - 1, Math.max(0, i + delta));
+  select(vis[n].id);
+}
+
+document.addEventListener('keydown', (e) => {
+  if ($('#panel-queue').hidden || e.altKey || e.ctrlKey || e.metaKey) return;
+  const t = e.target;
+  if (t instanceof HTMLElement && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
+  const inList = t === list;
+  switch (e.key) {
+    case 'j': move(1); break;
+    case 'k': move(-1); break;
+    case 'ArrowDown': if (!inList) return; move(1); break;
+    case 'ArrowUp': if (!inList) return; move(-1); break;
+    case 'Home': if (!inList) return; if (state.visible[0]) select(state.visible[0].id); break;
+    case 'End': if (!inList) return; if (state.visible.length) select(state.visible[state.visible.length - 1].id); break;
+    case 'a': decide(state.selectedId, 'approve'); break;
+    case 'r': decide(state.selectedId, 'reject'); break;
+    case 'u': decide(state.selectedId, null); break;
+    default: return;
+  }
+  e.preventDefault();
+});
+
+ui.buildRows = buildRows;
+ui.populateTagFilter = populateTagFilter;
+ui.renderList = renderList;

@@ -1,0 +1,122 @@
+// Queue loading: the sample, a file, pasted text, a drop, or "Fetch from Lians".
+import { state, ui, SAMPLE, fetchText, safeOrigin, renderAll } from './state.js';
+import { h, replace, $ } from './dom.js';
+import { parseQueueText, inputsOf, QueueError } from './queue.js';
+import { readFileInto, makeDropZone } from './files.js';
+
+const qStatus = $('#queue-status');
+const qWarnings = $('#queue-warnings');
+function say(msg, bad = false) {
+  qStatus.textContent = msg;
+  qStatus.classList.toggle('bad', bad);
+}
+
+export function loadQueueText(text, source) {
+  state.loads++;
+  let parsed;
+  try {
+    parsed = parseQueueText(text);
+  } catch (e) {
+    say(e instanceof QueueError ? e.message : `Could not read the queue: ${e.message}`, true);
+    return false;
+  }
+  state.source = source;
+  state.items = parsed.items;
+  state.results = new Array(parsed.items.length);
+  state.decisions = new Map();
+  state.notes = new Map();
+  state.selectedId = parsed.items[0]?.obj.id ?? null;
+  replace(qWarnings, ...parsed.warnings.slice(0, 20).map((w) => h('li', null, w)),
+    parsed.warnings.length > 20 ? h('li', null, `…and ${parsed.warnings.length - 20} more`) : null);
+  qWarnings.hidden = parsed.warnings.length === 0;
+  const withInputs = parsed.items.filter((it) => inputsOf(it.obj).metadata || inputsOf(it.obj).importance).length;
+  const parts = [`${parsed.items.length} item${parsed.items.length === 1 ? '' : 's'} from ${source}`];
+  if (parsed.info.shape === 'AdmissionListResult') parts.push(`status filter ${parsed.info.status_filter ?? 'all'}`);
+  if (withInputs) parts.push(`${withInputs} with importance/metadata`);
+  say(parts.join(' · '));
+  ui.buildRows();
+  ui.populateTagFilter();
+  renderAll();
+  ui.startScoring();
+  return true;
+}
+ui.say = say;
+
+$('#load-sample').addEventListener('click', () => loadSampleQueue());
+// The sample (fetched on start-up too) is dropped if any other queue load
+// began while it was on its way: it never replaces the user's queue.
+export async function loadSampleQueue() {
+  const began = state.loads;
+  try {
+    const text = await fetchText(SAMPLE.queue);
+    if (state.loads === began) loadQueueText(text, 'the embedded sample queue');
+  } catch (e) { if (state.loads === began) say(`Could not load the sample queue: ${e.message}`, true); }
+}
+
+$('#queue-file').addEventListener('change', (e) => { readFileInto(e.target.files[0], (t, n) => loadQueueText(t, n)); e.target.value = ''; });
+
+function toggleDrawer(btn) {
+  const area = document.getElementById(btn.getAttribute('aria-controls'));
+  const open = area.hidden;
+  area.hidden = !open;
+  btn.setAttribute('aria-expanded', String(open));
+}
+$('#paste-toggle').addEventListener('click', (e) => toggleDrawer(e.currentTarget));
+$('#api-toggle').addEventListener('click', (e) => toggleDrawer(e.currentTarget));
+$('#queue-text-load').addEventListener('click', () => loadQueueText($('#queue-text').value, 'pasted text'));
+
+makeDropZone($('#panel-queue'), (t, n) => loadQueueText(t, n));
+
+// Optional, user-initiated fetch from a Lians server. The key lives only in
+// the input element's value (page memory); it is never stored or logged.
+const apiUrl = $('#api-url');
+const apiKey = $('#api-key');
+const configuredApi = document.querySelector('meta[name="lians-api-url"]')?.content || '';
+if (configuredApi) apiUrl.value = configuredApi;
+$('#api-forget').addEventListener('click', () => { apiKey.value = ''; say('API key cleared from the page.'); });
+$('#api-fetch').addEventListener('click', () => fetchQueue());
+
+/** GET /v1/admissions with the form's URL, key, status and limit; resolves true if a queue loaded. */
+async function fetchQueue() {
+  let url;
+  try {
+    const base = apiUrl.value.trim();
+    const u = new URL(base);
+    if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new Error('use an http(s) URL');
+    url = new URL('v1/admissions', base.endsWith('/') ? base : `${base}/`);
+    url.searchParams.set('status', $('#api-status').value);
+    const limit = Math.min(500, Math.max(1, Math.trunc(Number($('#api-limit').value) || 50)));
+    url.searchParams.set('limit', String(limit));
+  } catch (e) {
+    say(`Base URL: ${e.message}`, true);
+    return false;
+  }
+  if (!apiKey.value) { say('Enter an API key with admin scope first.', true); return false; }
+  say(`Fetching ${url.origin}${url.pathname}…`);
+  const began = ++state.loads; // a sample landing meanwhile is dropped; so is this answer if a later load began
+  try {
+    const r = await fetch(url, {
+      headers: { 'X-API-Key': apiKey.value, Accept: 'application/json' },
+      credentials: 'omit', cache: 'no-store', referrerPolicy: 'no-referrer', redirect: 'error',
+    });
+    const text = await r.text();
+    if (state.loads !== began) return false;
+    if (!r.ok) { say(`The server answered HTTP ${r.status}: ${text.slice(0, 300)}`, true); return false; }
+    return loadQueueText(text, url.origin);
+  } catch (e) {
+    if (state.loads !== began) return false;
+    say(`Fetch failed (${e.message}).${cspHint(url.origin)}`, true);
+    return false;
+  }
+}
+
+/** Why a request to `origin` may have failed: the server or CORS, or this page's CSP. */
+function cspHint(origin) {
+  const sameOrigin = origin === location.origin;
+  return sameOrigin || origin === safeOrigin(configuredApi) ? ' Check that the server is up and allows CORS from this page.' : ` This page's Content-Security-Policy only allows ${location.origin}${configuredApi ? ` and ${safeOrigin(configuredApi)}` : ''}: restart the dashboard with LIANS_API_URL=${origin} (see the README).`;
+}
+
+ui.apiBase = () => apiUrl.value.trim();
+ui.apiKey = () => apiKey.value;
+ui.fetchQueue = fetchQueue;
+ui.cspHint = cspHint;
