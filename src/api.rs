@@ -23,7 +23,7 @@ use crate::{Error, ErrorCode, Result};
 pub fn score_memory(input: &Value) -> Result<Value> {
     limits::check_api_input(input)?;
     let input = ScoreInput::from_json(input)?;
-    Ok(crate::score_memory(&input).to_json())
+    Ok(crate::score::score_memory(&input).to_json())
 }
 
 /// `tokenize_for_scoring(value)`: returns an array of strings.

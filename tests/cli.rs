@@ -166,7 +166,8 @@ mod grammar {
         let r = run(&["verify-replay", "c.jsonl"], &[("c.jsonl", "{\"id\":1}\n")]);
         assert_eq!(r.status, cli::USAGE_ERROR);
         assert!(r.stderr.contains("c.jsonl:1:"), "{r:?}");
-    }
+    }}
+
 fn run_stdin(args: &[&str], input: &str) -> (Option<i32>, String) {
     let mut child = bin().args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
     child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
