@@ -427,7 +427,7 @@ fn review_item(rng: &mut Rng) -> Value {
     o.insert("source", source.map(Value::str).unwrap_or(Value::Null));
     o.insert("subject_id", Value::Null);
     o.insert("risk_tags", Value::Array(decision.risk_tags.iter().map(|t| s(t)).collect()));
-    o.insert("reasons", Value::Array(decision.reasons.iter().map(|t| s(t)).collect()));
+    o.insert("reasons", Value::Array(decision.reasons.iter().cloned().map(Value::Str).collect()));
     o.insert("status", s("pending"));
     o.insert("created_at", s(&past_time(rng, 10)));
     o.insert("resolved_at", Value::Null);
