@@ -528,7 +528,7 @@ pub fn evaluate(content: &str, source: Option<&str>, mode: &str, blocked_sources
 pub fn evaluate_wtf8(content: &str, source: Option<&PyStr>, mode: &str, blocked_sources: &[PyStr]) -> AdmissionDecision {
     let mut tags: Vec<String> = detect_risk_tags(content).into_iter().map(String::from).collect();
     let src = source.map(strip_lower).unwrap_or_default();
-    if !src.is_empty() && blocked_sources.iter().any(|b| *b == src) {
+    if !src.is_empty() && blocked_sources.contains(&src) {
         tags.push(TAG_BLOCKED.to_string());
     }
     let has = |t: &str| tags.iter().any(|x| x == t);

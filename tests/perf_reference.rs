@@ -200,7 +200,7 @@ pub fn score_memory(input: &ScoreInput) -> Breakdown {
         components::safety(&input.safety_status, input.risk_tags.iter().map(String::as_str));
     let all: [Component; 7] = [importance, confidence, trust, freshness, relevance, stability, safety];
     let values: [f64; 7] = std::array::from_fn(|i| all[i].value);
-    let weights = weights_for(&input.purpose);
+    let weights = weights_for(input.purpose.as_str().unwrap_or(""));
     let products: Vec<f64> = weights
         .iter()
         .map(|(name, w)| {

@@ -555,7 +555,7 @@ fn unbound_fields(body: &Value, kind: Kind) -> Vec<String> {
                 if let Some(o) = item.as_object() {
                     for (k, _) in o.iter() {
                         let k = k.to_str_lossy();
-                        if !bound.contains(&k.as_ref()) && !(neighbours && is_neighbour_key(&k)) {
+                        if !(bound.contains(&k.as_ref()) || neighbours && is_neighbour_key(&k)) {
                             add(pointer(base, &k));
                         }
                     }
