@@ -191,7 +191,7 @@ mod tests {
             seed ^= seed << 17;
             x = match i % 4 {
                 0 => (seed % 1_000_001) as f64 / 1e6 + ((seed >> 40) % 3) as f64 * 5e-7 - 5e-7,
-                1 => f64::from_bits(x.to_bits().wrapping_add((seed % 5) - 2)).abs(),
+                1 => f64::from_bits(x.to_bits().wrapping_add((seed % 5).wrapping_sub(2))).abs(),
                 2 => (seed % 129) as f64 / 128.0,
                 _ => (seed >> 11) as f64 / (1u64 << 53) as f64,
             };
