@@ -28,10 +28,8 @@ export const API_NAMES = [
 
 // wasm exports kept internal (used by js/cli.mjs and the tests only).
 export const INTERNAL_NAMES = [
-  "cliAudit",
+  "cliRun",
   "cliScore",
-  "cliVerify",
-  "cliVerifyPack",
   "crateVersion",
   "replayReceiptsLine",
   "replayScoringLine",
