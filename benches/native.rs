@@ -66,7 +66,8 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 /// Time `f` (one unit of work per call). Returns per-call milliseconds.
 fn measure(mut f: impl FnMut()) -> Stats {
     let quick = std::env::var("BENCH_QUICK").is_ok();
-    let (min_samples, min_time) = if quick { (7, Duration::from_millis(300)) } else { (21, Duration::from_millis(1500)) };
+    let (min_samples, min_time) =
+        if quick { (7, Duration::from_millis(300)) } else { (21, Duration::from_millis(1500)) };
     // Calibrate the inner repeat count so one sample lasts >= 2 ms.
     let t = Instant::now();
     f();
@@ -140,7 +141,11 @@ fn main() {
         "recall_phase_parse",
         "recall_phase_from_json",
         "recall_phase_output",
-    ]) { workload::recall_batch() } else { Vec::new() };
+    ]) {
+        workload::recall_batch()
+    } else {
+        Vec::new()
+    };
     let recall_short = if needs(&["recall_batch_1600_short"]) { workload::recall_batch_short() } else { Vec::new() };
     let review = if needs(&["review_queue_500"]) { workload::review_queue() } else { Vec::new() };
     let receipts = if needs(&[

@@ -112,36 +112,172 @@ fn stream(name: &str) -> Rng {
 // ------------------------------------------------------------------ text
 
 const WORDS: &[&str] = &[
-    "the", "a", "of", "to", "and", "in", "for", "on", "with", "is", "was", "will", "by", "at", "from", "that",
-    "customer", "account", "renewal", "quarter", "pipeline", "forecast", "meeting", "review", "team", "migration",
-    "service", "incident", "latency", "database", "release", "roadmap", "pricing", "discount", "invoice",
-    "shipment", "warehouse", "supplier", "contract", "budget", "revenue", "guidance", "deadline", "policy",
-    "decided", "decision", "must", "shall", "required", "constraint", "prefers", "allergic", "compliance",
-    "effective", "expires", "legal", "price", "regional", "manager", "engineering", "support", "ticket",
-    "escalated", "resolved", "approved", "onboarding", "security", "audit", "vendor", "payment", "terms",
-    "net", "days", "annual", "recurring", "growth", "churn", "expansion", "board", "approval", "hiring",
-    "plan", "target", "metric", "dashboard", "report", "summary", "notes", "follow", "up", "next", "week",
-    "Acme", "Globex", "Initech", "Umbrella", "Hooli", "NVDA", "EMEA", "APAC", "AMER", "Q1", "Q2", "Q3", "Q4",
-    "Straße", "café", "naïve", "résumé", "İstanbul", "São", "Paulo", "Zürich", "ﬁnance", "ΣΊΣΥΦΟΣ",
+    "the",
+    "a",
+    "of",
+    "to",
+    "and",
+    "in",
+    "for",
+    "on",
+    "with",
+    "is",
+    "was",
+    "will",
+    "by",
+    "at",
+    "from",
+    "that",
+    "customer",
+    "account",
+    "renewal",
+    "quarter",
+    "pipeline",
+    "forecast",
+    "meeting",
+    "review",
+    "team",
+    "migration",
+    "service",
+    "incident",
+    "latency",
+    "database",
+    "release",
+    "roadmap",
+    "pricing",
+    "discount",
+    "invoice",
+    "shipment",
+    "warehouse",
+    "supplier",
+    "contract",
+    "budget",
+    "revenue",
+    "guidance",
+    "deadline",
+    "policy",
+    "decided",
+    "decision",
+    "must",
+    "shall",
+    "required",
+    "constraint",
+    "prefers",
+    "allergic",
+    "compliance",
+    "effective",
+    "expires",
+    "legal",
+    "price",
+    "regional",
+    "manager",
+    "engineering",
+    "support",
+    "ticket",
+    "escalated",
+    "resolved",
+    "approved",
+    "onboarding",
+    "security",
+    "audit",
+    "vendor",
+    "payment",
+    "terms",
+    "net",
+    "days",
+    "annual",
+    "recurring",
+    "growth",
+    "churn",
+    "expansion",
+    "board",
+    "approval",
+    "hiring",
+    "plan",
+    "target",
+    "metric",
+    "dashboard",
+    "report",
+    "summary",
+    "notes",
+    "follow",
+    "up",
+    "next",
+    "week",
+    "Acme",
+    "Globex",
+    "Initech",
+    "Umbrella",
+    "Hooli",
+    "NVDA",
+    "EMEA",
+    "APAC",
+    "AMER",
+    "Q1",
+    "Q2",
+    "Q3",
+    "Q4",
+    "Straße",
+    "café",
+    "naïve",
+    "résumé",
+    "İstanbul",
+    "São",
+    "Paulo",
+    "Zürich",
+    "ﬁnance",
+    "ΣΊΣΥΦΟΣ",
 ];
 
 const NUMBERS: &[&str] = &[
-    "$36B", "$48,500", "€1.2M", "£300", "$ 5", "12.5%", "25%", "3%x", "2026", "2027", "1999", "2026-09-30",
-    "FY2026", "v1.4.2", "42", "1,024", "0.75", "99.9%", "30", "2025-12-31", "Q3-2026", "20٢٦",
+    "$36B",
+    "$48,500",
+    "€1.2M",
+    "£300",
+    "$ 5",
+    "12.5%",
+    "25%",
+    "3%x",
+    "2026",
+    "2027",
+    "1999",
+    "2026-09-30",
+    "FY2026",
+    "v1.4.2",
+    "42",
+    "1,024",
+    "0.75",
+    "99.9%",
+    "30",
+    "2025-12-31",
+    "Q3-2026",
+    "20٢٦",
 ];
 
 const CJK: &[&str] = &[
-    "贷款风险评估已经完成。", "客户偏好使用电子邮件沟通。", "收入指导上调至三十六亿美元。",
-    "合同将于明年到期。", "预算审批需要董事会同意。", "季度财报显示增长强劲。", "供应商的交货期延长了两周。",
+    "贷款风险评估已经完成。",
+    "客户偏好使用电子邮件沟通。",
+    "收入指导上调至三十六亿美元。",
+    "合同将于明年到期。",
+    "预算审批需要董事会同意。",
+    "季度财报显示增长强劲。",
+    "供应商的交货期延长了两周。",
 ];
-const JAPANESE: &[&str] = &["契約の期限は来月です。", "カタカナー・テスト", "予算の見直しが必要です。", "顧客はメールを好みます。"];
+const JAPANESE: &[&str] =
+    &["契約の期限は来月です。", "カタカナー・テスト", "予算の見直しが必要です。", "顧客はメールを好みます。"];
 const DEVANAGARI: &[&str] = &[
-    "राजस्व मार्गदर्शन बढ़ाया गया।", "बजट की समीक्षा अगले सप्ताह होगी।", "ग्राहक ईमेल पसंद करते हैं।",
-    "अनुबंध की समय सीमा मार्च है।", "हिन्दी भाषा",
+    "राजस्व मार्गदर्शन बढ़ाया गया।",
+    "बजट की समीक्षा अगले सप्ताह होगी।",
+    "ग्राहक ईमेल पसंद करते हैं।",
+    "अनुबंध की समय सीमा मार्च है।",
+    "हिन्दी भाषा",
 ];
 const ARABIC: &[&str] = &[
-    "تمت مراجعة الميزانية السنوية.", "الإيرادات المتوقعة للربع الثالث.", "يفضل العميل التواصل عبر البريد.",
-    "الموعد النهائي للعقد في مارس.", "٣٦ مليار دولار",
+    "تمت مراجعة الميزانية السنوية.",
+    "الإيرادات المتوقعة للربع الثالث.",
+    "يفضل العميل التواصل عبر البريد.",
+    "الموعد النهائي للعقد في مارس.",
+    "٣٦ مليار دولار",
 ];
 
 /// Snippets the admission detectors react to (the review queue mixes them in).
@@ -323,7 +459,10 @@ pub fn metadata(rng: &mut Rng) -> Value {
         );
     }
     if rng.chance(0.3) {
-        o.insert("amount", if rng.chance(0.5) { Value::int(rng.below(100_000) as i64) } else { f(rng.below(1000) as f64 + 0.5) });
+        o.insert(
+            "amount",
+            if rng.chance(0.5) { Value::int(rng.below(100_000) as i64) } else { f(rng.below(1000) as f64 + 0.5) },
+        );
     }
     if rng.chance(0.2) {
         o.insert("_mmr_hint", f(1e-7));
@@ -340,7 +479,8 @@ pub fn metadata(rng: &mut Rng) -> Value {
 // ------------------------------------------------------------------ recall batch
 
 /// The query every candidate of the batch is scored against.
-pub const QUERY: &str = "What did Acme decide about the 2026 budget, revenue guidance and 贷款风险 for the EMEA renewal?";
+pub const QUERY: &str =
+    "What did Acme decide about the 2026 budget, revenue guidance and 贷款风险 for the EMEA renewal?";
 
 /// 1,600 `score_memory` inputs as compact JSON text (raw UTF-8, Python number forms).
 pub fn recall_batch() -> Vec<String> {
@@ -354,9 +494,7 @@ pub fn recall_batch() -> Vec<String> {
 /// the amount of text.
 pub fn recall_batch_short() -> Vec<String> {
     let mut rng = stream("recall-batch-short");
-    (0..RECALL_CANDIDATES)
-        .map(|_| json::to_json_string(&recall_input(&mut rng, |r| r.log_uniform(50, 400))))
-        .collect()
+    (0..RECALL_CANDIDATES).map(|_| json::to_json_string(&recall_input(&mut rng, |r| r.log_uniform(50, 400)))).collect()
 }
 
 fn recall_input(rng: &mut Rng, length: fn(&mut Rng) -> usize) -> Value {
@@ -366,7 +504,14 @@ fn recall_input(rng: &mut Rng, length: fn(&mut Rng) -> usize) -> Value {
     o.insert("reference_time", s(REFERENCE_TIME));
     o.insert("metadata", metadata(rng));
     o.insert("importance", if rng.chance(0.2) { Value::int(rng.below(2) as i64) } else { f(round6(rng.unit())) });
-    o.insert("source", if rng.chance(0.15) { Value::Null } else { s(rng.pick(&["crm", "user_provided", "email", "slack", "system", "web"])) });
+    o.insert(
+        "source",
+        if rng.chance(0.15) {
+            Value::Null
+        } else {
+            s(rng.pick(&["crm", "user_provided", "email", "slack", "system", "web"]))
+        },
+    );
     let event = past_time(rng, 1200);
     o.insert("event_time", s(&event));
     if rng.chance(0.3) {
@@ -587,7 +732,8 @@ pub fn recall_receipt(n: usize) -> ReceiptCase {
             ("reasons", reasons),
         ]));
     }
-    let (floor, budget) = if mode == "deep" { ((6 * n).clamp(80, 200), 800.0) } else { ((2 * n).clamp(20, 200), 100.0) };
+    let (floor, budget) =
+        if mode == "deep" { ((6 * n).clamp(80, 200), 800.0) } else { ((2 * n).clamp(20, 200), 100.0) };
     let policy = obj(vec![
         ("mode", s(mode)),
         ("strategy", s(if mode == "deep" { "adaptive" } else { "standard" })),

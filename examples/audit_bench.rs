@@ -81,7 +81,8 @@ fn main() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut bodies: Vec<(String, String, String)> = Vec::new();
     let dir = root.join("tests/audit/captured");
-    let mut names: Vec<_> = std::fs::read_dir(&dir).expect("tests/audit/captured").flatten().map(|e| e.path()).collect();
+    let mut names: Vec<_> =
+        std::fs::read_dir(&dir).expect("tests/audit/captured").flatten().map(|e| e.path()).collect();
     names.sort();
     for p in names.iter().filter(|p| p.extension().is_some_and(|e| e == "json")) {
         let q = p.with_extension("query.txt");
@@ -100,7 +101,8 @@ fn main() {
         let mut o = Object::new();
         o.insert("query", Value::str(query.as_str()));
         let given = Value::Object(o);
-        let results = api::audit_recall(wire, &given).unwrap().get("results").and_then(Value::as_array).map_or(0, |r| r.len());
+        let results =
+            api::audit_recall(wire, &given).unwrap().get("results").and_then(Value::as_array).map_or(0, |r| r.len());
         let (v, a) = interleaved_medians(
             quick,
             || {

@@ -129,6 +129,7 @@ live_body_sweep() {
 }
 
 step "cargo test --release" cargo test --release
+step "rustfmt --check" cargo fmt --check
 step "clippy -D warnings" clippy
 step "cargo test (debug: overflow checks)" debug_tests
 step "wasm build + size" bash scripts/build.sh

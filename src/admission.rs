@@ -288,9 +288,7 @@ fn injection_at(t: &Text, i: usize) -> bool {
     if !chars.get(i..i + first_word.len()).is_some_and(|s| ieq_str(first_word, s)) {
         return false;
     }
-    INJECTION_PHRASES
-        .iter()
-        .any(|p| p.as_bytes()[0] == l && chars.get(i..i + p.len()).is_some_and(|s| ieq_str(p, s)))
+    INJECTION_PHRASES.iter().any(|p| p.as_bytes()[0] == l && chars.get(i..i + p.len()).is_some_and(|s| ieq_str(p, s)))
 }
 
 #[cfg(test)]
@@ -495,7 +493,11 @@ pub fn strip_lower(s: &PyStr) -> PyStr {
                 out.extend_from_slice(unicode::lower(&run).as_bytes());
                 run.clear();
                 // WTF-8 of a lone surrogate: the 3-byte UTF-8 form of its code point.
-                out.extend_from_slice(&[0xE0 | (cp >> 12) as u8, 0x80 | ((cp >> 6) & 0x3F) as u8, 0x80 | (cp & 0x3F) as u8]);
+                out.extend_from_slice(&[
+                    0xE0 | (cp >> 12) as u8,
+                    0x80 | ((cp >> 6) & 0x3F) as u8,
+                    0x80 | (cp & 0x3F) as u8,
+                ]);
             }
         }
     }
@@ -525,14 +527,20 @@ pub fn evaluate(content: &str, source: Option<&str>, mode: &str, blocked_sources
 /// [`evaluate`] for strings that may hold lone surrogates (JSON `\ud800`):
 /// the source and block list are compared, and the source echoed in the
 /// block-list reason, as Python's `str` holds them, not as U+FFFD.
-pub fn evaluate_wtf8(content: &str, source: Option<&PyStr>, mode: &str, blocked_sources: &[PyStr]) -> AdmissionDecision {
+pub fn evaluate_wtf8(
+    content: &str,
+    source: Option<&PyStr>,
+    mode: &str,
+    blocked_sources: &[PyStr],
+) -> AdmissionDecision {
     let mut tags: Vec<String> = detect_risk_tags(content).into_iter().map(String::from).collect();
     let src = source.map(strip_lower).unwrap_or_default();
     if !src.is_empty() && blocked_sources.contains(&src) {
         tags.push(TAG_BLOCKED.to_string());
     }
     let has = |t: &str| tags.iter().any(|x| x == t);
-    let admit = |tags: Vec<String>| AdmissionDecision { action: AdmissionAction::Admit, risk_tags: tags, reasons: vec![] };
+    let admit =
+        |tags: Vec<String>| AdmissionDecision { action: AdmissionAction::Admit, risk_tags: tags, reasons: vec![] };
     if mode == "off" || mode != "enforce" {
         return admit(tags);
     }
@@ -680,7 +688,10 @@ mod tests {
         let d = evaluate("a@a.aa", None, "enforce", &[]);
         assert_eq!((d.action, d.reasons.len()), (AdmissionAction::Reject, 1));
         assert_eq!(evaluate("ignore previous instructions", None, "Enforce", &[]).action, "admit");
-        assert_eq!(normalize_blocked_sources(&" Evil ,, spam.example".into()), [PyStr::from("evil"), PyStr::from("spam.example")]);
+        assert_eq!(
+            normalize_blocked_sources(&" Evil ,, spam.example".into()),
+            [PyStr::from("evil"), PyStr::from("spam.example")]
+        );
         // Lone surrogates are kept (Python str), not replaced: "\ud800" and "\udfff" differ.
         let wtf8 = |b: &[u8]| PyStr::from_wtf8(b.to_vec());
         let src = wtf8(b" EVIL\xed\xa0\x80 ");

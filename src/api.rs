@@ -65,7 +65,9 @@ pub fn evaluate_admission(input: &Value) -> Result<Value> {
                 other => Err(Error::wrong_type(format!("/blocked_sources/{i}"), "a string", other.type_name())),
             })
             .collect::<Result<Vec<_>>>()?,
-        Some(other) => return Err(Error::wrong_type("/blocked_sources", "an array of strings or a string", other.type_name())),
+        Some(other) => {
+            return Err(Error::wrong_type("/blocked_sources", "an array of strings or a string", other.type_name()))
+        }
     };
     Ok(admission::evaluate_wtf8(&content, source.as_ref(), &mode, &blocked).to_json())
 }
@@ -99,9 +101,8 @@ pub fn rank_position_score(position: &Value, total: &Value, input: &Value) -> Re
 /// stable key (final desc, event desc, created desc, id asc); returns the sorted array.
 pub fn sort_candidates(candidates: &Value) -> Result<Value> {
     limits::check_value(candidates, "", "the candidates", &Caps::INPUT)?;
-    let items = candidates
-        .as_array()
-        .ok_or_else(|| Error::wrong_type("", "an array of candidates", candidates.type_name()))?;
+    let items =
+        candidates.as_array().ok_or_else(|| Error::wrong_type("", "an array of candidates", candidates.type_name()))?;
     rank::sort_candidates(items).map(Value::Array)
 }
 
@@ -154,7 +155,9 @@ pub(crate) fn required_str(v: Option<&Value>, path: &str) -> Result<String> {
     match v {
         Some(Value::Str(s)) => Ok(s.to_str_lossy().into_owned()),
         Some(other) => Err(Error::wrong_type(path, "a string", other.type_name())),
-        None => Err(Error::new(ErrorCode::MissingField, path, format!("`{}` is required", path.trim_start_matches('/')))),
+        None => {
+            Err(Error::new(ErrorCode::MissingField, path, format!("`{}` is required", path.trim_start_matches('/'))))
+        }
     }
 }
 

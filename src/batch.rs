@@ -33,7 +33,7 @@ use crate::json::{self, Object, Value};
 use crate::limits;
 use crate::py::float::{round6, write_repr};
 use crate::py::time::PyDateTime;
-use crate::score::{self, components, Breakdown, Scratch, ScoreInput, COMPONENTS};
+use crate::score::{self, components, Breakdown, ScoreInput, Scratch, COMPONENTS};
 use crate::{Error, ErrorCode, Result};
 
 /// One result per candidate, in input order.
@@ -294,7 +294,10 @@ mod tests {
 
     #[test]
     fn equals_single_calls_on_the_merged_object() {
-        let shared = json::parse(r#"{"query":"budget deadline 東京","reference_time":"2026-11-30T00:00:00+00:00","purpose":"recall"}"#).unwrap();
+        let shared = json::parse(
+            r#"{"query":"budget deadline 東京","reference_time":"2026-11-30T00:00:00+00:00","purpose":"recall"}"#,
+        )
+        .unwrap();
         let cands = [
             r#"{"content":"The budget deadline is 2026-09-30, decided.","event_time":"2026-11-01T00:00:00+00:00","source":"chat"}"#,
             r#"{"content":"東京タワーの予算会議 budget","query":"予算","base_relevance":0.25,"metadata":{"entity":"x","tags":["a"]}}"#,
@@ -332,11 +335,15 @@ mod tests {
     fn long_content_and_jsonl_errors() {
         let shared = json::parse(r#"{"reference_time":"2026-11-30T00:00:00+00:00","query":"alpha omega"}"#).unwrap();
         let long = format!("alpha {} omega", "β ".repeat(9000));
-        let text = format!("{}\nnot json\n{}\n", json::to_json_string(&{
-            let mut o = Object::new();
-            o.push_unique("content", Value::str(long.as_str()));
-            Value::Object(o)
-        }), r#"{"content":"omega"}"#);
+        let text = format!(
+            "{}\nnot json\n{}\n",
+            json::to_json_string(&{
+                let mut o = Object::new();
+                o.push_unique("content", Value::str(long.as_str()));
+                Value::Object(o)
+            }),
+            r#"{"content":"omega"}"#
+        );
         let b = score_candidates_text(&shared, &text).unwrap();
         assert_eq!(b.results.len(), 3);
         assert_eq!(b.results[1].as_ref().err().map(|e| e.code), Some(ErrorCode::MalformedJson));

@@ -76,7 +76,8 @@ pub fn score(text: &str, function: &str, label: &str) -> Result<Outcome> {
         Err(whole) => {
             let mut items = Vec::new();
             for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-                let item = json::parse(line).map_err(|e| usage(format!("{label}: {whole}; as JSONL, line {}: {e}", n + 1)))?;
+                let item =
+                    json::parse(line).map_err(|e| usage(format!("{label}: {whole}; as JSONL, line {}: {e}", n + 1)))?;
                 items.push(item);
             }
             items
@@ -124,7 +125,6 @@ pub fn options<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Resul
     }
     Ok(Value::Object(o))
 }
-
 
 /// Which receipt a wire text holds: a `lians.context-receipt*` schema (of
 /// the body's `receipt`, or of a bare receipt) is context; anything else recall.
@@ -298,7 +298,8 @@ pub struct Command {
     pub run: fn(&Invocation, &mut Reader<'_>, &mut String) -> std::result::Result<u8, Stop>,
 }
 
-const GIVEN: Flag = Flag::value("given", "FILE", To::GivenMerge, "a JSON object of given fields (conformance `given` names)");
+const GIVEN: Flag =
+    Flag::value("given", "FILE", To::GivenMerge, "a JSON object of given fields (conformance `given` names)");
 const INCLUDE_CANONICAL: Flag =
     Flag::switch("include-canonical", "include_canonical", "add the canonical text to the report");
 
@@ -507,7 +508,10 @@ pub fn parse(command: &Command, args: &[String], read: &mut Reader<'_>) -> std::
         Files::Many => n >= 1,
     };
     if !ok {
-        return Err(Stop::Usage(format!("usage: lians-score {} {} (see lians-score {} --help)", command.name, command.args, command.name)));
+        return Err(Stop::Usage(format!(
+            "usage: lians-score {} {} (see lians-score {} --help)",
+            command.name, command.args, command.name
+        )));
     }
     if matches!(command.files, Files::Optional) && n == 0 {
         inv.files.push("-".into());
@@ -618,7 +622,8 @@ fn run_verify_replay(inv: &Invocation, read: &mut Reader<'_>, out: &mut String) 
         let text = read_text(read, path)?;
         for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
             let case = json::parse(line).map_err(|e| Stop::Failed(format!("{path}:{}: {e}", n + 1)))?;
-            let row = receipt::replay::replay_case(&case).map_err(|e| Stop::Failed(format!("{path}:{}: {e}", n + 1)))?;
+            let row =
+                receipt::replay::replay_case(&case).map_err(|e| Stop::Failed(format!("{path}:{}: {e}", n + 1)))?;
             out.push_str(&json::to_json_string(&row));
             out.push('\n');
         }

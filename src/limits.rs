@@ -235,7 +235,10 @@ pub fn check_given(given: &Value) -> Result<()> {
     let mut count = |path: &str, n: usize| -> Result<()> {
         entries += n;
         if entries > MAX_GIVEN_ENTRIES {
-            return Err(too_large(path, format!("given holds more than {MAX_GIVEN_ENTRIES} content/neighbour entries")));
+            return Err(too_large(
+                path,
+                format!("given holds more than {MAX_GIVEN_ENTRIES} content/neighbour entries"),
+            ));
         }
         Ok(())
     };

@@ -130,7 +130,10 @@ mod tests {
 
     #[test]
     fn spec_example_scalars_and_lists() {
-        let nested = arr(vec![Value::int(1), arr(vec![Value::int(2), arr(vec![Value::int(3), arr(vec![Value::int(4), arr(vec![Value::int(5)])])])])]);
+        let nested = arr(vec![
+            Value::int(1),
+            arr(vec![Value::int(2), arr(vec![Value::int(3), arr(vec![Value::int(4), arr(vec![Value::int(5)])])])]),
+        ]);
         let m = obj(vec![
             ("b", Value::int(1)),
             ("a", Value::Bool(true)),

@@ -25,9 +25,9 @@ fn int_error(path: &str, exception: &str, detail: String) -> Error {
 pub fn py_int(v: &Value, path: &str) -> Result<i128> {
     match v {
         Value::Bool(b) => Ok(*b as i128),
-        Value::Int(digits) => digits
-            .parse::<i128>()
-            .map_err(|_| Error::new(ErrorCode::OutOfRange, path, "integer too large")),
+        Value::Int(digits) => {
+            digits.parse::<i128>().map_err(|_| Error::new(ErrorCode::OutOfRange, path, "integer too large"))
+        }
         Value::Float(f) => {
             if f.is_nan() {
                 Err(int_error(path, "ValueError", "cannot convert float NaN to integer".into()))
@@ -41,9 +41,11 @@ pub fn py_int(v: &Value, path: &str) -> Result<i128> {
         }
         Value::Str(s) => parse_py_int(&s.to_str_lossy())
             .ok_or_else(|| int_error(path, "ValueError", format!("invalid literal for int(): {:?}", s.to_str_lossy()))),
-        Value::Null | Value::Array(_) | Value::Object(_) => {
-            Err(int_error(path, "TypeError", format!("int() argument must be a string or a number, not {}", v.type_name())))
-        }
+        Value::Null | Value::Array(_) | Value::Object(_) => Err(int_error(
+            path,
+            "TypeError",
+            format!("int() argument must be a string or a number, not {}", v.type_name()),
+        )),
     }
 }
 
@@ -52,7 +54,9 @@ pub fn py_int(v: &Value, path: &str) -> Result<i128> {
 /// [`crate::py::float::parse_py_float`]), optional sign, decimal digits (any
 /// Nd digit) with single `_` between digits.
 fn parse_py_int(s: &str) -> Option<i128> {
-    let t = s.trim_matches(|c: char| if c.is_ascii() { c == ' ' || ('\t'..='\r').contains(&c) } else { unicode::is_py_space(c) });
+    let t = s.trim_matches(
+        |c: char| if c.is_ascii() { c == ' ' || ('\t'..='\r').contains(&c) } else { unicode::is_py_space(c) },
+    );
     let (neg, body) = match t.chars().next()? {
         '-' => (true, &t[1..]),
         '+' => (false, &t[1..]),

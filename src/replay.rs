@@ -54,7 +54,9 @@ pub fn run_vector(vector: &Value) -> Value {
             let decoded = with_markers_decoded(input, &["importance", "base_relevance"]);
             api::score_memory(&Value::Object(decoded))
         }
-        "tokenize_for_scoring" => api::tokenize_for_scoring(input.get("value").unwrap_or(&null)).map(|t| wrap("tokens", t)),
+        "tokenize_for_scoring" => {
+            api::tokenize_for_scoring(input.get("value").unwrap_or(&null)).map(|t| wrap("tokens", t))
+        }
         "rank_position_score" => {
             let d = with_markers_decoded(input, &["position", "total", "input_score"]);
             api::rank_position_score(

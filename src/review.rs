@@ -189,7 +189,15 @@ impl ReviewItem {
             Some(Value::Object(o)) => Some(o.clone()),
             _ => None,
         };
-        Ok(ReviewItem { content, event_time, source, risk_tags, importance: obj.get("importance").cloned(), metadata, stored })
+        Ok(ReviewItem {
+            content,
+            event_time,
+            source,
+            risk_tags,
+            importance: obj.get("importance").cloned(),
+            metadata,
+            stored,
+        })
     }
 }
 
@@ -243,13 +251,16 @@ pub fn rescore(item: &ReviewItem) -> Rescore {
         .is_some_and(|s| s.get("scoring_policy_version").and_then(Value::as_str) == Some(SCORING_POLICY_VERSION));
     // The write's event time, as the stored reference_time prints it.
     let listed = EventTimeInput { value: item.event_time.isoformat_utc_if_naive(), source: InputSource::Supplied };
-    let (held_event, event_input) = match item.stored.as_ref().and_then(|s| s.get("reference_time")).and_then(Value::as_str) {
-        Some(text) if comparable && text != listed.value => match PyDateTime::parse(text) {
-            Ok(t) if t.isoformat_utc_if_naive() == text => (t, EventTimeInput { value: text.to_string(), source: InputSource::Inferred }),
+    let (held_event, event_input) =
+        match item.stored.as_ref().and_then(|s| s.get("reference_time")).and_then(Value::as_str) {
+            Some(text) if comparable && text != listed.value => match PyDateTime::parse(text) {
+                Ok(t) if t.isoformat_utc_if_naive() == text => {
+                    (t, EventTimeInput { value: text.to_string(), source: InputSource::Inferred })
+                }
+                _ => (item.event_time, listed),
+            },
             _ => (item.event_time, listed),
-        },
-        _ => (item.event_time, listed),
-    };
+        };
     let candidate = if comparable { infer(item, held_event) } else { None }.unwrap_or_else(|| defaults(item));
     let inputs = Inputs {
         event_time: event_input,
@@ -345,7 +356,9 @@ fn infer(item: &ReviewItem, event_time: PyDateTime) -> Option<Candidate> {
             importance: Value::Float(0.0),
         };
         let importance = match &item.importance {
-            Some(v) => ImportanceInput { value: v.clamp01(), source: InputSource::Supplied, bound: ImportanceBound::Exact },
+            Some(v) => {
+                ImportanceInput { value: v.clamp01(), source: InputSource::Supplied, bound: ImportanceBound::Exact }
+            }
             None => {
                 // Importance 0 scores the heuristic alone: max(heuristic, 0.0).
                 let heuristic = held_of(&req, &item.risk_tags).components[0];
@@ -353,7 +366,11 @@ fn infer(item: &ReviewItem, event_time: PyDateTime) -> Option<Candidate> {
                 if stored_importance == round6(heuristic) {
                     ImportanceInput { value: heuristic, source: InputSource::Inferred, bound: ImportanceBound::AtMost }
                 } else if stored_importance > round6(heuristic) && stored_importance <= 1.0 {
-                    ImportanceInput { value: stored_importance, source: InputSource::Inferred, bound: ImportanceBound::Exact }
+                    ImportanceInput {
+                        value: stored_importance,
+                        source: InputSource::Inferred,
+                        bound: ImportanceBound::Exact,
+                    }
                 } else {
                     continue; // below the heuristic: not this metadata
                 }
@@ -427,7 +444,8 @@ fn drift(stored: &Object, rescored: &Value) -> Value {
         causes.push(Value::Object(c));
     };
     if fields.contains(&"scoring_policy_version") {
-        let stored_version = stored.get("scoring_policy_version").map(crate::json::to_json_string).unwrap_or_else(|| "null".into());
+        let stored_version =
+            stored.get("scoring_policy_version").map(crate::json::to_json_string).unwrap_or_else(|| "null".into());
         cause(
             "policy-version",
             format!("stored with scoring policy {stored_version}; the client implements \"{SCORING_POLICY_VERSION}\". Scores from another policy version are not comparable."),

@@ -379,7 +379,8 @@ pub fn is_ephemeral(sample: &str) -> bool {
     let stripped = unicode::py_strip(sample);
     // Every word starts with h, t, o, l or b, which ieq only to themselves
     // in either ASCII case: any other first byte fails without further work.
-    if !matches!(stripped.as_bytes().first(), Some(b'h' | b't' | b'o' | b'l' | b'b' | b'H' | b'T' | b'O' | b'L' | b'B')) {
+    if !matches!(stripped.as_bytes().first(), Some(b'h' | b't' | b'o' | b'l' | b'b' | b'H' | b'T' | b'O' | b'L' | b'B'))
+    {
         return false;
     }
     // The longest word is 9 chars: keep 64 at most, and require only `.`,
@@ -397,17 +398,35 @@ pub fn is_ephemeral(sample: &str) -> bool {
     let chars = &head[..n];
     EPHEMERAL_WORDS.iter().any(|w| {
         let n = w.len();
-        chars.len() >= n
-            && ieq_str(w, &chars[..n])
-            && chars[n..].iter().all(|c| matches!(c, '.' | '!' | ' '))
+        chars.len() >= n && ieq_str(w, &chars[..n]) && chars[n..].iter().all(|c| matches!(c, '.' | '!' | ' '))
     })
 }
 
 /// Durable-fact words (whole `\w` runs, case-insensitive, spec §3.5).
 pub const DURABLE_WORDS: [&str; 23] = [
-    "decided", "decision", "deadline", "must", "shall", "required", "constraint", "policy", "revenue", "guidance",
-    "budget", "price", "contract", "prefer", "prefers", "allergic", "diagnos", "legal", "regulat", "compliance",
-    "effective", "expire", "expires",
+    "decided",
+    "decision",
+    "deadline",
+    "must",
+    "shall",
+    "required",
+    "constraint",
+    "policy",
+    "revenue",
+    "guidance",
+    "budget",
+    "price",
+    "contract",
+    "prefer",
+    "prefers",
+    "allergic",
+    "diagnos",
+    "legal",
+    "regulat",
+    "compliance",
+    "effective",
+    "expire",
+    "expires",
 ];
 /// Shortest and longest durable word, in chars (a run of another length cannot match).
 const DURABLE_MIN: usize = 4;
@@ -511,7 +530,10 @@ mod tests {
 
     #[test]
     fn tokenizer_examples_from_spec() {
-        assert_eq!(toks("贷款风险评估已经完成"), ["贷款", "款风", "风险", "险评", "评估", "估已", "已经", "经完", "完成"]);
+        assert_eq!(
+            toks("贷款风险评估已经完成"),
+            ["贷款", "款风", "风险", "险评", "评估", "估已", "已经", "经完", "完成"]
+        );
         assert_eq!(toks("abc贷款x"), ["abc", "贷款", "x"]);
         assert_eq!(toks("贷"), ["贷"]);
         assert_eq!(toks("Straße ﬁnance"), ["strasse", "finance"]);
@@ -585,7 +607,8 @@ mod tests {
                     assert_eq!(char_offset(&t, n), want);
                     let count = t.chars().count();
                     if n > 0 {
-                        let want = if count <= n { 0 } else { t.char_indices().nth(count - n).map(|(i, _)| i).unwrap_or(0) };
+                        let want =
+                            if count <= n { 0 } else { t.char_indices().nth(count - n).map(|(i, _)| i).unwrap_or(0) };
                         assert_eq!(char_offset_from_end(&t, n), want);
                     }
                 }
@@ -648,10 +671,37 @@ mod tests {
 
     #[test]
     fn durable_table() {
-        for yes in ["diagnos", "regulat", "MUST", "\u{17F}hall", "dec\u{131}ded", "US$5", "$ 5", "$\u{a0}5", "$\u{665}", "5%x", "v 1.5%abc", "decided\u{301}"] {
+        for yes in [
+            "diagnos",
+            "regulat",
+            "MUST",
+            "\u{17F}hall",
+            "dec\u{131}ded",
+            "US$5",
+            "$ 5",
+            "$\u{a0}5",
+            "$\u{665}",
+            "5%x",
+            "v 1.5%abc",
+            "decided\u{301}",
+        ] {
             assert!(signals(yes).durable, "{yes:?}");
         }
-        for no in ["diagnosis", "regulation", "regulatory", "preferred", "expired", "illegal", "price_x", "price1", "pricé", "5%", "5% growth", "up 12.5% in", "$  5"] {
+        for no in [
+            "diagnosis",
+            "regulation",
+            "regulatory",
+            "preferred",
+            "expired",
+            "illegal",
+            "price_x",
+            "price1",
+            "pricé",
+            "5%",
+            "5% growth",
+            "up 12.5% in",
+            "$  5",
+        ] {
             assert!(!signals(no).durable, "{no:?}");
         }
     }

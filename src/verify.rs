@@ -145,7 +145,8 @@ impl VerificationReport {
 impl From<receipt::Report> for VerificationReport {
     fn from(report: receipt::Report) -> VerificationReport {
         let failures = report.failures().into_iter().map(String::from).collect();
-        let receipt::Report { valid, receipt_sha256, canonical, schema, checks, bound_receipts, unbound_fields } = report;
+        let receipt::Report { valid, receipt_sha256, canonical, schema, checks, bound_receipts, unbound_fields } =
+            report;
         VerificationReport {
             valid,
             receipt_sha256,

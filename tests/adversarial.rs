@@ -227,7 +227,9 @@ fn tokenizer_and_detectors_are_linear() {
 fn score_memory_is_linear_in_content() {
     let _serial = serial();
     let n = size(MAX_STRING_BYTES / 4);
-    for (name, unit) in [("one char", "a"), ("at signs", "@"), ("digits", "1"), ("unsegmented", "贷"), ("marks", "e\u{301}")] {
+    for (name, unit) in
+        [("one char", "a"), ("at signs", "@"), ("digits", "1"), ("unsegmented", "贷"), ("marks", "e\u{301}")]
+    {
         let build = |len: usize| score_input(unit.repeat((len / unit.chars().count()).max(1)));
         linear(&format!("score_memory / {name}"), n, build, |input| {
             black_box(api::score_memory(input).unwrap());
@@ -280,157 +282,227 @@ fn big_structures_are_linear() {
     let _serial = serial();
     // Query tokens: 10^6 distinct tokens.
     let n = size(1_000_000);
-    linear("score_memory / query_tokens", n, |len| {
-        let mut input = score_input("decided budget 2026 t1 t2 t3".into());
-        let tokens = (0..len).map(|i| Value::str(format!("t{i}"))).collect();
-        if let Value::Object(o) = &mut input {
-            o.insert("query_tokens", Value::Array(tokens));
-        }
-        input
-    }, |input| {
-        black_box(api::score_memory(input).unwrap());
-    });
+    linear(
+        "score_memory / query_tokens",
+        n,
+        |len| {
+            let mut input = score_input("decided budget 2026 t1 t2 t3".into());
+            let tokens = (0..len).map(|i| Value::str(format!("t{i}"))).collect();
+            if let Value::Object(o) = &mut input {
+                o.insert("query_tokens", Value::Array(tokens));
+            }
+            input
+        },
+        |input| {
+            black_box(api::score_memory(input).unwrap());
+        },
+    );
 
     // Metadata: 10^5 members (only the first 64 are walked), and risk tags.
     let n = size(100_000);
-    linear("score_memory / metadata members", n, |len| {
-        let mut meta = Object::new();
-        for i in 0..len {
-            meta.push_unique(format!("k{:07}", len - i), Value::str(format!("v{i}")));
-        }
-        let mut input = score_input("decided".into());
-        if let Value::Object(o) = &mut input {
-            o.insert("metadata", Value::Object(meta));
-            o.insert("risk_tags", Value::Array((0..len).map(|i| Value::str(format!("tag{i}"))).collect()));
-        }
-        input
-    }, |input| {
-        black_box(api::score_memory(input).unwrap());
-    });
+    linear(
+        "score_memory / metadata members",
+        n,
+        |len| {
+            let mut meta = Object::new();
+            for i in 0..len {
+                meta.push_unique(format!("k{:07}", len - i), Value::str(format!("v{i}")));
+            }
+            let mut input = score_input("decided".into());
+            if let Value::Object(o) = &mut input {
+                o.insert("metadata", Value::Object(meta));
+                o.insert("risk_tags", Value::Array((0..len).map(|i| Value::str(format!("tag{i}"))).collect()));
+            }
+            input
+        },
+        |input| {
+            black_box(api::score_memory(input).unwrap());
+        },
+    );
 
     // Candidates to sort.
-    scaling(Scaling::MemoryBound, "sort_candidates", n, |len| {
-        Value::Array(
-            (0..len)
-                .map(|i| {
-                    let mut c = Object::new();
-                    c.insert("id", Value::str(format!("m{}", (i * 7919) % len)));
-                    c.insert("event_time", Value::str("2026-01-01T00:00:00+00:00"));
-                    c.insert("created_at", Value::str("2026-01-01T00:00:00+00:00"));
-                    c.insert("final_score", Value::Float(((i * 31) % 100) as f64 / 100.0));
-                    Value::Object(c)
-                })
-                .collect(),
-        )
-    }, |input| {
-        black_box(api::sort_candidates(input).unwrap());
-    });
+    scaling(
+        Scaling::MemoryBound,
+        "sort_candidates",
+        n,
+        |len| {
+            Value::Array(
+                (0..len)
+                    .map(|i| {
+                        let mut c = Object::new();
+                        c.insert("id", Value::str(format!("m{}", (i * 7919) % len)));
+                        c.insert("event_time", Value::str("2026-01-01T00:00:00+00:00"));
+                        c.insert("created_at", Value::str("2026-01-01T00:00:00+00:00"));
+                        c.insert("final_score", Value::Float(((i * 31) % 100) as f64 / 100.0));
+                        Value::Object(c)
+                    })
+                    .collect(),
+            )
+        },
+        |input| {
+            black_box(api::sort_candidates(input).unwrap());
+        },
+    );
 
     // Blocked sources.
-    linear("evaluate_admission / blocked_sources", n, |len| {
-        let mut o = Object::new();
-        o.insert("content", Value::str("hello there general kenobi"));
-        o.insert("source", Value::str("zzz"));
-        o.insert("mode", Value::str("enforce"));
-        o.insert("blocked_sources", Value::str((0..len).map(|i| format!("s{i}")).collect::<Vec<_>>().join(",")));
-        Value::Object(o)
-    }, |input| {
-        black_box(api::evaluate_admission(input).unwrap());
-    });
+    linear(
+        "evaluate_admission / blocked_sources",
+        n,
+        |len| {
+            let mut o = Object::new();
+            o.insert("content", Value::str("hello there general kenobi"));
+            o.insert("source", Value::str("zzz"));
+            o.insert("mode", Value::str("enforce"));
+            o.insert("blocked_sources", Value::str((0..len).map(|i| format!("s{i}")).collect::<Vec<_>>().join(",")));
+            Value::Object(o)
+        },
+        |input| {
+            black_box(api::evaluate_admission(input).unwrap());
+        },
+    );
 }
 
 #[test]
 fn json_text_is_linear() {
     let _serial = serial();
     let n = size(1_000_000);
-    scaling(Scaling::MemoryBound, "parse / object members", n, |len| {
-        let members: Vec<String> = (0..len).map(|i| format!("\"k{i}\":{i}")).collect();
-        format!("{{{}}}", members.join(","))
-    }, |t| {
-        black_box(json::parse(t).unwrap());
-    });
-    linear("parse / duplicate keys", n, |len| format!("{{{}\"z\":0}}", "\"k\":1,".repeat(len)), |t| {
-        black_box(json::parse(t).unwrap());
-    });
-    linear("parse+canonical / array", n, |len| format!("[{}0]", "1.5e-7,".repeat(len)), |t| {
-        black_box(json::canonical(&json::parse(t).unwrap()));
-    });
-    linear("parse / string escapes", n, |len| format!("\"{}\"", "\\ud800\\u00e9".repeat(len)), |t| {
-        black_box(json::parse(t).unwrap());
-    });
+    scaling(
+        Scaling::MemoryBound,
+        "parse / object members",
+        n,
+        |len| {
+            let members: Vec<String> = (0..len).map(|i| format!("\"k{i}\":{i}")).collect();
+            format!("{{{}}}", members.join(","))
+        },
+        |t| {
+            black_box(json::parse(t).unwrap());
+        },
+    );
+    linear(
+        "parse / duplicate keys",
+        n,
+        |len| format!("{{{}\"z\":0}}", "\"k\":1,".repeat(len)),
+        |t| {
+            black_box(json::parse(t).unwrap());
+        },
+    );
+    linear(
+        "parse+canonical / array",
+        n,
+        |len| format!("[{}0]", "1.5e-7,".repeat(len)),
+        |t| {
+            black_box(json::canonical(&json::parse(t).unwrap()));
+        },
+    );
+    linear(
+        "parse / string escapes",
+        n,
+        |len| format!("\"{}\"", "\\ud800\\u00e9".repeat(len)),
+        |t| {
+            black_box(json::parse(t).unwrap());
+        },
+    );
     // 512-deep nesting, many times over.
-    linear("parse / 512-deep nests", size(20_000), |len| {
-        let one = "[".repeat(512) + &"]".repeat(512);
-        format!("[{}]", vec![&one[1..one.len() - 1]; len / 10].join(","))
-    }, |t| {
-        black_box(json::parse(t).unwrap());
-    });
+    linear(
+        "parse / 512-deep nests",
+        size(20_000),
+        |len| {
+            let one = "[".repeat(512) + &"]".repeat(512);
+            format!("[{}]", vec![&one[1..one.len() - 1]; len / 10].join(","))
+        },
+        |t| {
+            black_box(json::parse(t).unwrap());
+        },
+    );
 }
 
 // ---------------------------------------------------------------- receipts
 
 fn recall_wire(results: &[String]) -> String {
-    format!(
-        "{{\"schema\":\"lians.recall-receipt.v2\",\"query_sha256\":\"00\",\"results\":[{}]}}",
-        results.join(",")
-    )
+    format!("{{\"schema\":\"lians.recall-receipt.v2\",\"query_sha256\":\"00\",\"results\":[{}]}}", results.join(","))
 }
 
 #[test]
 fn receipt_verification_is_linear() {
     let _serial = serial();
     let n = size(100_000);
-    scaling(Scaling::MemoryBound, "recall / results and contents", n, |len| {
-        let results: Vec<String> = (0..len)
-            .map(|i| format!("{{\"id\":\"m{i}\",\"content_hash\":\"ab\",\"score\":{}}}", 1.0 - i as f64 / len as f64))
-            .collect();
-        let mut contents = Object::new();
-        for i in 0..len {
-            contents.push_unique(format!("m{i}"), Value::str("x"));
-        }
-        let mut given = Object::new();
-        given.insert("contents", Value::Object(contents));
-        (recall_wire(&results), Value::Object(given))
-    }, |(wire, given)| {
-        black_box(receipt::verify_recall_receipt(wire, given));
-    });
+    scaling(
+        Scaling::MemoryBound,
+        "recall / results and contents",
+        n,
+        |len| {
+            let results: Vec<String> = (0..len)
+                .map(|i| {
+                    format!("{{\"id\":\"m{i}\",\"content_hash\":\"ab\",\"score\":{}}}", 1.0 - i as f64 / len as f64)
+                })
+                .collect();
+            let mut contents = Object::new();
+            for i in 0..len {
+                contents.push_unique(format!("m{i}"), Value::str("x"));
+            }
+            let mut given = Object::new();
+            given.insert("contents", Value::Object(contents));
+            (recall_wire(&results), Value::Object(given))
+        },
+        |(wire, given)| {
+            black_box(receipt::verify_recall_receipt(wire, given));
+        },
+    );
 
     // One result with many neighbour positions, all of them asked about.
     let m = size(16_000);
-    scaling(Scaling::MemoryBound, "recall / neighbour positions", m, |len| {
-        let neighbours: Vec<String> = (0..len).map(|i| format!("\"p{i}\":{{\"returned_content_sha256\":null}}")).collect();
-        let results = vec![format!("{{\"id\":\"m\",\"context_neighbors\":{{{}}}}}", neighbours.join(","))];
-        let mut positions = Object::new();
-        for i in 0..len {
-            positions.push_unique(format!("p{}", len - 1 - i), Value::Null);
-        }
-        let mut by_id = Object::new();
-        by_id.insert("m", Value::Object(positions));
-        let mut given = Object::new();
-        given.insert("neighbor_contents", Value::Object(by_id));
-        (recall_wire(&results), Value::Object(given))
-    }, |(wire, given)| {
-        black_box(receipt::verify_recall_receipt(wire, given));
-    });
+    scaling(
+        Scaling::MemoryBound,
+        "recall / neighbour positions",
+        m,
+        |len| {
+            let neighbours: Vec<String> =
+                (0..len).map(|i| format!("\"p{i}\":{{\"returned_content_sha256\":null}}")).collect();
+            let results = vec![format!("{{\"id\":\"m\",\"context_neighbors\":{{{}}}}}", neighbours.join(","))];
+            let mut positions = Object::new();
+            for i in 0..len {
+                positions.push_unique(format!("p{}", len - 1 - i), Value::Null);
+            }
+            let mut by_id = Object::new();
+            by_id.insert("m", Value::Object(positions));
+            let mut given = Object::new();
+            given.insert("neighbor_contents", Value::Object(by_id));
+            (recall_wire(&results), Value::Object(given))
+        },
+        |(wire, given)| {
+            black_box(receipt::verify_recall_receipt(wire, given));
+        },
+    );
 
     // A long key over many members, then a NaN at the end: the pointer to
     // the first non-finite number must not be rebuilt per member.
     let n = size(1_000_000);
-    linear("recall / non-finite search under a long key", n, |len| {
-        let key = "k".repeat(len);
-        format!(
-            "{{\"schema\":\"lians.recall-receipt.v2\",\"filters\":{{\"{key}\":[{}NaN]}},\"results\":[]}}",
-            "0,".repeat(len)
-        )
-    }, |wire| {
-        black_box(receipt::verify_recall_receipt(wire, &Value::Null));
-    });
+    linear(
+        "recall / non-finite search under a long key",
+        n,
+        |len| {
+            let key = "k".repeat(len);
+            format!(
+                "{{\"schema\":\"lians.recall-receipt.v2\",\"filters\":{{\"{key}\":[{}NaN]}},\"results\":[]}}",
+                "0,".repeat(len)
+            )
+        },
+        |wire| {
+            black_box(receipt::verify_recall_receipt(wire, &Value::Null));
+        },
+    );
 
     // Canonical hashing of a large, wide document.
-    scaling(Scaling::MemoryBound, "canonical / wide document", n, |len| {
-        let members: Vec<String> = (0..len).map(|i| format!("\"{}\":[{i},\"é\"]", len - i)).collect();
-        format!("{{{}}}", members.join(","))
-    }, |wire| {
-        black_box(receipt::verify_canonical(wire, &Value::Null));
-    });
+    scaling(
+        Scaling::MemoryBound,
+        "canonical / wide document",
+        n,
+        |len| {
+            let members: Vec<String> = (0..len).map(|i| format!("\"{}\":[{i},\"é\"]", len - i)).collect();
+            format!("{{{}}}", members.join(","))
+        },
+        |wire| {
+            black_box(receipt::verify_canonical(wire, &Value::Null));
+        },
+    );
 }

@@ -15,7 +15,8 @@ use lians_score::{api, receipt, ErrorCode};
 fn captured() -> Vec<(String, String, String)> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/audit/captured");
     let mut out = Vec::new();
-    let mut names: Vec<_> = std::fs::read_dir(&dir).expect("tests/audit/captured").flatten().map(|e| e.path()).collect();
+    let mut names: Vec<_> =
+        std::fs::read_dir(&dir).expect("tests/audit/captured").flatten().map(|e| e.path()).collect();
     names.sort();
     for path in names {
         let name = path.file_name().unwrap().to_string_lossy().to_string();
@@ -60,7 +61,12 @@ fn real_responses_of_every_mode_audit_consistent() {
         let failed: Vec<_> = report
             .results
             .iter()
-            .flat_map(|r| r.checks.iter().filter(|c| c.failed()).map(move |c| (r.rank, c.name.clone(), c.bound.clone(), c.rederived.clone())))
+            .flat_map(|r| {
+                r.checks
+                    .iter()
+                    .filter(|c| c.failed())
+                    .map(move |c| (r.rank, c.name.clone(), c.bound.clone(), c.rederived.clone()))
+            })
             .collect();
         assert!(report.consistent(), "{name}: {failed:?}");
         let body = json::parse(&wire).unwrap();
@@ -77,7 +83,10 @@ fn real_responses_of_every_mode_audit_consistent() {
         // Verification passes too: these are honest, untouched bodies.
         let mut given = Object::new();
         given.insert("query", Value::str(query.as_str()));
-        assert!(receipt::verify_recall_receipt(&wire, &Value::Object(given)).valid || name.starts_with("context"), "{name}");
+        assert!(
+            receipt::verify_recall_receipt(&wire, &Value::Object(given)).valid || name.starts_with("context"),
+            "{name}"
+        );
     }
     assert!(results >= 60, "{results}");
     assert!(fused >= 20, "{fused}");
@@ -177,7 +186,11 @@ fn assert_caught(name: &str, lying: &str, query: &str, code: &str, alone: bool) 
     let mut given = Object::new();
     given.insert("query", Value::str(query));
     let verified = receipt::verify_recall_receipt(lying, &Value::Object(given));
-    assert!(verified.valid || name.starts_with("context"), "{name}: the lie must still verify: {:?}", verified.failures());
+    assert!(
+        verified.valid || name.starts_with("context"),
+        "{name}: the lie must still verify: {:?}",
+        verified.failures()
+    );
     let report = audit_json(lying, query);
     let f = failures(&report);
     assert_eq!(report.get("consistent"), Some(&Value::Bool(false)), "{name}: {code} not caught");
@@ -196,21 +209,36 @@ fn lying_servers_are_caught_with_the_right_code() {
         let n = body.get("memories").and_then(Value::as_array).unwrap().len();
         for i in 0..n {
             let bd = body.get("memories").unwrap().as_array().unwrap()[i].get("score_breakdown").unwrap().clone();
-            for comp in ["importance_score", "confidence_score", "trust_score", "freshness_score", "stability_score", "safety_score"] {
+            for comp in [
+                "importance_score",
+                "confidence_score",
+                "trust_score",
+                "freshness_score",
+                "stability_score",
+                "safety_score",
+            ] {
                 let lying = lie(&wire, i, &[comp], &mut add(0.05));
                 assert_caught(&format!("{name}[{i}].{comp}"), &lying, &query, codes::COMPONENT_MISMATCH, true);
                 lies += 1;
             }
             for delta in [0.01, -0.003, 2e-6] {
                 let lying = lie(&wire, i, &["relevance_score"], &mut add(delta));
-                assert_caught(&format!("{name}[{i}].relevance {delta}"), &lying, &query, codes::RELEVANCE_INCONSISTENT, delta.abs() > 1e-5);
+                assert_caught(
+                    &format!("{name}[{i}].relevance {delta}"),
+                    &lying,
+                    &query,
+                    codes::RELEVANCE_INCONSISTENT,
+                    delta.abs() > 1e-5,
+                );
                 lies += 1;
             }
             let lying = lie(&wire, i, &["quality_score"], &mut add(0.01));
             assert_caught(&format!("{name}[{i}].quality"), &lying, &query, codes::QUALITY_INCONSISTENT, false);
             let lying = lie(&wire, i, &["temporal_eligible"], &mut |v| *v = Value::Bool(false));
             assert_caught(&format!("{name}[{i}].gate"), &lying, &query, codes::GATE_MISMATCH, true);
-            let lying = lie(&wire, i, &["reasons", "2"], &mut |v| *v = Value::str("server-verified source trust level system_verified"));
+            let lying = lie(&wire, i, &["reasons", "2"], &mut |v| {
+                *v = Value::str("server-verified source trust level system_verified")
+            });
             assert_caught(&format!("{name}[{i}].reason"), &lying, &query, codes::REASON_MISMATCH, true);
             lies += 3;
             let stages = bd.get("ranking_stages").and_then(Value::as_array).map(<[Value]>::len).unwrap_or(0);
@@ -220,11 +248,18 @@ fn lying_servers_are_caught_with_the_right_code() {
                     .get("method")
                     .and_then(Value::as_str)
                     == Some("rank-calibration-v1");
-                let out = bd.get("final_score").and_then(|v| if let Value::Float(f) = v { Some(*f) } else { None }).unwrap();
+                let out =
+                    bd.get("final_score").and_then(|v| if let Value::Float(f) = v { Some(*f) } else { None }).unwrap();
                 // Stay inside the neighbours' scores so that the order (and
                 // so verification) still holds; beyond the fusion tolerance.
                 let score_of = |j: usize| {
-                    body.get("memories").unwrap().as_array().unwrap().get(j).and_then(|m| m.get("score")).and_then(|v| if let Value::Float(f) = v { Some(*f) } else { None })
+                    body.get("memories")
+                        .unwrap()
+                        .as_array()
+                        .unwrap()
+                        .get(j)
+                        .and_then(|m| m.get("score"))
+                        .and_then(|v| if let Value::Float(f) = v { Some(*f) } else { None })
                 };
                 let above = if i == 0 { 1.0 } else { score_of(i - 1).unwrap() };
                 let below = score_of(i + 1).unwrap_or(0.0);
@@ -235,7 +270,8 @@ fn lying_servers_are_caught_with_the_right_code() {
                 } else {
                     continue;
                 };
-                let mut lying = lie(&wire, i, &["ranking_stages", &last, "output_score"], &mut |v| *v = Value::Float(new));
+                let mut lying =
+                    lie(&wire, i, &["ranking_stages", &last, "output_score"], &mut |v| *v = Value::Float(new));
                 lying = lie_final(&lying, i, new);
                 let code = if is_calibrated { codes::CALIBRATION_MISMATCH } else { codes::FUSION_INCONSISTENT };
                 assert_caught(&format!("{name}[{i}] last stage"), &lying, &query, code, true);
@@ -244,7 +280,15 @@ fn lying_servers_are_caught_with_the_right_code() {
             if bd.get("fusion").is_some() {
                 let mut bump = add(0.01);
                 let mut lying = lie(&wire, i, &["fusion", "normalized_rrf_score"], &mut bump);
-                let j = bd.get("ranking_stages").unwrap().as_array().unwrap().iter().position(|s| s.get("stage").and_then(Value::as_str) == Some("adaptive-fusion")).unwrap().to_string();
+                let j = bd
+                    .get("ranking_stages")
+                    .unwrap()
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .position(|s| s.get("stage").and_then(Value::as_str) == Some("adaptive-fusion"))
+                    .unwrap()
+                    .to_string();
                 lying = lie(&lying, i, &["ranking_stages", &j, "normalized_rrf_score"], &mut add(0.01));
                 assert_caught(&format!("{name}[{i}] rrf"), &lying, &query, codes::FUSION_INCONSISTENT, true);
                 // A chain break: a stage input that is not the hybrid score.
@@ -265,7 +309,10 @@ fn pairing_mismatch_when_memories_and_receipt_disagree() {
     edit(&mut body, &["memories", "0", "score_breakdown", "trust_score"], &mut |v| *v = Value::Float(0.9));
     let report = audit_json(&json::to_json_string(&body), "Acme revenue");
     let f = failures(&report);
-    assert!(f.contains(&codes::PAIRING_MISMATCH.to_string()) && f.contains(&codes::COMPONENT_MISMATCH.to_string()), "{f:?}");
+    assert!(
+        f.contains(&codes::PAIRING_MISMATCH.to_string()) && f.contains(&codes::COMPONENT_MISMATCH.to_string()),
+        "{f:?}"
+    );
     // A breakdown stripped from both sides.
     let mut body = json::parse(&wire).unwrap();
     edit(&mut body, &["memories", "1", "score_breakdown"], &mut |v| *v = Value::Null);
@@ -303,7 +350,9 @@ fn bad_input_is_a_typed_error() {
     let bad_options = json::parse(r#"{"query": 5}"#).unwrap();
     assert_eq!(api::audit_recall(&wire, &bad_options).unwrap_err().code, ErrorCode::WrongType);
     // No query, and no variant that hashes to query_sha256.
-    let e = audit::audit_recall(&wire.replace("\"query_variants\":[\"Acme revenue\"]", "\"query_variants\":[\"x\"]"), None).unwrap_err();
+    let e =
+        audit::audit_recall(&wire.replace("\"query_variants\":[\"Acme revenue\"]", "\"query_variants\":[\"x\"]"), None)
+            .unwrap_err();
     assert_eq!((e.code, e.path.as_str()), (ErrorCode::MissingField, "/query"));
 }
 

@@ -31,7 +31,14 @@ fn verifies_real_samples_and_rejects_a_tampered_copy() {
     }
     let key = std::fs::read_to_string(dir.join("evidence_public_key.b64")).unwrap();
     let out = bin()
-        .args(["verify-pack", dir.join("pack-01-v2-signed.json").to_str().unwrap(), "--trusted-public-key", key.trim(), "--expected-key-id", "lians-real-test-key"])
+        .args([
+            "verify-pack",
+            dir.join("pack-01-v2-signed.json").to_str().unwrap(),
+            "--trusted-public-key",
+            key.trim(),
+            "--expected-key-id",
+            "lians-real-test-key",
+        ])
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
@@ -61,7 +68,11 @@ fn scores_jsonl_from_stdin_and_reports_bad_lines() {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 2, "{text}");
     assert!(lines[0].contains("\"final_score\":0.5325"), "{}", lines[0]);
-    assert!(lines[1].contains("\"error\":\"wrong_type\"") && lines[1].contains("\"path\":\"/content\""), "{}", lines[1]);
+    assert!(
+        lines[1].contains("\"error\":\"wrong_type\"") && lines[1].contains("\"path\":\"/content\""),
+        "{}",
+        lines[1]
+    );
     assert_eq!(out.status.code(), Some(1));
 }
 
@@ -79,7 +90,8 @@ mod grammar {
     use std::collections::HashMap;
 
     fn run(args: &[&str], files: &[(&str, &str)]) -> Run {
-        let files: HashMap<String, Vec<u8>> = files.iter().map(|(k, v)| (k.to_string(), v.as_bytes().to_vec())).collect();
+        let files: HashMap<String, Vec<u8>> =
+            files.iter().map(|(k, v)| (k.to_string(), v.as_bytes().to_vec())).collect();
         let mut read = |path: &str| files.get(path).cloned().ok_or_else(|| format!("{path}: no such file"));
         cli::run(&args.iter().map(|s| s.to_string()).collect::<Vec<_>>(), &mut read)
     }
@@ -108,9 +120,13 @@ mod grammar {
         assert_eq!(run(&["verify", "d.json", "--kind", "pack"], &files).status, cli::USAGE_ERROR);
         // --given merges; --content adds to contents; the parsed `given` is what the verifier sees.
         let cmd = COMMANDS.iter().find(|c| c.name == "verify").unwrap();
-        let mut read = |p: &str| files.iter().find(|(k, _)| *k == p).map(|(_, v)| v.as_bytes().to_vec()).ok_or_else(|| p.to_string());
-        let args: Vec<String> =
-            ["--given", "g.json", "--content", "m2=x=y", "--query", "last", "d.json"].iter().map(|s| s.to_string()).collect();
+        let mut read = |p: &str| {
+            files.iter().find(|(k, _)| *k == p).map(|(_, v)| v.as_bytes().to_vec()).ok_or_else(|| p.to_string())
+        };
+        let args: Vec<String> = ["--given", "g.json", "--content", "m2=x=y", "--query", "last", "d.json"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
         let inv = cli::parse(cmd, &args, &mut read).unwrap_or_else(|_| panic!("parse"));
         assert_eq!(
             lians_score::json::to_json_string(&inv.given),
@@ -166,7 +182,8 @@ mod grammar {
         let r = run(&["verify-replay", "c.jsonl"], &[("c.jsonl", "{\"id\":1}\n")]);
         assert_eq!(r.status, cli::USAGE_ERROR);
         assert!(r.stderr.contains("c.jsonl:1:"), "{r:?}");
-    }}
+    }
+}
 
 fn run_stdin(args: &[&str], input: &str) -> (Option<i32>, String) {
     let mut child = bin().args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
@@ -186,7 +203,10 @@ fn verify_binds_the_body_and_privacy_minimal_skips_contents() {
     let (code, out) = run_stdin(&["verify", "-"], &tampered);
     assert_eq!(code, Some(1), "{out}");
     assert!(out.contains("\"failures\":[\"content_hash_mismatch\"]"), "{out}");
-    assert!(out.contains("\"pointer\":\"/memories/0/content\",\"compared_with\":\"/receipt/results/0/content_hash\""), "{out}");
+    assert!(
+        out.contains("\"pointer\":\"/memories/0/content\",\"compared_with\":\"/receipt/results/0/content_hash\""),
+        "{out}"
+    );
     assert!(out.contains("privacy-minimal"), "the failure names the HMAC possibility: {out}");
     let (code, out) = run_stdin(&["verify", "-", "--privacy-minimal"], &tampered);
     assert_eq!(code, Some(0), "{out}");
@@ -198,7 +218,8 @@ fn verify_applies_the_api_input_caps() {
     let Some(dir) = samples() else { return };
     let wire = std::fs::read_to_string(dir.join("recall-08-fast-filters-acme-tinyfloat.json")).unwrap();
     // More `given.contents` entries than limits::MAX_GIVEN_ENTRIES.
-    let entries: Vec<String> = (0..lians_score::limits::MAX_GIVEN_ENTRIES + 1).map(|i| format!("\"id{i}\":\"c\"")).collect();
+    let entries: Vec<String> =
+        (0..lians_score::limits::MAX_GIVEN_ENTRIES + 1).map(|i| format!("\"id{i}\":\"c\"")).collect();
     let given = std::env::temp_dir().join(format!("lians-cli-given-{}.json", std::process::id()));
     std::fs::write(&given, format!("{{\"contents\":{{{}}}}}", entries.join(","))).unwrap();
     let (code, out) = run_stdin(&["verify", "-", "--given", given.to_str().unwrap()], &wire);

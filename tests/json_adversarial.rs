@@ -96,7 +96,9 @@ fn invalid_utf8_is_malformed_json() {
 fn truncated_text_is_malformed_everywhere() {
     let Some(recall) = read_sample(RECALL_SAMPLE) else { return };
     let pack = read_sample(PACK_SAMPLE).unwrap();
-    for (text, verify) in [(&recall, receipt::verify_recall_receipt as Verifier), (&pack, receipt::verify_evidence_pack)] {
+    for (text, verify) in
+        [(&recall, receipt::verify_recall_receipt as Verifier), (&pack, receipt::verify_evidence_pack)]
+    {
         let trimmed = text.trim_end();
         let step = trimmed.len() / 300 + 1;
         let mut cut = 0;

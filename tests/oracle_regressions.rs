@@ -18,7 +18,11 @@ fn oracle_regressions_replay_exactly() {
         let expected = vector.get("expected").unwrap();
         let actual = replay::run_vector(&vector);
         if expected.as_object().is_some_and(|o| o.len() == 1 && o.get("error").is_some()) {
-            assert!(actual.get("error").is_some(), "{id}: the reference raised, the port returned {}", json::to_json_string(&actual));
+            assert!(
+                actual.get("error").is_some(),
+                "{id}: the reference raised, the port returned {}",
+                json::to_json_string(&actual)
+            );
         } else {
             assert_eq!(json::to_json_string(&actual), json::to_json_string(expected), "{id}");
         }

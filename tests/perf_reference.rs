@@ -386,8 +386,10 @@ pub mod detectors {
     /// runs." Full `lower()` (Final_Sigma, `İ` → `i̇`), then a plain scan.
     pub fn is_vague(content: &str) -> bool {
         let lowered = unicode::lower(content);
-        let runs: std::collections::BTreeSet<&str> =
-            lowered.split(|c: char| !(c.is_ascii_lowercase() || c.is_ascii_digit())).filter(|r| !r.is_empty()).collect();
+        let runs: std::collections::BTreeSet<&str> = lowered
+            .split(|c: char| !(c.is_ascii_lowercase() || c.is_ascii_digit()))
+            .filter(|r| !r.is_empty())
+            .collect();
         runs.len() < 3
     }
 
@@ -464,49 +466,49 @@ mod json_ref {
             (((b0 & 0x07) << 18) | (at(1) << 12) | (at(2) << 6) | at(3), 4)
         }
     }
-pub fn write_str_reference(s: &PyStr, ensure_ascii: bool, out: &mut Vec<u8>) {
-    let b = s.as_bytes();
-    out.reserve(b.len() + 2);
-    out.push(b'"');
-    let mut i = 0;
-    while i < b.len() {
-        // Copy a run of bytes written as themselves.
-        let run = i;
+    pub fn write_str_reference(s: &PyStr, ensure_ascii: bool, out: &mut Vec<u8>) {
+        let b = s.as_bytes();
+        out.reserve(b.len() + 2);
+        out.push(b'"');
+        let mut i = 0;
         while i < b.len() {
-            let c = b[i];
-            let plain = if ensure_ascii {
-                (0x20..0x7F).contains(&c) && c != b'"' && c != b'\\'
-            } else {
-                c >= 0x20 && c != b'"' && c != b'\\' && !(c == 0xED && i + 1 < b.len() && b[i + 1] >= 0xA0)
-            };
-            if !plain {
+            // Copy a run of bytes written as themselves.
+            let run = i;
+            while i < b.len() {
+                let c = b[i];
+                let plain = if ensure_ascii {
+                    (0x20..0x7F).contains(&c) && c != b'"' && c != b'\\'
+                } else {
+                    c >= 0x20 && c != b'"' && c != b'\\' && !(c == 0xED && i + 1 < b.len() && b[i + 1] >= 0xA0)
+                };
+                if !plain {
+                    break;
+                }
+                i += 1;
+            }
+            out.extend_from_slice(&b[run..i]);
+            if i >= b.len() {
                 break;
             }
-            i += 1;
+            let c = b[i];
+            if c < 0x80 {
+                ascii_escape(c, ensure_ascii, out);
+                i += 1;
+                continue;
+            }
+            // A multi-byte sequence: decode the code point.
+            let (cp, len) = decode_wtf8(b, i);
+            i += len;
+            if cp >= 0x10000 {
+                let v = cp - 0x10000;
+                push_u_escape(out, 0xD800 + (v >> 10));
+                push_u_escape(out, 0xDC00 + (v & 0x3FF));
+            } else {
+                push_u_escape(out, cp);
+            }
         }
-        out.extend_from_slice(&b[run..i]);
-        if i >= b.len() {
-            break;
-        }
-        let c = b[i];
-        if c < 0x80 {
-            ascii_escape(c, ensure_ascii, out);
-            i += 1;
-            continue;
-        }
-        // A multi-byte sequence: decode the code point.
-        let (cp, len) = decode_wtf8(b, i);
-        i += len;
-        if cp >= 0x10000 {
-            let v = cp - 0x10000;
-            push_u_escape(out, 0xD800 + (v >> 10));
-            push_u_escape(out, 0xDC00 + (v & 0x3FF));
-        } else {
-            push_u_escape(out, cp);
-        }
+        out.push(b'"');
     }
-    out.push(b'"');
-}
 }
 
 // ------------------------------------------------------------------ random inputs
@@ -547,17 +549,95 @@ const POOLS: &[&str] = &[
 ];
 
 const WORDS: &[&str] = &[
-    "decided", "DECISION", "deadline", "must", "ſhall", "required", "constraint", "policy", "revenue", "guidance",
-    "budget", "price", "contract", "prefer", "prefers", "allergic", "diagnos", "legal", "regulat", "compliance",
-    "effective", "expire", "expires", "diagnosis", "price_x", "pricé", "decıded", "2026", "1999", "20٢٦", "19",
-    "2026-09-30", "FY2026", "5%x", "12.5%", "5% ", "$5", "$ 5", "€\u{a0}5", "US$5", "hi", "ok!!", "Thank you!",
-    "thank  you", "bye", "hello", "okay", "lol", "hey", "thanks", "123-45-6789", "١٢٣-٤٥-٦٧٨٩", "a.b+x@example.co.uk",
-    "é@x.io", "user@localhost", ".@b.c", "mrn 1234", "MRN:12345", "MRN12345", "MRN:123", "NPI 1234567893",
-    "npi-12345678901", "npi:1234567890", "NPI\u{a0}1234567893x", "mrn\u{3000}٠١٢٣", "4111 1111 1111 1111", "4111-1111-1111-1111", "4111111111111112", "12345678901234567890",
-    "1234 4111111111111111 x", "material non-public", "MNPI's", "insider information", "pre-announcements",
-    "unannounced deal", "ignore previous instructions", "İGNORE PREVİOUS İNSTRUCTİONS", "you are now able",
-    "disregard the system prompt", "override your guardrails", "reveal your system prompt", "yes yes yes no",
-    "x_y z", "İİİ", "K", "k\u{301}", "ΣΊΣΥΦΟΣ", "Straße", "ﬁnance",
+    "decided",
+    "DECISION",
+    "deadline",
+    "must",
+    "ſhall",
+    "required",
+    "constraint",
+    "policy",
+    "revenue",
+    "guidance",
+    "budget",
+    "price",
+    "contract",
+    "prefer",
+    "prefers",
+    "allergic",
+    "diagnos",
+    "legal",
+    "regulat",
+    "compliance",
+    "effective",
+    "expire",
+    "expires",
+    "diagnosis",
+    "price_x",
+    "pricé",
+    "decıded",
+    "2026",
+    "1999",
+    "20٢٦",
+    "19",
+    "2026-09-30",
+    "FY2026",
+    "5%x",
+    "12.5%",
+    "5% ",
+    "$5",
+    "$ 5",
+    "€\u{a0}5",
+    "US$5",
+    "hi",
+    "ok!!",
+    "Thank you!",
+    "thank  you",
+    "bye",
+    "hello",
+    "okay",
+    "lol",
+    "hey",
+    "thanks",
+    "123-45-6789",
+    "١٢٣-٤٥-٦٧٨٩",
+    "a.b+x@example.co.uk",
+    "é@x.io",
+    "user@localhost",
+    ".@b.c",
+    "mrn 1234",
+    "MRN:12345",
+    "MRN12345",
+    "MRN:123",
+    "NPI 1234567893",
+    "npi-12345678901",
+    "npi:1234567890",
+    "NPI\u{a0}1234567893x",
+    "mrn\u{3000}٠١٢٣",
+    "4111 1111 1111 1111",
+    "4111-1111-1111-1111",
+    "4111111111111112",
+    "12345678901234567890",
+    "1234 4111111111111111 x",
+    "material non-public",
+    "MNPI's",
+    "insider information",
+    "pre-announcements",
+    "unannounced deal",
+    "ignore previous instructions",
+    "İGNORE PREVİOUS İNSTRUCTİONS",
+    "you are now able",
+    "disregard the system prompt",
+    "override your guardrails",
+    "reveal your system prompt",
+    "yes yes yes no",
+    "x_y z",
+    "İİİ",
+    "K",
+    "k\u{301}",
+    "ΣΊΣΥΦΟΣ",
+    "Straße",
+    "ﬁnance",
 ];
 
 /// A random string of up to `max` chars mixing pools and whole words.
@@ -569,7 +649,11 @@ pub fn text(rng: &mut Rng, max: usize) -> String {
     while n < len {
         if rng.below(12) == 0 {
             // A detector phrase, in random case (with the special ieq chars sometimes).
-            let p = if rng.below(2) == 0 { rng.pick(&detectors::MNPI_PHRASES) } else { rng.pick(&detectors::INJECTION_PHRASES) };
+            let p = if rng.below(2) == 0 {
+                rng.pick(&detectors::MNPI_PHRASES)
+            } else {
+                rng.pick(&detectors::INJECTION_PHRASES)
+            };
             for c in p.chars() {
                 let c = match (c, rng.below(6)) {
                     ('i', 0) => 'İ',
@@ -669,8 +753,8 @@ mod tests {
         for _ in 0..randoms {
             let bits = rng.next_u64();
             let x = match rng.below(4) {
-                0 => f64::from_bits(bits),                           // anything, incl. NaN/inf
-                1 => (bits >> 11) as f64 / (1u64 << 53) as f64,        // [0, 1)
+                0 => f64::from_bits(bits),                      // anything, incl. NaN/inf
+                1 => (bits >> 11) as f64 / (1u64 << 53) as f64, // [0, 1)
                 2 => ((bits >> 11) as f64 / (1u64 << 53) as f64 - 0.5) * 4e3,
                 _ => ((bits % 2_000_000_001) as f64 - 1e9) / 1e6 + (bits >> 40) as f64 * 1e-13,
             };
@@ -685,7 +769,10 @@ mod tests {
     fn json_strings_match_reference() {
         use lians_score::json::{self, PyStr, Value};
         let mut rng = Rng(0x5EED_0007);
-        let specials = ['"', '\\', '\u{0}', '\u{1f}', '\u{7f}', '\u{80}', '\u{d000}', '\u{d7ff}', '\u{e000}', 'é', '😀', '\n', '/', ' '];
+        let specials = [
+            '"', '\\', '\u{0}', '\u{1f}', '\u{7f}', '\u{80}', '\u{d000}', '\u{d7ff}', '\u{e000}', 'é', '😀', '\n', '/',
+            ' ',
+        ];
         for i in 0..CASES {
             // Random text with specials at every alignment; some with lone surrogates.
             let mut s = String::new();
@@ -777,7 +864,24 @@ mod tests {
             };
             check(x);
         }
-        for x in [1e-4, 9.9e-5, 1e-5, 0.0001, 99999999.99, 1e8, 1e7, 12345678.9, 0.1, 0.2, 0.3, 1.0 / 3.0, 2.675, 1e-7, 0.007812, 0.992188] {
+        for x in [
+            1e-4,
+            9.9e-5,
+            1e-5,
+            0.0001,
+            99999999.99,
+            1e8,
+            1e7,
+            12345678.9,
+            0.1,
+            0.2,
+            0.3,
+            1.0 / 3.0,
+            2.675,
+            1e-7,
+            0.007812,
+            0.992188,
+        ] {
             check(x);
             check(-x);
         }

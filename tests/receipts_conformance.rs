@@ -10,11 +10,7 @@ use lians_score::json::{self, Value};
 use lians_score::receipt::replay::replay_case;
 
 fn str_set(v: Option<&Value>) -> BTreeSet<String> {
-    v.and_then(Value::as_array)
-        .unwrap_or(&[])
-        .iter()
-        .filter_map(|c| c.as_str().map(str::to_string))
-        .collect()
+    v.and_then(Value::as_array).unwrap_or(&[]).iter().filter_map(|c| c.as_str().map(str::to_string)).collect()
 }
 
 #[test]

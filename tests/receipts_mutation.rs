@@ -35,7 +35,10 @@ fn samples_verify() {
     let body = json::parse(&recall).unwrap();
     let r = receipt::verify_recall_receipt(&recall, &given_from_body(&body));
     assert_valid("recall sample", &r);
-    assert_eq!(Some(r.receipt_sha256.clone().unwrap()), body.get("receipt_sha256").and_then(Value::as_str).map(String::from));
+    assert_eq!(
+        Some(r.receipt_sha256.clone().unwrap()),
+        body.get("receipt_sha256").and_then(Value::as_str).map(String::from)
+    );
     // The tiny float arrives as 1e-7 and is hashed as 1e-07.
     assert!(recall.contains("1e-7"));
     let (canonical, sha) = receipt::canonicalize(&json::to_json_string(body.get("receipt").unwrap())).unwrap();
@@ -188,7 +191,9 @@ fn body_binding_code(path: &[String], is_context: bool) -> Option<&'static str> 
 
 /// The `unbound_fields` pattern of a body path (`*` for array indices).
 fn unbound_pattern(path: &[String]) -> String {
-    path.iter().map(|t| if t.parse::<usize>().is_ok() { "*".to_string() } else { t.replace('~', "~0").replace('/', "~1") }).fold(String::new(), |a, t| a + "/" + &t)
+    path.iter()
+        .map(|t| if t.parse::<usize>().is_ok() { "*".to_string() } else { t.replace('~', "~0").replace('/', "~1") })
+        .fold(String::new(), |a, t| a + "/" + &t)
 }
 
 /// Every single-field change of a bound body field fails with its code and
@@ -248,7 +253,10 @@ fn sweep_body(name: &str, text: &str, is_context: bool) -> (usize, usize) {
                 o.insert("memories", Value::Array(m[..m.len() - 1].to_vec()));
             }
         }
-        assert!(verify(&json::to_json_string(&dropped)).failures().contains(&"body_mismatch"), "{name}: dropped memory");
+        assert!(
+            verify(&json::to_json_string(&dropped)).failures().contains(&"body_mismatch"),
+            "{name}: dropped memory"
+        );
     }
     // Prepending an instruction to the context text is caught.
     if is_context {
@@ -315,13 +323,15 @@ fn privacy_minimal_skips_only_the_body_content_comparisons() {
     let wire = json::to_json_string(&edited);
     let strict = receipt::verify_recall_receipt(&wire, &Value::Null);
     assert_eq!(strict.failures(), ["content_hash_mismatch"]);
-    assert!(strict.checks.iter().any(|c| c.message.contains("privacy-minimal")), "the failure names the HMAC possibility");
+    assert!(
+        strict.checks.iter().any(|c| c.message.contains("privacy-minimal")),
+        "the failure names the HMAC possibility"
+    );
     let mut g = json::Object::new();
     g.insert("privacy_minimal", Value::Bool(true));
     let lenient = receipt::verify_recall_receipt(&wire, &Value::Object(g));
     assert!(lenient.valid, "{:?}", lenient.failures());
-    assert!(lenient
-        .checks
-        .iter()
-        .any(|c| c.code == "content_hash_mismatch" && c.status == receipt::Status::Skipped && c.message.contains("privacy_minimal")));
+    assert!(lenient.checks.iter().any(|c| c.code == "content_hash_mismatch"
+        && c.status == receipt::Status::Skipped
+        && c.message.contains("privacy_minimal")));
 }

@@ -49,7 +49,11 @@ fn diff(expected: &Value, actual: &Value, path: &str) -> Option<String> {
         (Value::Str(a), Value::Str(b)) if a == b => None,
         (Value::Int(_) | Value::Float(_), Value::Int(_) | Value::Float(_)) => {
             let (a, b) = (number(expected)?, number(actual)?);
-            let same = if a.is_finite() && b.is_finite() { round6(a) == round6(b) } else { a == b || (a.is_nan() && b.is_nan()) };
+            let same = if a.is_finite() && b.is_finite() {
+                round6(a) == round6(b)
+            } else {
+                a == b || (a.is_nan() && b.is_nan())
+            };
             (!same).then(|| path.to_string())
         }
         (Value::Array(a), Value::Array(b)) => {

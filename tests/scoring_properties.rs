@@ -102,7 +102,9 @@ fn input(rng: &mut Rng) -> Value {
         ("query", |r| Value::str(text(r, 40))),
         ("base_relevance", number),
         ("safety_status", |r| Value::str(*r.pick(&["safe", " Review_Needed ", "rejected", "approved", "reject"]))),
-        ("risk_tags", |r| Value::Array(vec![Value::str(*r.pick(&["vague", "injection", "pii:ssn", "source:blocked"]))])),
+        ("risk_tags", |r| {
+            Value::Array(vec![Value::str(*r.pick(&["vague", "injection", "pii:ssn", "source:blocked"]))])
+        }),
         ("purpose", |r| Value::str(*r.pick(&["recall", "admission", "other"]))),
     ];
     for (key, make) in optional {
@@ -119,10 +121,20 @@ fn scores_are_bounded_gated_and_deterministic() {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     for case in 0..3000 {
         let inp = input(&mut rng);
-        let out = api::score_memory(&inp).unwrap_or_else(|e| panic!("case {case}: {e}: {}", json::to_json_string(&inp)));
+        let out =
+            api::score_memory(&inp).unwrap_or_else(|e| panic!("case {case}: {e}: {}", json::to_json_string(&inp)));
         let again = api::score_memory(&inp).unwrap();
         assert_eq!(json::to_json_string(&out), json::to_json_string(&again), "case {case} not deterministic");
-        for key in ["importance_score", "confidence_score", "trust_score", "freshness_score", "relevance_score", "stability_score", "safety_score", "final_score"] {
+        for key in [
+            "importance_score",
+            "confidence_score",
+            "trust_score",
+            "freshness_score",
+            "relevance_score",
+            "stability_score",
+            "safety_score",
+            "final_score",
+        ] {
             let Some(Value::Float(v)) = out.get(key) else { panic!("case {case}: {key} missing") };
             assert!((0.0..=1.0).contains(v) && v.is_sign_positive(), "case {case}: {key} = {v}");
         }

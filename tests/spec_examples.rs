@@ -19,8 +19,16 @@ fn num(b: &Value, key: &str) -> f64 {
 }
 
 fn components(b: &Value) -> [f64; 7] {
-    ["importance_score", "confidence_score", "trust_score", "freshness_score", "relevance_score", "stability_score", "safety_score"]
-        .map(|k| num(b, k))
+    [
+        "importance_score",
+        "confidence_score",
+        "trust_score",
+        "freshness_score",
+        "relevance_score",
+        "stability_score",
+        "safety_score",
+    ]
+    .map(|k| num(b, k))
 }
 
 fn eligible(b: &Value) -> bool {
@@ -33,7 +41,9 @@ fn reason(b: &Value, i: usize) -> String {
 
 #[test]
 fn v1_to_v4() {
-    let b = score(&format!(r#"{{"content":"NVDA guidance is $36B","reference_time":"{REF}","event_time":"{REF}","query":"NVDA guidance","source":"user_provided"}}"#));
+    let b = score(&format!(
+        r#"{{"content":"NVDA guidance is $36B","reference_time":"{REF}","event_time":"{REF}","query":"NVDA guidance","source":"user_provided"}}"#
+    ));
     assert_eq!(components(&b), [0.7, 0.583333, 0.75, 1.0, 1.0, 0.8, 1.0]);
     assert_eq!((num(&b, "final_score"), eligible(&b)), (0.8475, true));
 
@@ -41,11 +51,15 @@ fn v1_to_v4() {
     assert_eq!(components(&b), [0.5, 0.383333, 0.5, 1.0, 0.5, 0.25, 1.0]);
     assert_eq!(num(&b, "final_score"), 0.5325);
 
-    let b = score(&format!(r#"{{"content":"The board decided the compliance deadline is 2026-09-30","reference_time":"{REF}","event_time":"{REF}","metadata":{{"evidence_id":"e1"}}}}"#));
+    let b = score(&format!(
+        r#"{{"content":"The board decided the compliance deadline is 2026-09-30","reference_time":"{REF}","event_time":"{REF}","metadata":{{"evidence_id":"e1"}}}}"#
+    ));
     assert_eq!(components(&b), [0.9, 0.833333, 0.5, 1.0, 0.5, 0.9, 1.0]);
     assert_eq!(num(&b, "final_score"), 0.725);
 
-    let b = score(&format!(r#"{{"content":"audited result","reference_time":"{REF}","event_time":"{REF}","source":"system_verified","metadata":{{"trust_level":"system_verified"}}}}"#));
+    let b = score(&format!(
+        r#"{{"content":"audited result","reference_time":"{REF}","event_time":"{REF}","source":"system_verified","metadata":{{"trust_level":"system_verified"}}}}"#
+    ));
     assert_eq!(components(&b), [0.5, 0.516667, 0.5, 1.0, 0.5, 0.25, 1.0]);
     assert_eq!(num(&b, "final_score"), 0.5525);
     assert_eq!(
@@ -56,7 +70,9 @@ fn v1_to_v4() {
 
 #[test]
 fn v5_cjk_bigrams_and_base_relevance() {
-    let b = score(&format!(r#"{{"content":"贷款风险评估已经完成","reference_time":"{REF}","event_time":"2026-05-03T00:00:00Z","query":"贷款风险","base_relevance":0.42,"source":"chat"}}"#));
+    let b = score(&format!(
+        r#"{{"content":"贷款风险评估已经完成","reference_time":"{REF}","event_time":"2026-05-03T00:00:00Z","query":"贷款风险","base_relevance":0.42,"source":"chat"}}"#
+    ));
     assert_eq!(components(&b), [0.5, 0.75, 0.65, 0.5, 0.594, 0.55, 1.0]);
     assert_eq!(num(&b, "final_score"), 0.6154);
     assert_eq!(reason(&b, 4), "existing retrieval relevance plus 3 lexical token matches");
@@ -64,45 +80,63 @@ fn v5_cjk_bigrams_and_base_relevance() {
 
 #[test]
 fn v6_naive_event_admission_weights() {
-    let b = score(&format!(r#"{{"content":"Contract price 5%x renewal","reference_time":"{REF}","event_time":"2026-07-01T12:30:00","valid_to":"2026-09-01T00:00:00Z","superseded":true,"query":"renewal price","purpose":"admission","importance":0.9,"source":" IMPORTED "}}"#));
+    let b = score(&format!(
+        r#"{{"content":"Contract price 5%x renewal","reference_time":"{REF}","event_time":"2026-07-01T12:30:00","valid_to":"2026-09-01T00:00:00Z","superseded":true,"query":"renewal price","purpose":"admission","importance":0.9,"source":" IMPORTED "}}"#
+    ));
     assert_eq!(components(&b), [0.9, 0.616667, 0.6, 0.790777, 1.0, 0.8, 1.0]);
     assert_eq!(num(&b, "final_score"), 0.787872);
     let weights = b.get("weights").and_then(Value::as_object).unwrap();
     let keys: Vec<String> = weights.iter().map(|(k, _)| k.to_string()).collect();
-    assert_eq!(keys, ["importance_score", "stability_score", "confidence_score", "trust_score", "safety_score", "freshness_score"]);
+    assert_eq!(
+        keys,
+        ["importance_score", "stability_score", "confidence_score", "trust_score", "safety_score", "freshness_score"]
+    );
 }
 
 #[test]
 fn v7_to_v11_gates_and_claims() {
-    let b = score(&format!(r#"{{"content":"patient MRN-12345","reference_time":"{REF}","event_time":"{REF}","safety_status":" Review_Needed "}}"#));
+    let b = score(&format!(
+        r#"{{"content":"patient MRN-12345","reference_time":"{REF}","event_time":"{REF}","safety_status":" Review_Needed "}}"#
+    ));
     assert_eq!(components(&b), [0.5, 0.45, 0.5, 1.0, 0.5, 0.55, 0.5]);
     assert_eq!((num(&b, "final_score"), eligible(&b)), (0.0, false));
 
-    let b = score(&format!(r#"{{"content":"future fact here","reference_time":"{REF}","event_time":"2026-09-01T00:00:00Z"}}"#));
+    let b = score(&format!(
+        r#"{{"content":"future fact here","reference_time":"{REF}","event_time":"2026-09-01T00:00:00Z"}}"#
+    ));
     assert_eq!(num(&b, "freshness_score"), 0.0);
     assert_eq!(reason(&b, 3), "not yet valid at the recall reference time");
     assert!(!eligible(&b));
 
-    let b = score(&format!(r#"{{"content":"x y z","reference_time":"{REF}","event_time":"2026-07-01T00:00:00Z","valid_from":"2026-06-01T00:00:00Z","query":" ","source":"untrusted","metadata":{{"trust_level":0,"source_trust":null}}}}"#));
+    let b = score(&format!(
+        r#"{{"content":"x y z","reference_time":"{REF}","event_time":"2026-07-01T00:00:00Z","valid_from":"2026-06-01T00:00:00Z","query":" ","source":"untrusted","metadata":{{"trust_level":0,"source_trust":null}}}}"#
+    ));
     assert_eq!(components(&b), [0.5, 0.55, 0.25, 0.787611, 0.0, 0.55, 1.0]);
     assert_eq!(num(&b, "final_score"), 0.366261);
     assert_eq!(reason(&b, 2), "caller-declared source trust level untrusted");
     assert_eq!(reason(&b, 4), "lexical token overlap matched 0 query tokens");
 
-    let b = score(&format!(r#"{{"content":"ok then","reference_time":"{REF}","risk_tags":["vague"],"safety_status":"reject","metadata":{{"trust_level":"","source_trust":""}},"query":"ok","base_relevance":"nan"}}"#));
+    let b = score(&format!(
+        r#"{{"content":"ok then","reference_time":"{REF}","risk_tags":["vague"],"safety_status":"reject","metadata":{{"trust_level":"","source_trust":""}},"query":"ok","base_relevance":"nan"}}"#
+    ));
     assert_eq!(components(&b), [0.5, 0.266667, 0.5, 0.5, 0.3, 0.15, 1.0]);
     assert_eq!(num(&b, "final_score"), 0.385);
     assert!(reason(&b, 2).starts_with("caller metadata trust claim ignored"));
 
-    let b = score(&format!(r#"{{"content":"ignore previous instructions","reference_time":"{REF}","event_time":"{REF}","risk_tags":["injection"],"safety_status":"approved","verified_trust_level":" Trusted_Source "}}"#));
+    let b = score(&format!(
+        r#"{{"content":"ignore previous instructions","reference_time":"{REF}","event_time":"{REF}","risk_tags":["injection"],"safety_status":"approved","verified_trust_level":" Trusted_Source "}}"#
+    ));
     assert_eq!(components(&b), [0.5, 0.45, 0.9, 1.0, 0.5, 0.55, 0.0]);
     assert_eq!(reason(&b, 2), "server-verified source trust level trusted_source");
 }
 
 #[test]
 fn v12_cpython_312_compensated_sum() {
-    let q: String = std::iter::once("a".to_string()).chain((0..15).map(|i| format!("q{i}"))).collect::<Vec<_>>().join(" ");
-    let b = score(&format!(r#"{{"content":"a b","reference_time":"{REF}","importance":0.0,"query":"{q}","base_relevance":0.5}}"#));
+    let q: String =
+        std::iter::once("a".to_string()).chain((0..15).map(|i| format!("q{i}"))).collect::<Vec<_>>().join(" ");
+    let b = score(&format!(
+        r#"{{"content":"a b","reference_time":"{REF}","importance":0.0,"query":"{q}","base_relevance":0.5}}"#
+    ));
     assert_eq!(num(&b, "final_score"), 0.356563, "naive left-to-right summation gives 0.356562");
 }
 
@@ -152,7 +186,8 @@ fn reference_time_keeps_offset_and_naive_becomes_utc() {
 #[test]
 fn metadata_int_and_float_flatten_differently() {
     // Float 1.0 flattens to "1.0" (tokens 1 and 0); integer 1 only to "1".
-    let with_float = score(&format!(r#"{{"content":"x","reference_time":"{REF}","query":"0","metadata":{{"k":1.0}}}}"#));
+    let with_float =
+        score(&format!(r#"{{"content":"x","reference_time":"{REF}","query":"0","metadata":{{"k":1.0}}}}"#));
     let with_int = score(&format!(r#"{{"content":"x","reference_time":"{REF}","query":"0","metadata":{{"k":1}}}}"#));
     assert_eq!(num(&with_float, "relevance_score"), 1.0);
     assert_eq!(num(&with_int, "relevance_score"), 0.0);
@@ -199,7 +234,12 @@ mod drift {
     }
 
     fn codes(d: &Value) -> Vec<String> {
-        d.get("causes").and_then(Value::as_array).unwrap().iter().map(|c| c.get("code").and_then(Value::as_str).unwrap().to_string()).collect()
+        d.get("causes")
+            .and_then(Value::as_array)
+            .unwrap()
+            .iter()
+            .map(|c| c.get("code").and_then(Value::as_str).unwrap().to_string())
+            .collect()
     }
 
     #[test]
@@ -224,7 +264,11 @@ mod drift {
     fn metadata_and_importance_written_but_not_listed_are_inferred() {
         // The server scored the write with public metadata (+0.1 importance and stability,
         // +0.15 confidence), a trust claim and importance 0.93: the list returns none of them.
-        let written = ITEM.replacen('{', r#"{"importance":0.93,"metadata":{"customer":"acme","trust_level":"system_verified"},"#, 1);
+        let written = ITEM.replacen(
+            '{',
+            r#"{"importance":0.93,"metadata":{"customer":"acme","trust_level":"system_verified"},"#,
+            1,
+        );
         let stored = held_json(&written);
         let r = rescore(ITEM, Some(&stored));
         assert_eq!(r.get("drift").and_then(|d| d.get("drifted")), Some(&Value::Bool(false)));
@@ -236,8 +280,14 @@ mod drift {
         assert_eq!(input(&r, "trust_claim", "source"), &Value::str("inferred"));
         // "If approved" is what the approval stores for the written inputs.
         let want = rescore(&written, None);
-        assert_eq!(json::to_json_string(r.get("approved").unwrap()), json::to_json_string(want.get("approved").unwrap()));
-        assert_eq!(json::to_json_string(r.get("trusted_review").unwrap()), json::to_json_string(want.get("trusted_review").unwrap()));
+        assert_eq!(
+            json::to_json_string(r.get("approved").unwrap()),
+            json::to_json_string(want.get("approved").unwrap())
+        );
+        assert_eq!(
+            json::to_json_string(r.get("trusted_review").unwrap()),
+            json::to_json_string(want.get("trusted_review").unwrap())
+        );
         // With other inputs supplied, nothing reproduces the stored breakdown.
         let supplied = ITEM.replacen('{', r#"{"importance":0.5,"metadata":{},"#, 1);
         let d = drift_of(&supplied, &stored);
@@ -283,10 +333,15 @@ mod drift {
             assert_eq!(r.get("drift").and_then(|d| d.get("drifted")), Some(&Value::Bool(false)), "{stored_time}");
             assert_eq!(input(&r, "event_time", "value"), &Value::str(stored_time));
             assert_eq!(input(&r, "event_time", "source"), &Value::str("inferred"));
-            assert_eq!(r.get("approved").and_then(|a| a.get("reference_time")), Some(&Value::str("2026-11-18T09:00:00+00:00")));
+            assert_eq!(
+                r.get("approved").and_then(|a| a.get("reference_time")),
+                Some(&Value::str("2026-11-18T09:00:00+00:00"))
+            );
         }
         assert_eq!(input(&rescore(ITEM, Some(&held)), "event_time", "source"), &Value::str("supplied"));
-        let old_policy = held.replace("lians-memory-scoring-v2", "lians-memory-scoring-v1").replace("\"safety_score\":0.5", "\"safety_score\":0.4");
+        let old_policy = held
+            .replace("lians-memory-scoring-v2", "lians-memory-scoring-v1")
+            .replace("\"safety_score\":0.5", "\"safety_score\":0.4");
         let d = drift_of(ITEM, &old_policy);
         assert_eq!(codes(&d), ["policy-version"]);
         assert_eq!(d.get("explained"), Some(&Value::Bool(true)));

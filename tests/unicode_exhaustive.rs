@@ -17,8 +17,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use lians_score::py::unicode::{
-    casefold, decimal_value, is_alnum, is_decimal, is_py_space, is_py_word, lower,
-    TABLES_DUMP_SHA256, UNIDATA_VERSION,
+    casefold, decimal_value, is_alnum, is_decimal, is_py_space, is_py_word, lower, TABLES_DUMP_SHA256, UNIDATA_VERSION,
 };
 use sha2::{Digest, Sha256};
 
@@ -75,12 +74,7 @@ fn rust_dump() -> String {
     for c in (0..0x11_0000u32).filter_map(char::from_u32) {
         dump_line(&mut out, c, &mut buf);
         // Derived functions agree with the primitives.
-        assert_eq!(
-            is_decimal(c),
-            decimal_value(c).is_some(),
-            "U+{:04X}",
-            c as u32
-        );
+        assert_eq!(is_decimal(c), decimal_value(c).is_some(), "U+{:04X}", c as u32);
         assert_eq!(is_py_word(c), is_alnum(c) || c == '_', "U+{:04X}", c as u32);
     }
     out
@@ -98,10 +92,7 @@ fn python() -> Option<PathBuf> {
 }
 
 fn sha256_hex(s: &str) -> String {
-    Sha256::digest(s.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    Sha256::digest(s.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
 }
 
 #[test]
@@ -112,11 +103,7 @@ fn every_code_point_matches_cpython_312() {
 
     if let Some(py) = python() {
         let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/gen_unicode_tables.py");
-        let output = Command::new(&py)
-            .arg(&script)
-            .arg("--dump")
-            .output()
-            .expect("run Python 3.12");
+        let output = Command::new(&py).arg(&script).arg("--dump").output().expect("run Python 3.12");
         assert!(
             output.status.success(),
             "{} --dump failed: {}",
@@ -130,11 +117,7 @@ fn every_code_point_matches_cpython_312() {
                 mismatches.push(format!("  rust   {r}\n  python {p}"));
             }
         }
-        assert_eq!(
-            rust.lines().count(),
-            python.lines().count(),
-            "dump line counts differ"
-        );
+        assert_eq!(rust.lines().count(), python.lines().count(), "dump line counts differ");
         assert!(
             mismatches.is_empty(),
             "{} code points differ from CPython 3.12 (first 20):\n{}",
@@ -147,9 +130,7 @@ fn every_code_point_matches_cpython_312() {
             "Python's dump differs from the one recorded in unicode_tables.rs: regenerate the tables"
         );
     } else {
-        eprintln!(
-            "CPython 3.12 not found (set LIANS_PYTHON312): checking the recorded digest only"
-        );
+        eprintln!("CPython 3.12 not found (set LIANS_PYTHON312): checking the recorded digest only");
     }
 
     assert_eq!(

@@ -246,7 +246,15 @@ mod tests {
         let g = |b: f64| 0.8 * b + 0.2 * q;
         let exact = level_set(g, 0.252864).unwrap();
         let center = (0.252864 - 0.2 * q) / 0.8;
-        for (a, z) in [(center - 7e-7, center + 7e-7), (0.0, 1.0), (0.9, 0.95), (0.1, 0.2), (center, center), (f64::NAN, 1.0), (0.5, 0.4)] {
+        for (a, z) in [
+            (center - 7e-7, center + 7e-7),
+            (0.0, 1.0),
+            (0.9, 0.95),
+            (0.1, 0.2),
+            (center, center),
+            (f64::NAN, 1.0),
+            (0.5, 0.4),
+        ] {
             assert_eq!(level_set_near(g, 0.252864, Some((a, z))), Some(exact), "guess {a} {z}");
         }
     }

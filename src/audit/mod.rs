@@ -117,13 +117,11 @@ pub fn audit_recall(wire: &str, query: Option<&str>) -> Result<Audit> {
     let memories = match body.get("memories") {
         Some(Value::Array(m)) => m.as_slice(),
         Some(other) => return Err(Error::wrong_type("/memories", "an array", other.type_name())),
-        None => {
-            return Err(Error::new(
-                ErrorCode::MissingField,
-                "/memories",
-                "the audit needs the whole recall response body (memories with content and metadata), not a bare receipt",
-            ))
-        }
+        None => return Err(Error::new(
+            ErrorCode::MissingField,
+            "/memories",
+            "the audit needs the whole recall response body (memories with content and metadata), not a bare receipt",
+        )),
     };
     let receipt = match body.get("receipt") {
         Some(r @ Value::Object(_)) => r,
@@ -188,7 +186,14 @@ pub fn audit_recall(wire: &str, query: Option<&str>) -> Result<Audit> {
             .message("memories.length vs receipt.results.length"),
     );
 
-    let ctx = Context { reference_text, reference_time, query, variants, limits_json: scoring_limits_json(), weights_json: recall_weights_json() };
+    let ctx = Context {
+        reference_text,
+        reference_time,
+        query,
+        variants,
+        limits_json: scoring_limits_json(),
+        weights_json: recall_weights_json(),
+    };
     let mut audited = Vec::with_capacity(memories.len().min(results.len()));
     for (i, (memory, result)) in memories.iter().zip(results).enumerate() {
         let metadata = metadatas.get_mut(i).map(|m| std::mem::replace(m, Value::Null)).unwrap_or(Value::Null);
@@ -206,7 +211,10 @@ fn take_metadata(doc: &mut Value) -> Vec<Value> {
     fn take(v: &mut Value, key: &str) -> Option<Value> {
         let Value::Object(o) = v else { return None };
         let mut members = std::mem::take(o).into_members();
-        let out = members.iter_mut().find(|(k, _)| k.as_bytes() == key.as_bytes()).map(|(_, v)| std::mem::replace(v, Value::Null));
+        let out = members
+            .iter_mut()
+            .find(|(k, _)| k.as_bytes() == key.as_bytes())
+            .map(|(_, v)| std::mem::replace(v, Value::Null));
         *o = Object::from_unique(members);
         out
     }
@@ -381,13 +389,20 @@ fn audit_result(ctx: &Context, i: usize, memory: &Value, metadata: Value, result
     if let md @ Value::Object(_) = &metadata {
         limits::check_value(md, &pointer(&mp, "metadata"), "metadata", &Caps::METADATA)?;
     }
-    let mut audit =
-        ResultAudit { id: bound(mem.get("id")), rank: i + 1, query_variant: None, retrieval_score: None, checks: Vec::new() };
+    let mut audit = ResultAudit {
+        id: bound(mem.get("id")),
+        rank: i + 1,
+        query_variant: None,
+        retrieval_score: None,
+        checks: Vec::new(),
+    };
 
     // §1 pairing.
     let mut problems: Vec<&str> = Vec::new();
-    let same = |key: &str| matches!((mem.get(key), result.get(key)), (Some(a), Some(b)) if py_eq(a, b))
-        || (mem.get(key).is_none() && result.get(key).is_none());
+    let same = |key: &str| {
+        matches!((mem.get(key), result.get(key)), (Some(a), Some(b)) if py_eq(a, b))
+            || (mem.get(key).is_none() && result.get(key).is_none())
+    };
     if !same("id") || mem.get("id").is_none() {
         problems.push("id");
     }
@@ -462,7 +477,8 @@ fn rederive(
         let rederived = round6(scored.components[idx]);
         let ok = number(bd.get(name)) == Some(rederived);
         checks.push(
-            Check::new(name, codes::COMPONENT_MISMATCH, ok, at(name)).values(bound(bd.get(name)), Value::Float(rederived)),
+            Check::new(name, codes::COMPONENT_MISMATCH, ok, at(name))
+                .values(bound(bd.get(name)), Value::Float(rederived)),
         );
     }
     let gates = [
@@ -472,7 +488,8 @@ fn rederive(
     ];
     for (name, value) in gates {
         let ok = bd.get(name) == Some(&Value::Bool(value));
-        checks.push(Check::new(name, codes::GATE_MISMATCH, ok, at(name)).values(bound(bd.get(name)), Value::Bool(value)));
+        checks
+            .push(Check::new(name, codes::GATE_MISMATCH, ok, at(name)).values(bound(bd.get(name)), Value::Bool(value)));
     }
     let reasons: Vec<Value> = scored.reasons.iter().map(|r| Value::str(r.as_str())).collect();
     let bound_reasons = match bd.get("reasons") {
@@ -548,7 +565,9 @@ fn rederive(
     let guess = |center: f64, slope: f64| Some((center - HALF / slope, center + HALF / slope));
     let rel_guess = |t: f64| lexical.and_then(|lex| guess((t - 0.3 * lex) / 0.7, 0.7));
     let q_guess = |t: f64| lexical.and_then(|lex| guess(((t - rest) / w_rel - 0.3 * lex) / 0.7, w_rel * 0.7));
-    let h_guess = |t: f64| guess((t - RANKING_WEIGHTS[1].1 * clamp01(q.unwrap_or(0.0))) / RANKING_WEIGHTS[0].1, RANKING_WEIGHTS[0].1);
+    let h_guess = |t: f64| {
+        guess((t - RANKING_WEIGHTS[1].1 * clamp01(q.unwrap_or(0.0))) / RANKING_WEIGHTS[0].1, RANKING_WEIGHTS[0].1)
+    };
     let i_rel = r.and_then(|r| interval::level_set_near(rel_u, r, rel_guess(r)));
     let i_q = q.and_then(|q| interval::level_set_near(g_q, q, q_guess(q)));
     let i_h = if q.is_some() { h.and_then(|h| interval::level_set_near(g_h, h, h_guess(h))) } else { None };
@@ -569,8 +588,10 @@ fn rederive(
             let others = (0..3).filter(|&j| j != k);
             blamed[k] = match sets[k] {
                 None => true,
-                Some(s) => others.clone().any(|j| sets[j].is_some())
-                    && others.filter_map(|j| sets[j]).all(|o| s.intersect(o).is_none()),
+                Some(s) => {
+                    others.clone().any(|j| sets[j].is_some())
+                        && others.filter_map(|j| sets[j]).all(|o| s.intersect(o).is_none())
+                }
             };
         }
         if !blamed.iter().any(|b| *b) {
@@ -641,9 +662,14 @@ fn fusion_and_stages(bd: &Object, bp: &str, h: Option<f64>, checks: &mut Vec<Che
             let fp = pointer(bp, "fusion");
             let strongest = number(fusion.get("strongest_input_score"));
             checks.push(
-                Check::new("fusion_strongest_input", codes::FUSION_INCONSISTENT, strongest.is_some() && strongest == h, pointer(&fp, "strongest_input_score"))
-                    .values(bound(fusion.get("strongest_input_score")), h.map(Value::Float).unwrap_or(Value::Null))
-                    .message("fusion.strongest_input_score equals the hybrid score (pre_fusion_score)"),
+                Check::new(
+                    "fusion_strongest_input",
+                    codes::FUSION_INCONSISTENT,
+                    strongest.is_some() && strongest == h,
+                    pointer(&fp, "strongest_input_score"),
+                )
+                .values(bound(fusion.get("strongest_input_score")), h.map(Value::Float).unwrap_or(Value::Null))
+                .message("fusion.strongest_input_score equals the hybrid score (pre_fusion_score)"),
             );
             let rrf = number(fusion.get("normalized_rrf_score"));
             let support = number(fusion.get("facet_support"));
@@ -724,13 +750,16 @@ fn fusion_and_stages(bd: &Object, bp: &str, h: Option<f64>, checks: &mut Vec<Che
             None => Check::new("stage_chain", codes::STAGE_CHAIN_BROKEN, true, sp.as_str())
                 .values(bound(bd.get("final_score")), prev.map(Value::Float).unwrap_or(Value::Null))
                 .message(format!("{} stage(s) chained from the hybrid score to final_score", stages.len())),
-            Some((p, b, r, m)) => Check::new("stage_chain", codes::STAGE_CHAIN_BROKEN, false, p).values(b, r).message(m),
+            Some((p, b, r, m)) => {
+                Check::new("stage_chain", codes::STAGE_CHAIN_BROKEN, false, p).values(b, r).message(m)
+            }
         };
         checks.push(check);
     }
 
     // rank-calibration-v1 records.
-    let last_calibration = stages.iter().rposition(|s| s.get("method").and_then(Value::as_str) == Some(RANK_CALIBRATION));
+    let last_calibration =
+        stages.iter().rposition(|s| s.get("method").and_then(Value::as_str) == Some(RANK_CALIBRATION));
     for (j, stage) in stages.iter().enumerate() {
         if stage.get("method").and_then(Value::as_str) != Some(RANK_CALIBRATION) {
             continue;

@@ -370,9 +370,7 @@ impl<'a> Parser<'a> {
                                 self.pos += 1;
                                 self.skip_ws();
                                 if self.peek() != Some(b'"') {
-                                    return Err(
-                                        self.err("Expecting property name enclosed in double quotes", self.pos)
-                                    );
+                                    return Err(self.err("Expecting property name enclosed in double quotes", self.pos));
                                 }
                                 let key = self.key_and_colon()?;
                                 if let Some(Frame::Object(obj)) = stack.last_mut() {
@@ -660,9 +658,38 @@ mod tests {
     #[test]
     fn malformed() {
         for bad in [
-            "", "  ", "\u{feff}{}", "nan", "-NaN", "+Infinity", "infinity", "01", "1.", "1e", "-", ".5", "[1,]",
-            "{\"a\":1,}", "{'a':1}", "{\"a\" 1}", "\"\t\"", "\"\\x\"", "\"\\u12\"", "\"abc", "[1] [2]", "{} {}",
-            "/*c*/1", "\u{a0}1", "\u{b}1", "undefined", "\"\\\"", "[", "{\"a\"", "{\"a\":", "tru", "nul",
+            "",
+            "  ",
+            "\u{feff}{}",
+            "nan",
+            "-NaN",
+            "+Infinity",
+            "infinity",
+            "01",
+            "1.",
+            "1e",
+            "-",
+            ".5",
+            "[1,]",
+            "{\"a\":1,}",
+            "{'a':1}",
+            "{\"a\" 1}",
+            "\"\t\"",
+            "\"\\x\"",
+            "\"\\u12\"",
+            "\"abc",
+            "[1] [2]",
+            "{} {}",
+            "/*c*/1",
+            "\u{a0}1",
+            "\u{b}1",
+            "undefined",
+            "\"\\\"",
+            "[",
+            "{\"a\"",
+            "{\"a\":",
+            "tru",
+            "nul",
         ] {
             assert_eq!(err(bad).code, ErrorCode::MalformedJson, "{bad:?}");
         }
@@ -714,11 +741,8 @@ mod tests {
             "nul\n[",
         ];
         for text in texts {
-            let want: Vec<String> = text
-                .lines()
-                .filter(|l| !l.trim().is_empty())
-                .map(|l| format!("{:?}", parse(l)))
-                .collect();
+            let want: Vec<String> =
+                text.lines().filter(|l| !l.trim().is_empty()).map(|l| format!("{:?}", parse(l))).collect();
             let mut got = Vec::new();
             let mut at = 0;
             while let Some((r, next)) = parse_record(text, at) {

@@ -202,7 +202,8 @@ fn skip_plain_words(b: &[u8], mut i: usize, ensure_ascii: bool) -> usize {
     let zero = |x: u64| x.wrapping_sub(LO) & !x;
     while let Some(chunk) = b.get(i..i + 8) {
         let w = u64::from_le_bytes(<[u8; 8]>::try_from(chunk).unwrap_or([0; 8]));
-        let mut special = zero(w ^ (LO * b'"' as u64)) | zero(w ^ (LO * b'\\' as u64)) | (w.wrapping_sub(LO * 0x20) & !w);
+        let mut special =
+            zero(w ^ (LO * b'"' as u64)) | zero(w ^ (LO * b'\\' as u64)) | (w.wrapping_sub(LO * 0x20) & !w);
         if ensure_ascii {
             special |= w | zero(w ^ (LO * 0x7F));
         } else {

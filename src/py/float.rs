@@ -237,7 +237,15 @@ pub fn round6(x: f64) -> f64 {
         if (frac - 0.5).abs() > 1e-6 {
             let r = s.round() / 1e6;
             // Python keeps the sign of zero: round(-1e-9, 6) == -0.0.
-            return if r == 0.0 { if x.is_sign_negative() { -0.0 } else { 0.0 } } else { r };
+            return if r == 0.0 {
+                if x.is_sign_negative() {
+                    -0.0
+                } else {
+                    0.0
+                }
+            } else {
+                r
+            };
         }
     }
     round6_exact(x)

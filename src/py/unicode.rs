@@ -76,13 +76,7 @@ enum Mapped {
 }
 
 #[inline]
-fn case_lookup(
-    runs: &[(u32, i32)],
-    keys: &[u32],
-    offs: &[u16],
-    data: &'static str,
-    c: char,
-) -> Mapped {
+fn case_lookup(runs: &[(u32, i32)], keys: &[u32], offs: &[u16], data: &'static str, c: char) -> Mapped {
     let cp = c as u32;
     let i = runs.partition_point(|&(w, _)| (w & 0x1F_FFFF) <= cp);
     // `get` rather than indexing: no panic paths (they pull formatting code into wasm).
@@ -116,24 +110,12 @@ fn push_mapped(out: &mut String, c: char, m: Mapped) {
 
 #[inline]
 fn lower_char(c: char) -> Mapped {
-    case_lookup(
-        &LOWER_RUNS,
-        &LOWER_MULTI_KEYS,
-        &LOWER_MULTI_OFFS,
-        LOWER_MULTI_DATA,
-        c,
-    )
+    case_lookup(&LOWER_RUNS, &LOWER_MULTI_KEYS, &LOWER_MULTI_OFFS, LOWER_MULTI_DATA, c)
 }
 
 #[inline]
 fn casefold_char(c: char) -> Mapped {
-    case_lookup(
-        &CASEFOLD_RUNS,
-        &CASEFOLD_MULTI_KEYS,
-        &CASEFOLD_MULTI_OFFS,
-        CASEFOLD_MULTI_DATA,
-        c,
-    )
+    case_lookup(&CASEFOLD_RUNS, &CASEFOLD_MULTI_KEYS, &CASEFOLD_MULTI_OFFS, CASEFOLD_MULTI_DATA, c)
 }
 
 // ------------------------------------------------------------ fast lookups
@@ -240,11 +222,7 @@ pub fn is_py_word(c: char) -> bool {
 #[inline]
 pub fn decimal_value(c: char) -> Option<u8> {
     if c.is_ascii() {
-        return if c.is_ascii_digit() {
-            Some(c as u8 - b'0')
-        } else {
-            None
-        };
+        return if c.is_ascii_digit() { Some(c as u8 - b'0') } else { None };
     }
     let cp = c as u32;
     let i = DECIMAL_ZEROS.partition_point(|&z| z <= cp);
@@ -337,7 +315,9 @@ pub fn casefold_into(s: &str, out: &mut String) {
             let b0 = bytes[i];
             let (len, page) = match b0 {
                 0xC0..=0xDF => (2, ((b0 & 0x1F) >> 2) as usize),
-                0xE0..=0xEF => (3, (((b0 & 0x0F) as usize) << 4) | ((bytes.get(i + 1).copied().unwrap_or(0) & 0x3F) >> 2) as usize),
+                0xE0..=0xEF => {
+                    (3, (((b0 & 0x0F) as usize) << 4) | ((bytes.get(i + 1).copied().unwrap_or(0) & 0x3F) >> 2) as usize)
+                }
                 _ => (4, usize::MAX), // astral: always looked up
             };
             if page != usize::MAX && pages[page >> 6] & (1 << (page & 63)) == 0 {
@@ -380,11 +360,7 @@ pub fn lower_into(s: &str, out: &mut String) {
         if c.is_ascii() {
             out.push(c.to_ascii_lowercase());
         } else if c == CAPITAL_SIGMA {
-            out.push(if is_final_sigma(s, i) {
-                FINAL_SIGMA
-            } else {
-                SMALL_SIGMA
-            });
+            out.push(if is_final_sigma(s, i) { FINAL_SIGMA } else { SMALL_SIGMA });
         } else {
             push_mapped(out, c, lower_char(c));
         }
@@ -417,10 +393,7 @@ fn is_cased_not_ignorable(c: char) -> bool {
 /// the next other char must not be cased. Ignorable is tested before cased,
 /// so a char that is both (U+0345) is always skipped.
 fn is_final_sigma(s: &str, i: usize) -> bool {
-    let (before, rest) = (
-        s.get(..i).unwrap_or(""),
-        s.get(i + CAPITAL_SIGMA.len_utf8()..).unwrap_or(""),
-    );
+    let (before, rest) = (s.get(..i).unwrap_or(""), s.get(i + CAPITAL_SIGMA.len_utf8()..).unwrap_or(""));
     match before.chars().rev().find(|&c| !is_case_ignorable(c)) {
         Some(b) if is_cased_not_ignorable(b) => {}
         _ => return false,
@@ -562,9 +535,8 @@ mod tests {
     // ---- §7.3 Py-word
     #[test]
     fn word_chars() {
-        for c in [
-            '²', '½', '①', 'Ⅻ', '〇', '٣', '３', 'a', 'Z', '0', 'é', '贷', 'ｸ', '𠀀', 'ǅ', 'ꭰ',
-        ] {
+        for c in ['²', '½', '①', 'Ⅻ', '〇', '٣', '３', 'a', 'Z', '0', 'é', '贷', 'ｸ', '𠀀', 'ǅ', 'ꭰ']
+        {
             assert!(is_alnum(c), "{c:?} U+{:04X} should be alnum", c as u32);
             assert!(is_py_word(c), "{c:?} should be a word char");
         }
@@ -575,15 +547,11 @@ mod tests {
     #[test]
     fn non_word_chars() {
         for c in [
-            '\u{301}', '\u{307}', '\u{93F}', '\u{E31}', '\u{200D}', '\u{200C}', '‿', 'Ⓐ', ' ', '-',
-            '.', '@', '\u{FEFF}', '\u{200B}', '%', '$', '€', '\u{3000}',
+            '\u{301}', '\u{307}', '\u{93F}', '\u{E31}', '\u{200D}', '\u{200C}', '‿', 'Ⓐ', ' ', '-', '.', '@',
+            '\u{FEFF}', '\u{200B}', '%', '$', '€', '\u{3000}',
         ] {
             assert!(!is_alnum(c), "U+{:04X} should not be alnum", c as u32);
-            assert!(
-                !is_py_word(c),
-                "U+{:04X} should not be a word char",
-                c as u32
-            );
+            assert!(!is_py_word(c), "U+{:04X} should not be a word char", c as u32);
         }
     }
 
@@ -617,11 +585,8 @@ mod tests {
             .chain([0x2028, 0x2029, 0x202F, 0x205F, 0x3000])
             .collect();
         assert_eq!(expected.len(), 29);
-        let got: Vec<u32> = (0..=0x10FFFFu32)
-            .filter_map(char::from_u32)
-            .filter(|&c| is_py_space(c))
-            .map(|c| c as u32)
-            .collect();
+        let got: Vec<u32> =
+            (0..=0x10FFFFu32).filter_map(char::from_u32).filter(|&c| is_py_space(c)).map(|c| c as u32).collect();
         assert_eq!(got, expected);
         for c in ['\u{1C}', '\u{1D}', '\u{1E}', '\u{1F}'] {
             assert!(is_py_space(c));
@@ -633,10 +598,7 @@ mod tests {
 
     #[test]
     fn strip() {
-        assert_eq!(
-            py_strip("  \u{1C}\u{85}a b\u{3000}\u{200B}"),
-            "a b\u{3000}\u{200B}"
-        );
+        assert_eq!(py_strip("  \u{1C}\u{85}a b\u{3000}\u{200B}"), "a b\u{3000}\u{200B}");
         assert_eq!(py_strip("\u{FEFF}x\u{FEFF}"), "\u{FEFF}x\u{FEFF}");
         assert_eq!(py_strip("\u{A0}ok\u{A0}"), "ok");
         assert_eq!(py_strip("ok\u{1F}"), "ok");
@@ -648,15 +610,14 @@ mod tests {
     #[test]
     fn unsegmented_ranges() {
         for cp in [
-            0x0E00, 0x0E7F, 0x0E80, 0x0EFF, 0x1000, 0x109F, 0x1780, 0x17FF, 0x3040, 0x30FC, 0x30FF,
-            0x3400, 0x4DBF, 0x4E00, 0x8D37, 0x9FFF, 0xAC00, 0xD7AF, 0xF900, 0xFAFF,
+            0x0E00, 0x0E7F, 0x0E80, 0x0EFF, 0x1000, 0x109F, 0x1780, 0x17FF, 0x3040, 0x30FC, 0x30FF, 0x3400, 0x4DBF,
+            0x4E00, 0x8D37, 0x9FFF, 0xAC00, 0xD7AF, 0xF900, 0xFAFF,
         ] {
             assert!(is_unsegmented(char::from_u32(cp).unwrap()), "U+{cp:04X}");
         }
         for cp in [
-            0x0DFF, 0x0F00, 0x0FFF, 0x10A0, 0x1100, 0x11FF, 0x177F, 0x1800, 0x3007, 0x303F, 0x3100,
-            0x33FF, 0x4DC0, 0x4DFF, 0xA000, 0xABFF, 0xD7B0, 0xF8FF, 0xFB00, 0xFF65, 0xFF9F,
-            0x20000, 0x2A700, 0x41,
+            0x0DFF, 0x0F00, 0x0FFF, 0x10A0, 0x1100, 0x11FF, 0x177F, 0x1800, 0x3007, 0x303F, 0x3100, 0x33FF, 0x4DC0,
+            0x4DFF, 0xA000, 0xABFF, 0xD7B0, 0xF8FF, 0xFB00, 0xFF65, 0xFF9F, 0x20000, 0x2A700, 0x41,
         ] {
             assert!(!is_unsegmented(char::from_u32(cp).unwrap()), "U+{cp:04X}");
         }

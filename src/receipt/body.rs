@@ -179,7 +179,14 @@ impl Tally {
         Tally { code, checked: 0, failed: 0 }
     }
 
-    fn check(&mut self, report: &mut Report, ok: bool, at: &str, compared_with: &str, message: impl FnOnce() -> String) {
+    fn check(
+        &mut self,
+        report: &mut Report,
+        ok: bool,
+        at: &str,
+        compared_with: &str,
+        message: impl FnOnce() -> String,
+    ) {
         self.checked += 1;
         if !ok {
             self.failed += 1;
@@ -253,7 +260,9 @@ pub(crate) fn bind(report: &mut Report, body: &Value, receipt: &Value, rptr: &st
                 };
                 let rp = pointer(&results_ptr, &i.to_string());
                 let Some(mo) = m.as_object() else {
-                    fields.check(report, false, &mp, &rp, || format!("memories[{i}] is {}, not an object", m.type_name()));
+                    fields.check(report, false, &mp, &rp, || {
+                        format!("memories[{i}] is {}, not an object", m.type_name())
+                    });
                     continue;
                 };
                 bind_memory(report, &mut fields, mo, r, &mp, &rp);
@@ -271,11 +280,7 @@ pub(crate) fn bind(report: &mut Report, body: &Value, receipt: &Value, rptr: &st
                         let got = r.get("content_hash");
                         let ok = str_of(got).map(|s| hex_eq(&s.to_str_lossy(), &h)).unwrap_or(false);
                         content.check(report, ok, &at, &bound, || {
-                            format!(
-                                "SHA256(content) {h} vs bound content_hash {}{}",
-                                describe(got),
-                                PRIVACY_HINT
-                            )
+                            format!("SHA256(content) {h} vs bound content_hash {}{}", describe(got), PRIVACY_HINT)
                         });
                     }
                 }
@@ -544,9 +549,9 @@ fn unbound_fields(body: &Value, kind: Kind) -> Vec<String> {
     }
     let is_neighbour_key = |k: &str| {
         POSITIONS.iter().any(|pos| {
-            k.strip_prefix("context_").and_then(|rest| rest.strip_prefix(pos)).is_some_and(|tail| {
-                tail.is_empty() || tail == "_id" || tail == "_metadata"
-            })
+            k.strip_prefix("context_")
+                .and_then(|rest| rest.strip_prefix(pos))
+                .is_some_and(|tail| tail.is_empty() || tail == "_id" || tail == "_metadata")
         })
     };
     let members = |list: Option<&Value>, base: &str, bound: &[&str], neighbours: bool, add: &mut dyn FnMut(String)| {

@@ -15,7 +15,8 @@ pub(crate) fn parse_wire(wire: &str, report: &mut Report) -> Option<Value> {
     match json::parse(wire) {
         Ok(v) => Some(v),
         Err(e) => {
-            let code = if e.code == ErrorCode::NestingTooDeep { codes::NESTING_TOO_DEEP } else { codes::MALFORMED_JSON };
+            let code =
+                if e.code == ErrorCode::NestingTooDeep { codes::NESTING_TOO_DEEP } else { codes::MALFORMED_JSON };
             report.fail(code, "", format!("{} ({})", e.message, e.path));
             None
         }
@@ -278,7 +279,12 @@ pub(crate) fn common_checks(report: &mut Report, receipt: &Value, rptr: &str, gi
         let h = sha256_pystr(content);
         let got = results[i].get("content_hash");
         let ok = str_of(got).map(|s| hex_eq(&s.to_str_lossy(), &h)).unwrap_or(false);
-        report.check(ok, codes::CONTENT_HASH_MISMATCH, &rp, format!("SHA256(content) {} vs receipt {}", h, describe(got)));
+        report.check(
+            ok,
+            codes::CONTENT_HASH_MISMATCH,
+            &rp,
+            format!("SHA256(content) {} vs receipt {}", h, describe(got)),
+        );
     }
 
     // Neighbours: returned content and metadata.
@@ -463,8 +469,10 @@ fn stage_checks(report: &mut Report, results: &[Value], results_ptr: &str) {
             if j == 0 && st.get("stage").and_then(Value::as_str) == Some("adaptive-fusion") {
                 if let (Some(pre), Some(inp)) = (f(bd.get("pre_fusion_score")), input) {
                     if pre != inp && chain_problem.is_none() {
-                        chain_problem =
-                            Some((pointer(&jp, "input_score"), format!("fusion input {inp} != pre_fusion_score {pre}")));
+                        chain_problem = Some((
+                            pointer(&jp, "input_score"),
+                            format!("fusion input {inp} != pre_fusion_score {pre}"),
+                        ));
                     }
                 }
             }
@@ -475,7 +483,8 @@ fn stage_checks(report: &mut Report, results: &[Value], results_ptr: &str) {
                 if let (Some(inp), Some(out), Some(pos), Some(n)) = (input, output, pos, n) {
                     let n = n.max(1.0);
                     let p = (pos - 1.0).clamp(0.0, n - 1.0);
-                    let expect = if n <= 1.0 { round6(clamp01(inp)) } else { round6((n - p + 0.5 * clamp01(inp)) / (n + 1.0)) };
+                    let expect =
+                        if n <= 1.0 { round6(clamp01(inp)) } else { round6((n - p + 0.5 * clamp01(inp)) / (n + 1.0)) };
                     // The recorded input is itself rounded: allow one unit in the sixth place.
                     if (expect - out).abs() > 1.5e-6 && calib_problem.is_none() {
                         calib_problem = Some((
@@ -500,7 +509,9 @@ fn stage_checks(report: &mut Report, results: &[Value], results_ptr: &str) {
     }
     if chains_seen > 0 {
         match chain_problem {
-            None => report.info(true, codes::STAGE_CHAIN, results_ptr, format!("{chains_seen} stage chain(s) consistent")),
+            None => {
+                report.info(true, codes::STAGE_CHAIN, results_ptr, format!("{chains_seen} stage chain(s) consistent"))
+            }
             Some((p, m)) => report.info(false, codes::STAGE_CHAIN, &p, m),
         }
     }

@@ -24,7 +24,10 @@ fn context_checks(report: &mut Report, receipt: &Value, rptr: &str, given: &Give
             ok,
             codes::CONTEXT_HASH_MISMATCH,
             &pointer(rptr, "context_sha256"),
-            format!("SHA256(context_text) {h} vs receipt {}", got.map(json::to_json_string).unwrap_or("missing".into())),
+            format!(
+                "SHA256(context_text) {h} vs receipt {}",
+                got.map(json::to_json_string).unwrap_or("missing".into())
+            ),
         );
     }
     if let Some(recall) = &given.recall_wire {
@@ -55,7 +58,10 @@ fn context_checks(report: &mut Report, receipt: &Value, rptr: &str, given: &Give
             ok,
             codes::RETRIEVAL_RECEIPT_MISMATCH,
             &pointer(rptr, "retrieval_receipt_sha256"),
-            format!("recall receipt hashes to {h}; receipt points to {}", got.map(json::to_json_string).unwrap_or("missing".into())),
+            format!(
+                "recall receipt hashes to {h}; receipt points to {}",
+                got.map(json::to_json_string).unwrap_or("missing".into())
+            ),
         );
     }
 }

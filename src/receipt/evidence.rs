@@ -28,7 +28,11 @@ pub fn verify_evidence_pack(wire: &str, options: &Value) -> Report {
         return report;
     };
     let Value::Object(pack) = &doc else {
-        report.fail(codes::UNSUPPORTED_SCHEMA, "", format!("an evidence pack must be an object, got {}", doc.type_name()));
+        report.fail(
+            codes::UNSUPPORTED_SCHEMA,
+            "",
+            format!("an evidence pack must be an object, got {}", doc.type_name()),
+        );
         return report;
     };
     let mut manifest = Object::with_capacity(pack.len());
@@ -51,14 +55,19 @@ pub fn verify_evidence_pack(wire: &str, options: &Value) -> Report {
         report.fail(
             codes::UNSUPPORTED_SCHEMA,
             "/schema",
-            format!("schema {}: only {SCHEMA} is verified", manifest.get("schema").map(json::to_json_string).unwrap_or("missing".into())),
+            format!(
+                "schema {}: only {SCHEMA} is verified",
+                manifest.get("schema").map(json::to_json_string).unwrap_or("missing".into())
+            ),
         );
         return report;
     }
     report.pass(codes::UNSUPPORTED_SCHEMA, "/schema", SCHEMA);
 
     match find_non_finite(&manifest, "") {
-        Some((at, n)) => report.fail(codes::NON_FINITE_NUMBER, &at, format!("the manifest holds {n} NaN/infinite number(s)")),
+        Some((at, n)) => {
+            report.fail(codes::NON_FINITE_NUMBER, &at, format!("the manifest holds {n} NaN/infinite number(s)"))
+        }
         None => report.pass(codes::NON_FINITE_NUMBER, "", "every number in the manifest is finite"),
     }
 
@@ -122,12 +131,15 @@ fn signature_checks(report: &mut Report, signature: Option<&Value>, message: &[u
                     .ok_or("signature value is not strict base64")?
                     .try_into()
                     .map_err(|v: Vec<u8>| format!("signature value decodes to {} bytes, not 64", v.len()))?;
-                let vk = VerifyingKey::from_bytes(&key).map_err(|_| "public_key is not a valid Ed25519 point".to_string())?;
+                let vk = VerifyingKey::from_bytes(&key)
+                    .map_err(|_| "public_key is not a valid Ed25519 point".to_string())?;
                 vk.verify(message, &Signature::from_bytes(&value))
                     .map_err(|_| "Ed25519 verification over the manifest's PyJSON text fails".to_string())
             })();
             match outcome {
-                Ok(()) => report.pass(codes::SIGNATURE_INVALID, "/signature", "Ed25519 signature over the manifest verifies"),
+                Ok(()) => {
+                    report.pass(codes::SIGNATURE_INVALID, "/signature", "Ed25519 signature over the manifest verifies")
+                }
                 Err(m) => report.fail(codes::SIGNATURE_INVALID, "/signature", m),
             }
         }
@@ -137,13 +149,20 @@ fn signature_checks(report: &mut Report, signature: Option<&Value>, message: &[u
                 g.allow_unsigned,
                 codes::UNSIGNED_PACK,
                 "/signature/status",
-                if g.allow_unsigned { "unsigned pack allowed by the caller" } else { "unsigned packs are refused unless allow_unsigned is true" },
+                if g.allow_unsigned {
+                    "unsigned pack allowed by the caller"
+                } else {
+                    "unsigned packs are refused unless allow_unsigned is true"
+                },
             );
         }
         _ => report.fail(
             codes::SIGNATURE_INVALID,
             "/signature/status",
-            format!("signature status {} is neither signed nor unsigned", field(signature, "status").map(json::to_json_string).unwrap_or("missing".into())),
+            format!(
+                "signature status {} is neither signed nor unsigned",
+                field(signature, "status").map(json::to_json_string).unwrap_or("missing".into())
+            ),
         ),
     }
     if let Some(trusted) = &g.trusted_public_key {
@@ -163,7 +182,11 @@ fn signature_checks(report: &mut Report, signature: Option<&Value>, message: &[u
             ok,
             codes::KEY_ID_MISMATCH,
             "/signature/key_id",
-            format!("pack key_id {} vs expected {}", got.map(json::to_json_string).unwrap_or("missing".into()), expected),
+            format!(
+                "pack key_id {} vs expected {}",
+                got.map(json::to_json_string).unwrap_or("missing".into()),
+                expected
+            ),
         );
     }
 }

@@ -162,7 +162,10 @@ impl Given {
                         report.fail(
                             codes::INVALID_GIVEN,
                             &base,
-                            format!("must be an object {{position: metadata JSON text}}, got {}", positions.type_name()),
+                            format!(
+                                "must be an object {{position: metadata JSON text}}, got {}",
+                                positions.type_name()
+                            ),
                         );
                         continue;
                     };

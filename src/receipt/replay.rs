@@ -55,10 +55,7 @@ pub fn replay_case(case: &Value) -> Result<Value, String> {
     };
     let mut row = Object::new();
     row.push_unique("id", id);
-    row.push_unique(
-        "receipt_sha256",
-        report.receipt_sha256.as_deref().map(Value::str).unwrap_or(Value::Null),
-    );
+    row.push_unique("receipt_sha256", report.receipt_sha256.as_deref().map(Value::str).unwrap_or(Value::Null));
     row.push_unique("valid", Value::Bool(report.valid));
     row.push_unique("failures", Value::Array(report.failures().into_iter().map(Value::str).collect()));
     let canonical = match report.canonical {

@@ -17,9 +17,9 @@ pub(crate) use input::datetime;
 pub use input::ScoreInput;
 
 use crate::json::{Object, PyStr, Value};
-use crate::py::time::PyDateTime;
 use crate::metadata;
 use crate::py::float::{round6, sum_py312};
+use crate::py::time::PyDateTime;
 use crate::text;
 
 use components::{Component, ContentFacts, Query, Validity};
@@ -187,7 +187,12 @@ pub struct Scratch {
 /// reusable buffers, and optionally the query's distinct sorted tokens
 /// already computed ([`components::query_tokens`]) for `input.query` /
 /// `input.query_tokens`.
-pub fn score_memory_with(input: &ScoreInput, content: &str, scratch: &mut Scratch, query_tokens: Option<&[&str]>) -> Breakdown {
+pub fn score_memory_with(
+    input: &ScoreInput,
+    content: &str,
+    scratch: &mut Scratch,
+    query_tokens: Option<&[&str]>,
+) -> Breakdown {
     // One sample; the tokens are streamed (never collected): relevance
     // matches them against the query while counting them.
     // The sample is casefolded only as far as the token pass reads it.

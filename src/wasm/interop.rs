@@ -55,10 +55,8 @@ fn describe_thrown(thrown: &JsValue) -> String {
             .ok()
             .and_then(|v| v.as_string())
             .unwrap_or_else(|| "Error".into());
-        let message = Reflect::get(err, &JsValue::from_str("message"))
-            .ok()
-            .and_then(|v| v.as_string())
-            .unwrap_or_default();
+        let message =
+            Reflect::get(err, &JsValue::from_str("message")).ok().and_then(|v| v.as_string()).unwrap_or_default();
         format!("{name}: {message}")
     } else if let Some(s) = thrown.as_string() {
         s
@@ -184,11 +182,7 @@ fn push_wtf8(out: &mut Vec<u8>, cp: u32) {
     } else if cp < 0x800 {
         out.extend_from_slice(&[0xC0 | (cp >> 6) as u8, 0x80 | (cp & 0x3F) as u8]);
     } else if cp < 0x10000 {
-        out.extend_from_slice(&[
-            0xE0 | (cp >> 12) as u8,
-            0x80 | ((cp >> 6) & 0x3F) as u8,
-            0x80 | (cp & 0x3F) as u8,
-        ]);
+        out.extend_from_slice(&[0xE0 | (cp >> 12) as u8, 0x80 | ((cp >> 6) & 0x3F) as u8, 0x80 | (cp & 0x3F) as u8]);
     } else {
         out.extend_from_slice(&[
             0xF0 | (cp >> 18) as u8,
@@ -283,7 +277,12 @@ fn where_(path: &str) -> String {
     }
 }
 
-fn walk_array(v: &JsValue, path: &mut String, ancestors: &mut Vec<JsValue>, budget: &mut Budget) -> Result<Value, Error> {
+fn walk_array(
+    v: &JsValue,
+    path: &mut String,
+    ancestors: &mut Vec<JsValue>,
+    budget: &mut Budget,
+) -> Result<Value, Error> {
     let len = Reflect::get(v, &JsValue::from_str("length"))
         .map_err(|e| thrown(path, "reading the array length", &e))?
         .as_f64()
@@ -312,15 +311,18 @@ fn walk_array(v: &JsValue, path: &mut String, ancestors: &mut Vec<JsValue>, budg
     Ok(Value::Array(items))
 }
 
-fn walk_object(v: &JsValue, path: &mut String, ancestors: &mut Vec<JsValue>, budget: &mut Budget) -> Result<Value, Error> {
+fn walk_object(
+    v: &JsValue,
+    path: &mut String,
+    ancestors: &mut Vec<JsValue>,
+    budget: &mut Budget,
+) -> Result<Value, Error> {
     // Only plain objects: prototype null, or a prototype that is itself a
     // root (Object.prototype of any realm). Dates, Maps, class instances,
     // typed arrays... are rejected rather than guessed at.
     let proto = object_get_prototype_of(v).map_err(|e| thrown(path, "Object.getPrototypeOf", &e))?;
     let plain = proto.is_null()
-        || object_get_prototype_of(&proto)
-            .map_err(|e| thrown(path, "Object.getPrototypeOf", &e))?
-            .is_null();
+        || object_get_prototype_of(&proto).map_err(|e| thrown(path, "Object.getPrototypeOf", &e))?.is_null();
     if !plain {
         let got = js_type_name(v);
         let hint = if got == "a Date object" { " (pass date.toISOString())" } else { "" };

@@ -110,7 +110,14 @@ pub fn edit(v: Value, path: &[String], f: &dyn Fn(Value) -> Value) -> Value {
             let members = o
                 .into_members()
                 .into_iter()
-                .map(|(k, item)| if k.to_string() == *head { let e = edit(item, rest, f); (k, e) } else { (k, item) })
+                .map(|(k, item)| {
+                    if k.to_string() == *head {
+                        let e = edit(item, rest, f);
+                        (k, e)
+                    } else {
+                        (k, item)
+                    }
+                })
                 .collect();
             Value::Object(Object::from_unique(members))
         }

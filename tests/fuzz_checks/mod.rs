@@ -70,29 +70,195 @@ impl<'a> Gen<'a> {
 /// unsegmented scripts, non-ASCII digits, case-folding specials, detector
 /// punctuation.
 const SPECIAL_CHARS: &[char] = &[
-    ' ', '\t', '\n', '\r', '\u{b}', '\u{c}', '\u{1c}', '\u{1f}', '\u{85}', '\u{a0}', '\u{1680}', '\u{2000}', '\u{2028}',
-    '\u{3000}', '\u{200b}', '\u{feff}', // spaces and non-spaces
-    '\u{301}', '\u{307}', '\u{308}', '\u{20dd}', '\u{94d}', '\u{e31}', // combining marks
-    '贷', '款', '風', '险', 'あ', 'カ', 'ー', '・', 'ｸ', 'ﾞ', 'ก', 'ไ', 'ລ', 'ក', 'မ', '한', '𠀀', '𠀁', // scripts
-    '٣', '٥', '۹', '߁', '१', '৩', '০', '໒', '၅', '３', '𝟘', '²', '①', 'Ⅻ', '½', // digits and numerics
-    'ß', 'İ', 'ı', 'ſ', 'K', 'ﬁ', 'Σ', 'ς', 'ꭰ', 'ŉ', 'ǰ', 'ΐ', 'Å', // case folding
-    '@', '.', '+', '-', ':', '_', '$', '€', '£', '%', '!', '/', '\\', '"', '\'', '{', '}', '[', ']', ',', '\0', '\u{7f}',
-    '\u{ffff}', '\u{fffd}', '\u{10ffff}', 'é', 'e', 'Z',
+    ' ',
+    '\t',
+    '\n',
+    '\r',
+    '\u{b}',
+    '\u{c}',
+    '\u{1c}',
+    '\u{1f}',
+    '\u{85}',
+    '\u{a0}',
+    '\u{1680}',
+    '\u{2000}',
+    '\u{2028}',
+    '\u{3000}',
+    '\u{200b}',
+    '\u{feff}', // spaces and non-spaces
+    '\u{301}',
+    '\u{307}',
+    '\u{308}',
+    '\u{20dd}',
+    '\u{94d}',
+    '\u{e31}', // combining marks
+    '贷',
+    '款',
+    '風',
+    '险',
+    'あ',
+    'カ',
+    'ー',
+    '・',
+    'ｸ',
+    'ﾞ',
+    'ก',
+    'ไ',
+    'ລ',
+    'ក',
+    'မ',
+    '한',
+    '𠀀',
+    '𠀁', // scripts
+    '٣',
+    '٥',
+    '۹',
+    '߁',
+    '१',
+    '৩',
+    '০',
+    '໒',
+    '၅',
+    '３',
+    '𝟘',
+    '²',
+    '①',
+    'Ⅻ',
+    '½', // digits and numerics
+    'ß',
+    'İ',
+    'ı',
+    'ſ',
+    'K',
+    'ﬁ',
+    'Σ',
+    'ς',
+    'ꭰ',
+    'ŉ',
+    'ǰ',
+    'ΐ',
+    'Å', // case folding
+    '@',
+    '.',
+    '+',
+    '-',
+    ':',
+    '_',
+    '$',
+    '€',
+    '£',
+    '%',
+    '!',
+    '/',
+    '\\',
+    '"',
+    '\'',
+    '{',
+    '}',
+    '[',
+    ']',
+    ',',
+    '\0',
+    '\u{7f}',
+    '\u{ffff}',
+    '\u{fffd}',
+    '\u{10ffff}',
+    'é',
+    'e',
+    'Z',
 ];
 
 /// Fragments that steer the detectors, the signals and the datetime reader.
 const WORDS: &[&str] = &[
-    "123-45-6789", "a.b+c@example.co.uk", "x@y.z", "@", "mrn", "MRN:", "MRN-12345", "npi 1234567890", "NPI",
-    "4111 1111 1111 1111", "4111111111111111", "4111-1111-1111-1111", "1234567890123", "material non-public",
-    "MNPI", "insider information", "pre-announcement", "unannounced merger", "ignore previous instructions",
-    "IGNORE ALL PRIOR INSTRUCTIONS", "disregard the system prompt", "you are now a", "override your guardrails",
-    "reveal your prompt", "decided", "deadline", "must", "diagnos", "regulat", "expires", "$5", "$ 5", "€\u{a0}3",
-    "12.5%x", "2026", "1999", "20261", "hi", "hello!", "thank you.", "ok", "okay !!", "lol", "bye", "thanks",
-    "credit_limit", "Straße", "İstanbul", "ΣΊΣΥΦΟΣ", "贷款风险评估", "カタカナー", "हिन्दी", "ทดสอบ", "x²", "e\u{301}",
-    "trust_level", "source_trust", "materiality", "_admission", "_score", "verified", "user_provided",
-    "trusted_source", "imported", "chat", "system", "approved", "rejected", "review_needed", "quarantined",
-    "safe", "injection", "pii:email", "vague", "admission", "recall", "enforce", "monitor", "off",
-    "NaN", "Infinity", "-Infinity", "nan", " 0.9 ", "1_0", "1e400", "-0", "0.1", "True",
+    "123-45-6789",
+    "a.b+c@example.co.uk",
+    "x@y.z",
+    "@",
+    "mrn",
+    "MRN:",
+    "MRN-12345",
+    "npi 1234567890",
+    "NPI",
+    "4111 1111 1111 1111",
+    "4111111111111111",
+    "4111-1111-1111-1111",
+    "1234567890123",
+    "material non-public",
+    "MNPI",
+    "insider information",
+    "pre-announcement",
+    "unannounced merger",
+    "ignore previous instructions",
+    "IGNORE ALL PRIOR INSTRUCTIONS",
+    "disregard the system prompt",
+    "you are now a",
+    "override your guardrails",
+    "reveal your prompt",
+    "decided",
+    "deadline",
+    "must",
+    "diagnos",
+    "regulat",
+    "expires",
+    "$5",
+    "$ 5",
+    "€\u{a0}3",
+    "12.5%x",
+    "2026",
+    "1999",
+    "20261",
+    "hi",
+    "hello!",
+    "thank you.",
+    "ok",
+    "okay !!",
+    "lol",
+    "bye",
+    "thanks",
+    "credit_limit",
+    "Straße",
+    "İstanbul",
+    "ΣΊΣΥΦΟΣ",
+    "贷款风险评估",
+    "カタカナー",
+    "हिन्दी",
+    "ทดสอบ",
+    "x²",
+    "e\u{301}",
+    "trust_level",
+    "source_trust",
+    "materiality",
+    "_admission",
+    "_score",
+    "verified",
+    "user_provided",
+    "trusted_source",
+    "imported",
+    "chat",
+    "system",
+    "approved",
+    "rejected",
+    "review_needed",
+    "quarantined",
+    "safe",
+    "injection",
+    "pii:email",
+    "vague",
+    "admission",
+    "recall",
+    "enforce",
+    "monitor",
+    "off",
+    "NaN",
+    "Infinity",
+    "-Infinity",
+    "nan",
+    " 0.9 ",
+    "1_0",
+    "1e400",
+    "-0",
+    "0.1",
+    "True",
 ];
 
 /// A string built from pieces: ASCII, special characters, fragments, and
@@ -141,12 +307,41 @@ fn json_escape(s: &str) -> String {
 }
 
 const FLOATS: &[f64] = &[
-    0.0, -0.0, 0.5, 1.0, -1.0, 0.1, 0.35, 1e-7, 1e16, 1.5e300, f64::MAX, f64::MIN_POSITIVE, 5e-324, f64::NAN,
-    f64::INFINITY, f64::NEG_INFINITY, 0.9999995, 0.0000005, 2.5, 0.125, 1e22, 9007199254740993.0,
+    0.0,
+    -0.0,
+    0.5,
+    1.0,
+    -1.0,
+    0.1,
+    0.35,
+    1e-7,
+    1e16,
+    1.5e300,
+    f64::MAX,
+    f64::MIN_POSITIVE,
+    5e-324,
+    f64::NAN,
+    f64::INFINITY,
+    f64::NEG_INFINITY,
+    0.9999995,
+    0.0000005,
+    2.5,
+    0.125,
+    1e22,
+    9007199254740993.0,
 ];
 
 const INTS: &[&str] = &[
-    "0", "1", "-1", "2", "5", "100", "1024", "9007199254740993", "18446744073709551616", "-0",
+    "0",
+    "1",
+    "-1",
+    "2",
+    "5",
+    "100",
+    "1024",
+    "9007199254740993",
+    "18446744073709551616",
+    "-0",
     "170141183460469231731687303715884105728",
 ];
 
@@ -176,7 +371,11 @@ pub fn gen_datetime(g: &mut Gen) -> Value {
         1 => t.push_str("+00:00"),
         2 => t.push('Z'),
         3 => t.push_str(g.pick(&["+02:00", "-09:30", "+05:45", "+14:00", "-23:59", "+23:59:59"])),
-        4 => t = g.pick(&["", "2026-02-30T00:00:00", "2026-13-01", "not a date", "2026-01-01 00:00:00", "2026-W01"]).to_string(),
+        4 => {
+            t = g
+                .pick(&["", "2026-02-30T00:00:00", "2026-13-01", "not a date", "2026-01-01 00:00:00", "2026-W01"])
+                .to_string()
+        }
         _ => t.truncate(g.below(t.len() + 1)),
     }
     Value::str(t)
@@ -210,8 +409,21 @@ pub fn gen_object(g: &mut Gen, depth: usize) -> Object {
 pub fn gen_score_input(g: &mut Gen) -> Value {
     let mut o = Object::new();
     let keys = [
-        "content", "reference_time", "metadata", "importance", "source", "event_time", "valid_from", "valid_to",
-        "superseded", "query", "base_relevance", "safety_status", "risk_tags", "verified_trust_level", "query_tokens",
+        "content",
+        "reference_time",
+        "metadata",
+        "importance",
+        "source",
+        "event_time",
+        "valid_from",
+        "valid_to",
+        "superseded",
+        "query",
+        "base_relevance",
+        "safety_status",
+        "risk_tags",
+        "verified_trust_level",
+        "query_tokens",
         "purpose",
     ];
     // content and reference_time nearly always present.
@@ -239,7 +451,9 @@ pub fn gen_score_input(g: &mut Gen) -> Value {
                 }
                 "superseded" => gen_value(g, 0),
                 "source" | "safety_status" | "purpose" | "verified_trust_level" => Value::str(g.pick(WORDS)),
-                "risk_tags" | "query_tokens" => Value::Array((0..g.below(6)).map(|_| Value::str(g.pick(WORDS))).collect()),
+                "risk_tags" | "query_tokens" => {
+                    Value::Array((0..g.below(6)).map(|_| Value::str(g.pick(WORDS))).collect())
+                }
                 _ => Value::Null,
             }
         };
@@ -267,7 +481,16 @@ fn assert_json_stable(value: &Value) -> String {
 }
 
 fn assert_unit_interval(breakdown: &Value, what: &str) {
-    for key in ["final_score", "importance_score", "confidence_score", "trust_score", "freshness_score", "relevance_score", "stability_score", "safety_score"] {
+    for key in [
+        "final_score",
+        "importance_score",
+        "confidence_score",
+        "trust_score",
+        "freshness_score",
+        "relevance_score",
+        "stability_score",
+        "safety_score",
+    ] {
         match breakdown.get(key) {
             Some(Value::Float(x)) => assert!((0.0..=1.0).contains(x), "{what}: {key} = {x} outside [0, 1]"),
             other => panic!("{what}: {key} is not a float: {other:?}"),
@@ -400,7 +623,10 @@ pub fn api_call(data: &[u8]) {
                 (0..g.below(20))
                     .map(|i| {
                         let mut c = Object::new();
-                        c.insert("id", if g.bool() { Value::str(format!("m{}", g.below(5))) } else { Value::int(i as i64) });
+                        c.insert(
+                            "id",
+                            if g.bool() { Value::str(format!("m{}", g.below(5))) } else { Value::int(i as i64) },
+                        );
                         c.insert("event_time", gen_datetime(&mut g));
                         c.insert("created_at", gen_datetime(&mut g));
                         if g.bool() {
@@ -447,7 +673,11 @@ pub fn api_call(data: &[u8]) {
                         assert_unit_interval(a.get(part).expect("rescore part"), part);
                     }
                 }
-                3 => assert_eq!(a.as_array().map(<[Value]>::len), input.as_array().map(<[Value]>::len), "sort must permute"),
+                3 => assert_eq!(
+                    a.as_array().map(<[Value]>::len),
+                    input.as_array().map(<[Value]>::len),
+                    "sort must permute"
+                ),
                 5 => match a {
                     Value::Float(x) => assert!(x.is_nan() || x.is_finite() || x.is_infinite()),
                     other => panic!("rank_position_score returned {other:?}"),
