@@ -449,6 +449,27 @@ fn receipt_verification_is_linear() {
         },
     );
 
+    // Body binding: a response body with a huge score_breakdown (deep-equal
+    // to the receipt's) and many unbound keys (listed once each).
+    let k = size(40_000);
+    scaling(
+        Scaling::MemoryBound,
+        "recall body / breakdown keys and unbound fields",
+        k,
+        |len| {
+            let bd: Vec<String> = (0..len).map(|i| format!("\"k{i}\":{i}")).collect();
+            let bd = format!("{{{}}}", bd.join(","));
+            let extra: Vec<String> = (0..len).map(|i| format!("\"u{i}\":1")).collect();
+            format!(
+                "{{{},\"memories\":[{{\"id\":\"a\",\"score_breakdown\":{bd}}}],\"receipt\":{{\"schema\":\"lians.recall-receipt.v2\",\"results\":[{{\"id\":\"a\",\"score_breakdown\":{bd}}}]}}}}",
+                extra.join(",")
+            )
+        },
+        |wire| {
+            black_box(receipt::verify_recall_receipt(wire, &Value::Null));
+        },
+    );
+
     // One result with many neighbour positions, all of them asked about.
     let m = size(16_000);
     scaling(

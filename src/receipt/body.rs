@@ -39,7 +39,7 @@
 //! message naming that possibility, unless `given.privacy_minimal` is true,
 //! in which case they are reported as skipped.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::checks::{hex_eq, num_eq_values, sha256_pystr};
 use super::given::Given;
@@ -128,11 +128,19 @@ pub(crate) fn py_eq(a: &Value, b: &Value) -> bool {
         (Value::Str(x), Value::Str(y)) => x.as_bytes() == y.as_bytes(),
         (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| py_eq(p, q)),
         (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len()
-                && x.iter().all(|(k, v)| match y.members().iter().find(|(k2, _)| k2.as_bytes() == k.as_bytes()) {
+            if x.len() != y.len() {
+                return false;
+            }
+            // Small objects (score breakdowns) by scan; large ones through an
+            // index, so a hostile body cannot make the comparison quadratic.
+            if x.len() <= 32 {
+                return x.iter().all(|(k, v)| match y.members().iter().find(|(k2, _)| k2.as_bytes() == k.as_bytes()) {
                     Some((_, w)) => py_eq(v, w),
                     None => false,
-                })
+                });
+            }
+            let index: HashMap<&[u8], &Value> = y.iter().map(|(k, v)| (k.as_bytes(), v)).collect();
+            x.iter().all(|(k, v)| index.get(k.as_bytes()).is_some_and(|w| py_eq(v, w)))
         }
         _ => false,
     }
@@ -534,8 +542,9 @@ fn bind_neighbours(report: &mut Report, tally: &mut Tally, m: &json::Object, r: 
 /// (`*` for any array index), in first-seen order.
 fn unbound_fields(body: &Value, kind: Kind) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
+    let mut seen: HashSet<String> = HashSet::new();
     let mut add = |p: String| {
-        if !out.contains(&p) {
+        if seen.insert(p.clone()) {
             out.push(p);
         }
     };
