@@ -586,48 +586,57 @@ pub struct Signals {
 /// runs (stopping as soon as both durable and date are true), on the `&str`
 /// itself: no `Vec<char>` of the sample.
 pub fn signals(sample: &str) -> Signals {
+    // ASCII `\w` bytes: letters, digits, `_`.
+    const WORD: [bool; 128] = {
+        let mut t = [false; 128];
+        let mut b = 0;
+        while b < 128 {
+            t[b] = (b as u8).is_ascii_alphanumeric() || b == b'_' as usize;
+            b += 1;
+        }
+        t
+    };
+    // Is the char at byte `i` a word char? With its length.
+    #[inline(always)]
+    fn word_at(s: &str, i: usize) -> (bool, usize) {
+        let b = s.as_bytes()[i];
+        if b < 0x80 {
+            return (WORD[b as usize], 1);
+        }
+        let (c, l) = char_at(s, i);
+        (is_py_word(c), l)
+    }
     let mut durable = currency_amount(sample);
     let mut date = false;
     let bytes = sample.as_bytes();
     let len = bytes.len();
     let mut i = 0;
     while i < len && !(durable && date) {
-        let (c, l) = char_at(sample, i);
-        if !is_py_word(c) {
+        let (word, l) = word_at(sample, i);
+        if !word {
             i += l;
             continue;
         }
-        // One word run [start, i): its length in chars, and whether all are Nd.
+        // One word run [start, i) and its length in chars.
         let start = i;
         let mut chars = 1usize;
-        let mut all_decimal = is_decimal(c);
         i += l;
         while i < len {
-            let b = bytes[i];
-            if b < 0x80 {
-                if !(b.is_ascii_alphanumeric() || b == b'_') {
-                    break;
-                }
-                all_decimal &= b.is_ascii_digit();
-                i += 1;
-            } else {
-                let (c, l) = char_at(sample, i);
-                if !is_py_word(c) {
-                    break;
-                }
-                all_decimal &= is_decimal(c);
-                i += l;
+            let (word, l) = word_at(sample, i);
+            if !word {
+                break;
             }
+            i += l;
             chars += 1;
         }
         let run = &sample[start..i];
         if !durable {
             durable = ((DURABLE_MIN..=DURABLE_MAX).contains(&chars)
                 && DURABLE_WORDS.iter().any(|w| w.len() == chars && ieq_text(w, run)))
-                || (all_decimal && {
-                    // The percent quirk: `%` right after the digits, then a word char.
-                    let mut after = sample[i..].chars();
-                    after.next() == Some('%') && after.next().is_some_and(is_py_word)
+                // The percent quirk: an all-Nd run, `%` right after it, then a word char.
+                || (bytes.get(i) == Some(&b'%') && run.chars().all(is_decimal) && {
+                    let mut after = sample[i + 1..].chars();
+                    after.next().is_some_and(is_py_word)
                 });
         }
         if !date && chars == 4 {

@@ -313,6 +313,33 @@ pub fn query_tokens(query: &Query<'_>) -> Vec<String> {
     q.into_iter().map(String::from).collect()
 }
 
+/// [`query_tokens`], remembering the last query text's tokens per thread:
+/// one caller scoring many memories against one query one call at a time
+/// (a JS loop over `scoreMemory`) tokenizes it once. Explicit
+/// `query.tokens` are not memoized.
+fn memo_query_tokens(query: &Query<'_>) -> std::rc::Rc<Vec<String>> {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    thread_local! {
+        static LAST: RefCell<Option<(String, Rc<Vec<String>>)>> = const { RefCell::new(None) };
+    }
+    let text = match (query.tokens, query.text) {
+        (None, Some(text)) if text.len() <= 4096 => text,
+        _ => return Rc::new(query_tokens(query)),
+    };
+    LAST.with(|last| {
+        let mut last = last.borrow_mut();
+        if let Some((q, tokens)) = last.as_ref() {
+            if q == text {
+                return Rc::clone(tokens);
+            }
+        }
+        let tokens = Rc::new(query_tokens(query));
+        *last = Some((text.to_string(), Rc::clone(&tokens)));
+        tokens
+    })
+}
+
 /// [`relevance_streamed`] with the query's distinct sorted tokens optionally
 /// precomputed by [`query_tokens`] for the same `query` (a batch computes
 /// them once per distinct query).
@@ -367,7 +394,7 @@ fn relevance_tokens(
     let q: &[&str] = match precomputed {
         Some(q) => q,
         None => {
-            owned = query_tokens(query);
+            owned = memo_query_tokens(query);
             owned_refs = owned.iter().map(String::as_str).collect();
             &owned_refs
         }
