@@ -47,7 +47,34 @@ fn arg(v: &JsValue) -> Result<Value, JsValue> {
 /// `score_memory(**input)`: the breakdown object.
 #[wasm_bindgen(js_name = scoreMemory, skip_typescript)]
 pub fn score_memory(input: JsValue) -> JsResult {
-    out(api::score_memory(&arg(&input)?))
+    match api::score_memory(&arg(&input)?) {
+        Ok(v) => Ok(breakdown_to_js(&v)),
+        Err(e) => Err(js_error(&e)),
+    }
+}
+
+/// [`to_js`] of a breakdown object through one `JSON.parse` of its JSON
+/// text instead of a property set per member (dozens of boundary crossings):
+/// the same plain object, as the breakdown has only fixed non-index keys
+/// (none `__proto__`), strings (lone surrogates are written as `\u` escapes,
+/// which JSON.parse turns back into lone units) and numbers written as
+/// shortest round-trip text. Non-finite floats (which JSON cannot carry)
+/// take [`to_js`].
+fn breakdown_to_js(v: &Value) -> JsValue {
+    fn finite(v: &Value) -> bool {
+        match v {
+            Value::Float(x) => x.is_finite(),
+            Value::Array(items) => items.iter().all(finite),
+            Value::Object(o) => o.iter().all(|(_, v)| finite(v)),
+            _ => true,
+        }
+    }
+    if finite(v) {
+        if let Ok(js) = js_sys::JSON::parse(&json::to_json_string(v)) {
+            return js;
+        }
+    }
+    to_js(v)
 }
 
 /// Batch `score_memory` ([`crate::batch`]): `shared` (object, JSON text or

@@ -275,6 +275,43 @@ pub fn is_unsegmented(c: char) -> bool {
     )
 }
 
+/// [`token_class`]: a separator whose casefold is itself.
+pub const CLASS_SEP: u8 = 0;
+/// [`token_class`]: an `isalnum` char outside the unsegmented scripts, its own casefold.
+pub const CLASS_WORD: u8 = 1;
+/// [`token_class`]: an `isalnum` char in an unsegmented script ([`is_unsegmented`]), its own casefold.
+pub const CLASS_UNSEGMENTED: u8 = 2;
+/// [`token_class`]: a char whose casefold may differ from it (ASCII capitals
+/// excepted: [`token_class`] is for non-ASCII chars).
+pub const CLASS_FOLDS: u8 = 3;
+
+/// The tokenizer's view of a non-ASCII char, without casefolding it:
+/// [`CLASS_FOLDS`] for every astral char and every char on a BMP page (256
+/// code points) that holds some char with a case-fold mapping (so any other
+/// class means `casefold(c) == c`), else whether it is a token char and
+/// whether it is in an unsegmented script. Most non-Latin scripts (Arabic,
+/// Indic, CJK, kana, Hangul) are on pages without any mapping.
+#[inline(always)]
+pub fn token_class(c: char) -> u8 {
+    let cp = c as u32;
+    if cp >= 0x1_0000 {
+        return CLASS_FOLDS;
+    }
+    let f = fast();
+    let page = (cp >> 8) as usize;
+    if f.fold_pages[page >> 6] & (1 << (page & 63)) != 0 {
+        return CLASS_FOLDS;
+    }
+    let cp = cp as usize;
+    if f.alnum[cp >> 6] & (1 << (cp & 63)) == 0 {
+        CLASS_SEP
+    } else if is_unsegmented(c) {
+        CLASS_UNSEGMENTED
+    } else {
+        CLASS_WORD
+    }
+}
+
 /// Python `s.strip()` (no argument): removes leading and trailing Py-space.
 pub fn py_strip(s: &str) -> &str {
     s.trim_matches(is_py_space)

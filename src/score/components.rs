@@ -283,7 +283,7 @@ pub const TOKENS_NEEDED: usize = 12;
 /// tokenized only when the query is truthy and some query token is still
 /// unmatched after the content (its tokens cannot change the answer otherwise).
 pub fn relevance_streamed(query: &Query<'_>, folded_content: &str, metadata: &Object) -> (Component, usize) {
-    relevance_tokens(query, |cap, f| crate::text::for_each_token(folded_content, cap, f), metadata, None)
+    relevance_tokens(query, |cap, m| crate::text::for_each_token(folded_content, cap, |t| m.feed(t)), metadata, None)
 }
 
 /// The distinct query tokens, sorted, that [`relevance_streamed`] matches
@@ -313,6 +313,33 @@ pub fn query_tokens(query: &Query<'_>) -> Vec<String> {
     q.into_iter().map(String::from).collect()
 }
 
+/// [`query_tokens`], remembering the last query text's tokens per thread:
+/// one caller scoring many memories against one query one call at a time
+/// (a JS loop over `scoreMemory`) tokenizes it once. Explicit
+/// `query.tokens` are not memoized.
+fn memo_query_tokens(query: &Query<'_>) -> std::rc::Rc<Vec<String>> {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    thread_local! {
+        static LAST: RefCell<Option<(String, Rc<Vec<String>>)>> = const { RefCell::new(None) };
+    }
+    let text = match (query.tokens, query.text) {
+        (None, Some(text)) if text.len() <= 4096 => text,
+        _ => return Rc::new(query_tokens(query)),
+    };
+    LAST.with(|last| {
+        let mut last = last.borrow_mut();
+        if let Some((q, tokens)) = last.as_ref() {
+            if q == text {
+                return Rc::clone(tokens);
+            }
+        }
+        let tokens = Rc::new(query_tokens(query));
+        *last = Some((text.to_string(), Rc::clone(&tokens)));
+        tokens
+    })
+}
+
 /// [`relevance_streamed`] with the query's distinct sorted tokens optionally
 /// precomputed by [`query_tokens`] for the same `query` (a batch computes
 /// them once per distinct query).
@@ -322,7 +349,12 @@ pub fn relevance_streamed_with(
     metadata: &Object,
     precomputed: Option<&[&str]>,
 ) -> (Component, usize) {
-    relevance_tokens(query, |cap, f| crate::text::for_each_token(folded_content, cap, f), metadata, precomputed)
+    relevance_tokens(
+        query,
+        |cap, m| crate::text::for_each_token(folded_content, cap, |t| m.feed(t)),
+        metadata,
+        precomputed,
+    )
 }
 
 /// [`relevance_streamed_with`] on the content *sample* (not yet casefolded):
@@ -335,87 +367,131 @@ pub fn relevance_sampled(
     metadata: &Object,
     precomputed: Option<&[&str]>,
 ) -> (Component, usize) {
-    relevance_tokens(query, |cap, f| crate::text::for_each_folded_token(sample, folded, cap, f), metadata, precomputed)
+    relevance_tokens(
+        query,
+        |cap, m| crate::text::for_each_folded_token(sample, folded, cap, |t| m.feed(t)),
+        metadata,
+        precomputed,
+    )
 }
 
-/// The shared body: `tokens(cap, f)` streams the content tokens (at most
-/// `cap`, stopping when `f` returns false) and returns how many it passed.
+/// The shared body: `tokens(cap, matcher)` streams the content tokens (at
+/// most `cap`) to [`Matcher::feed`], stopping when it returns false, and
+/// returns how many it passed.
 fn relevance_tokens(
     query: &Query<'_>,
-    tokens: impl FnOnce(usize, &mut dyn FnMut(&str) -> bool) -> usize,
+    tokens: impl FnOnce(usize, &mut Matcher<'_>) -> usize,
     metadata: &Object,
     precomputed: Option<&[&str]>,
 ) -> (Component, usize) {
     use crate::text::{for_each_token, TOKEN_CAP};
     if !query.text.is_some_and(|t| !t.is_empty()) {
-        return (neutral_relevance(), tokens(TOKENS_NEEDED, &mut |_| true));
+        let mut m = Matcher::new(&[]);
+        return (neutral_relevance(), tokens(TOKENS_NEEDED, &mut m));
     }
     let owned;
-    let q: Vec<&str> = match precomputed {
-        Some(q) => q.to_vec(),
+    let owned_refs: Vec<&str>;
+    let q: &[&str] = match precomputed {
+        Some(q) => q,
         None => {
-            owned = query_tokens(query);
-            owned.iter().map(String::as_str).collect()
+            owned = memo_query_tokens(query);
+            owned_refs = owned.iter().map(String::as_str).collect();
+            &owned_refs
         }
     };
-    let mut matched = vec![false; q.len()];
-    let mut remaining = q.len();
-    // Most content tokens match no query token. A filter rejects nearly all
-    // of them before any string comparison: a mask of the byte lengths of
-    // the still-unmatched query tokens, and a 1,024-bit set of a hash of
-    // (length, first, last byte). It is rebuilt after each new match (at most
-    // once per query token), so frequent words that already matched ("the")
-    // stop passing it.
-    fn filter_of(q: &[&str], matched: &[bool]) -> Filter {
-        let mut filter = Filter { lengths: 0, bits: [0; 16] };
-        for (t, _) in q.iter().zip(matched).filter(|(_, &m)| !m) {
-            filter.lengths |= 1 << t.len().min(63);
-            let h = token_hash(t);
-            filter.bits[h >> 6] |= 1 << (h & 63);
-        }
-        filter
-    }
-    let mut filter = filter_of(&q, &matched);
-    // Mark `t` if it is a not-yet-matched query token.
-    let mark = |t: &str, matched: &mut [bool], remaining: &mut usize, filter: &mut Filter| {
-        if filter.lengths & (1 << t.len().min(63)) == 0 {
-            return;
-        }
-        let h = token_hash(t);
-        if filter.bits[h >> 6] & (1 << (h & 63)) != 0 {
-            if let Ok(k) = q.binary_search(&t) {
-                if !matched[k] {
-                    matched[k] = true;
-                    *remaining -= 1;
-                    *filter = filter_of(&q, matched);
-                }
-            }
-        }
-    };
-    let mut seen = 0usize;
-    let n = tokens(TOKEN_CAP, &mut |t| {
-        seen += 1;
-        mark(t, &mut matched, &mut remaining, &mut filter);
-        !(remaining == 0 && seen >= TOKENS_NEEDED)
-    });
-    if remaining > 0 {
+    let mut m = Matcher::new(q);
+    let n = tokens(TOKEN_CAP, &mut m);
+    if m.remaining > 0 {
         let meta = crate::metadata::metadata_text(metadata);
         let mut folded_meta = String::with_capacity(meta.len());
         unicode::casefold_into(&meta, &mut folded_meta);
         for_each_token(&folded_meta, TOKEN_CAP, |t| {
-            mark(t, &mut matched, &mut remaining, &mut filter);
-            remaining > 0
+            m.mark(t);
+            m.remaining > 0
         });
     }
-    (relevance_component(query, q.len() - remaining, q.len()), n)
+    (relevance_component(query, q.len() - m.remaining, q.len()), n)
 }
 
-/// The query-token filter of [`relevance_streamed`].
+/// Matches content tokens against the distinct sorted query tokens.
+///
+/// Most content tokens match no query token. A filter rejects nearly all of
+/// them before any string comparison: a mask of the byte lengths of the
+/// still-unmatched query tokens, and a 1,024-bit set of a hash of (length,
+/// first, second, last byte). It is rebuilt after each new match (at most
+/// once per query token), so frequent words that already matched ("the")
+/// stop passing it.
+pub(crate) struct Matcher<'q> {
+    q: &'q [&'q str],
+    /// `matched[k]`: `q[k]` was seen.
+    matched: Vec<bool>,
+    remaining: usize,
+    seen: usize,
+    filter: Filter,
+}
+
+impl<'q> Matcher<'q> {
+    fn new(q: &'q [&'q str]) -> Matcher<'q> {
+        let mut m = Matcher { q, matched: vec![false; q.len()], remaining: q.len(), seen: 0, filter: Filter::EMPTY };
+        m.rebuild();
+        m
+    }
+
+    fn rebuild(&mut self) {
+        let mut filter = Filter::EMPTY;
+        for (t, _) in self.q.iter().zip(&self.matched).filter(|(_, &m)| !m) {
+            filter.lengths |= 1 << t.len().min(63);
+            let h = token_hash(t);
+            filter.bits[h >> 6] |= 1 << (h & 63);
+        }
+        self.filter = filter;
+    }
+
+    /// Mark `t` if it is a not-yet-matched query token.
+    #[inline(always)]
+    fn mark(&mut self, t: &str) {
+        if self.filter.lengths & (1 << t.len().min(63)) == 0 {
+            return;
+        }
+        let h = token_hash(t);
+        if self.filter.bits[h >> 6] & (1 << (h & 63)) != 0 {
+            self.mark_slow(t);
+        }
+    }
+
+    #[inline(never)]
+    fn mark_slow(&mut self, t: &str) {
+        if let Ok(k) = self.q.binary_search(&t) {
+            if let Some(m) = self.matched.get_mut(k).filter(|m| !**m) {
+                *m = true;
+                self.remaining -= 1;
+                self.rebuild();
+            }
+        }
+    }
+
+    /// One content token; false when the answer cannot change any more
+    /// (every query token matched and [`TOKENS_NEEDED`] tokens seen).
+    #[inline(always)]
+    pub(crate) fn feed(&mut self, t: &str) -> bool {
+        self.seen += 1;
+        if self.remaining > 0 {
+            self.mark(t);
+        }
+        !(self.remaining == 0 && self.seen >= TOKENS_NEEDED)
+    }
+}
+
+/// The query-token filter of [`Matcher`].
 struct Filter {
     /// Bit `n` set: some unmatched query token is `n` bytes long (63 = 63 or more).
     lengths: u64,
     /// A 1,024-bit set of [`token_hash`] values.
     bits: [u64; 16],
+}
+
+impl Filter {
+    const EMPTY: Filter = Filter { lengths: 0, bits: [0; 16] };
 }
 
 /// A 10-bit hash of a token's length and its first two and last byte.
