@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate src/py/unicode_tables.rs from CPython 3.12's own string methods.
+"""Generate crates/core/src/py/unicode_tables.rs from CPython 3.12's own string methods.
 
 Run with CPython 3.12 (Unicode 15.0.0), from the crate root:
 
@@ -13,7 +13,7 @@ interpreter does.
 
     --dump   write the canonical per-code-point dump to stdout instead (used by
              tests/unicode_exhaustive.rs to compare every code point).
-    --check  regenerate in memory and fail if src/py/unicode_tables.rs differs.
+    --check  regenerate in memory and fail if crates/core/src/py/unicode_tables.rs differs.
 
 The dump format (one line per non-surrogate code point, all hex uppercase):
 
@@ -38,7 +38,7 @@ import unicodedata
 
 UNIDATA_VERSION = "15.0.0"
 MAX = 0x110000
-OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src", "py", "unicode_tables.rs")
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "crates", "core", "src", "py", "unicode_tables.rs")
 
 CAP_SIGMA, SMALL_SIGMA, FINAL_SIGMA = "\u03a3", "\u03c3", "\u03c2"
 

@@ -106,14 +106,15 @@ deno_tests() {
 }
 
 clippy() {
-  cargo clippy --all-targets --quiet -- -D warnings || return 1
-  cargo clippy --target wasm32-unknown-unknown --lib --quiet -- -D warnings
+  cargo clippy --workspace --all-targets --quiet -- -D warnings || return 1
+  cargo clippy --workspace --target wasm32-unknown-unknown --lib --quiet -- -D warnings
 }
 
 # Debug build: overflow checks and debug assertions on. Only the lib and the
 # fast targets (about 80 s cold on 2 cores, most of it compiling; the slow
 # exhaustive targets run in release above).
 debug_tests() {
+  cargo test -p lians-score-core --lib || return 1
   cargo test --lib --test spec_examples --test scoring_conformance --test cli --test fuzz_regressions
 }
 
@@ -128,8 +129,8 @@ live_body_sweep() {
   LIANS_BODIES_DIR="$OUT/live" cargo test --release --quiet --test receipts_mutation live_bodies -- --nocapture 2>&1 | grep -E "caught|test result|panicked|FAILED" ; return "${PIPESTATUS[0]}"
 }
 
-step "cargo test --release" cargo test --release
-step "rustfmt --check" cargo fmt --check
+step "cargo test --release" cargo test --release --workspace
+step "rustfmt --check" cargo fmt --all --check
 step "clippy -D warnings" clippy
 step "cargo test (debug: overflow checks)" debug_tests
 step "wasm build + size" bash scripts/build.sh

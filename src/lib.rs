@@ -78,12 +78,12 @@ pub mod audit;
 #[allow(missing_docs)]
 pub mod batch;
 pub mod cli;
-pub mod error;
-pub mod hash;
-pub mod json;
+pub use lians_score_core::error;
+pub use lians_score_core::hash;
+pub use lians_score_core::json;
 pub mod limits;
 pub mod metadata;
-pub mod py;
+pub use lians_score_core::py;
 pub mod rank;
 // The receipt verifier's items are documented with the receipt body binding
 // (src/receipt/* is being reworked on another branch); the typed, documented
@@ -98,7 +98,7 @@ pub mod review;
 pub mod score;
 #[cfg(feature = "serde")]
 mod serde_support;
-pub mod text;
+pub use lians_score_core::text;
 pub mod verify;
 #[cfg(target_arch = "wasm32")]
 mod wasm;

@@ -9,7 +9,7 @@
 //!   `/root/.pyenv/versions/3.12.1/bin/python3`), the test runs
 //!   `gen_unicode_tables.py --dump` and compares line by line.
 //! - In every case the SHA-256 of the Rust dump must equal the digest the
-//!   generator recorded in `src/py/unicode_tables.rs`, so a table change is
+//!   generator recorded in `crates/core/src/py/unicode_tables.rs`, so a table change is
 //!   caught even without Python.
 
 use std::fmt::Write as _;

@@ -2,7 +2,7 @@
 // from it or required to agree with it: the generated entry export lists, the
 // declarations in js/index.d.ts, the wasm exports, and each entry's exports.
 // Also: the error-code and check-code unions of js/index.d.ts against the
-// Rust sources (src/error.rs, src/receipt/report.rs).
+// Rust sources (crates/core/src/error.rs, src/receipt/report.rs).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -60,8 +60,8 @@ test("every entry exports the API functions and nothing undeclared", async () =>
   for (const name of API_NAMES) assert.match(bundler, new RegExp(`^  ${name},$`, "m"), `js/bundler.mjs ${name}`);
 });
 
-test("ErrorCode in index.d.ts = src/error.rs ErrorCode (+ the JS-only not_initialized)", () => {
-  const rust = read("src/error.rs");
+test("ErrorCode in index.d.ts = crates/core/src/error.rs ErrorCode (+ the JS-only not_initialized)", () => {
+  const rust = read("crates/core/src/error.rs");
   const asStr = rust.slice(rust.indexOf("fn as_str"));
   const codes = [...asStr.slice(0, asStr.indexOf("\n    }\n")).matchAll(/=> "([a-z_]+)"/g)].map((m) => m[1]);
   assert.ok(codes.length >= 8, `parsed ${codes.length} Rust error codes`);

@@ -17,7 +17,7 @@
 //!   the Unicode rule, not by CPython's `handle_capital_sigma` (which differs,
 //!   e.g. for `"\u{345}Σ"`), and again from a newer Unicode version.
 //!
-//! So every property here comes from `src/py/unicode_tables.rs`, which
+//! So every property here comes from `unicode_tables.rs`, which
 //! `scripts/gen_unicode_tables.py` generates by calling CPython 3.12's own
 //! `c.isalnum()`, `c.isdecimal()`/`unicodedata.decimal(c)`, `c.isspace()`,
 //! `c.casefold()`, `c.lower()` on every code point (and probing `str.lower()`

@@ -101,7 +101,7 @@ impl PyDateTime {
     /// but a naive datetime stays naive (no offset).
     ///
     /// ```
-    /// use lians_score::PyDateTime;
+    /// use lians_score_core::PyDateTime;
     /// assert_eq!(PyDateTime::parse("2026-08-01 12:00").unwrap().isoformat(), "2026-08-01T12:00:00");
     /// assert_eq!(PyDateTime::parse("2026-08-01T12:00Z").unwrap().isoformat(), "2026-08-01T12:00:00+00:00");
     /// ```

@@ -12,8 +12,8 @@ impl Value {
     /// lenient [`parse_py_float`]; `None`, lists and dicts raise.
     ///
     /// ```
-    /// use lians_score::json::Value;
-    /// use lians_score::py::float::PyFloat;
+    /// use lians_score_core::json::Value;
+    /// use lians_score_core::py::float::PyFloat;
     /// assert_eq!(Value::str(" 0.9 ").py_float(), PyFloat::Ok(0.9));
     /// assert_eq!(Value::Null.py_float(), PyFloat::Invalid);
     /// ```
@@ -36,7 +36,7 @@ impl Value {
     /// input, and give 0.0 here (the same as +inf would).
     ///
     /// ```
-    /// use lians_score::json::Value;
+    /// use lians_score_core::json::Value;
     /// assert_eq!(Value::str("0.9").clamp01(), 0.9);
     /// assert_eq!(Value::Bool(true).clamp01(), 1.0);
     /// assert_eq!(Value::str("nan").clamp01(), 0.0);

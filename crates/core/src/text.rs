@@ -146,7 +146,7 @@ pub(crate) fn char_at(s: &str, i: usize) -> (char, usize) {
 /// Byte offset of the char with index `n` in `s` (or `s.len()` when `s` has
 /// at most `n` chars): counts char starts (non-continuation bytes).
 #[inline]
-pub(crate) fn char_offset(s: &str, n: usize) -> usize {
+pub fn char_offset(s: &str, n: usize) -> usize {
     let b = s.as_bytes();
     let mut seen = 0usize;
     let mut i = 0usize;
@@ -174,7 +174,7 @@ pub(crate) fn char_offset(s: &str, n: usize) -> usize {
 
 /// Number of chars in `s` (counting char starts).
 #[inline]
-pub(crate) fn char_count(s: &str) -> usize {
+pub fn char_count(s: &str) -> usize {
     let b = s.as_bytes();
     let mut words = b.chunks_exact(8);
     let mut n = 0usize;

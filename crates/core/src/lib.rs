@@ -1,0 +1,35 @@
+//! # lians-score-core
+//!
+//! The Python-exact primitives under `lians-score`: every module here is
+//! re-exported there under the same name, and that is where to use them.
+//!
+//! | module | job |
+//! |---|---|
+//! | [`json`] | Python's JSON model: one lexeme-preserving parser, one printer (canonical = `json.dumps(sort_keys=True, separators=(",", ":"))`) |
+//! | [`py`] | Python semantics the rules need: float repr/round/sum, datetimes, Unicode 15.0 tables |
+//! | [`hash`] | SHA-256 as lowercase hex |
+//! | [`text`] | head/tail sample, tokenizer, durable/date/ephemeral signals |
+//! | [`error`] | the one error type: code, message, JSON pointer |
+//!
+//! ## Why a crate of its own
+//!
+//! These are the loops every workload spends its time in (parsing and
+//! printing wire JSON, hashing, casefolding and tokenizing content), and
+//! they are small. Cargo chooses the optimization level per crate, so the
+//! WebAssembly build compiles this crate at `opt-level = 3` and everything
+//! else (rules, receipts, reports, the CLI) at `opt-level = "z"`: most of
+//! the speed of an all-`3` build at a fraction of its size (the figures are
+//! in `lians-score`'s BENCHMARKS.md). Nothing here depends on the rest.
+
+#![warn(missing_docs)]
+
+pub mod error;
+pub mod hash;
+pub mod json;
+pub mod py;
+#[cfg(feature = "serde")]
+mod serde_support;
+pub mod text;
+
+pub use error::{Error, ErrorCode, Result};
+pub use py::time::PyDateTime;
