@@ -1,5 +1,5 @@
 // Queue loading: the sample, a file, pasted text, a drop, or "Fetch from Lians".
-import { state, ui, SAMPLE, fetchText, safeOrigin, renderAll } from './state.js';
+import { state, ui, SAMPLE, fetchText, safeOrigin, renderAll, markQueue } from './state.js';
 import { h, replace, $ } from './dom.js';
 import { parseQueueText, inputsOf, QueueError } from './queue.js';
 import { readFileInto, makeDropZone } from './files.js';
@@ -37,6 +37,7 @@ export function loadQueueText(text, source) {
   ui.buildRows();
   ui.populateTagFilter();
   renderAll();
+  markQueue('listed');
   ui.startScoring();
   return true;
 }
@@ -53,7 +54,11 @@ export async function loadSampleQueue() {
   } catch (e) { if (state.loads === began) say(`Could not load the sample queue: ${e.message}`, true); }
 }
 
-$('#queue-file').addEventListener('change', (e) => { readFileInto(e.target.files[0], (t, n) => loadQueueText(t, n)); e.target.value = ''; });
+$('#queue-file').addEventListener('change', (e) => {
+  markQueue('input');
+  readFileInto(e.target.files[0], (t, n) => { markQueue('text'); loadQueueText(t, n); });
+  e.target.value = '';
+});
 
 function toggleDrawer(btn) {
   const area = document.getElementById(btn.getAttribute('aria-controls'));

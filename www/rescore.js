@@ -1,6 +1,6 @@
 // Re-scoring the loaded queue: a Web Worker (worker.js), or the main thread
 // when workers are unavailable; drives the progress bar.
-import { state, ui } from './state.js';
+import { state, ui, markQueue } from './state.js';
 import { $ } from './dom.js';
 import * as lians from './lians.js';
 import { scoreBatch } from './scoring.js';
@@ -73,13 +73,17 @@ function onWorkerMessage(msg) {
     progWrap.dataset.updates = String(Number(progWrap.dataset.updates) + 1);
     progText.textContent = `Re-scoring ${msg.done} / ${msg.total}…`;
   } else if (msg.type === 'done') {
+    markQueue('scored');
     state.scoring = false;
+    progWrap.dataset.ms = String(msg.ms);
     progWrap.dataset.state = 'done';
     prog.value = prog.max;
     const failed = state.results.filter((r) => r?.error).length;
     progText.textContent = `Re-scored ${msg.total} item${msg.total === 1 ? '' : 's'} in ${(msg.ms / 1000).toFixed(2)} s (${state.scoredWith})${failed ? ` · ${failed} failed` : ''}`;
     ui.buildRows();
     ui.renderList(true);
+    markQueue('rendered');
+    requestAnimationFrame(() => setTimeout(() => markQueue('painted'), 0));
   }
 }
 

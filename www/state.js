@@ -62,6 +62,19 @@ export function decide(id, action) {
   ui.renderList(true);
 }
 
+/**
+ * Performance marks of one queue load, read back by bench/dashboard-bench.mjs:
+ * lians:queue-input (the file input's change event), -text (file read),
+ * -listed (parsed, stored scores on screen), -scored (re-scores received),
+ * -rendered (re-scored list built), -painted (the frame after it).
+ * 'input' starts a new set.
+ */
+export function markQueue(what) {
+  if (typeof performance === 'undefined' || !performance.mark) return;
+  if (what === 'input') for (const n of ['input', 'text', 'listed', 'scored', 'rendered', 'painted']) performance.clearMarks(`lians:queue-${n}`);
+  performance.mark(`lians:queue-${what}`);
+}
+
 export const numOrNull = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 export function safeOrigin(u) { try { return new URL(u).origin; } catch { return ''; } }

@@ -1,0 +1,107 @@
+#!/usr/bin/env node
+// Dashboard benchmark (issue #15): a 500-item review queue (the API's maximum)
+// opened from a file, re-scored and rendered, in headless Debian Chromium.
+//
+//   node bench/dashboard-bench.mjs [--runs N] [--json]
+//
+// Needs the package built (bash scripts/build.sh), playwright-core and
+// /usr/bin/chromium (CHROMIUM_PATH overrides), as the e2e tests do.
+//
+// The clock is the page's own: performance marks the app sets (markQueue in
+// www/state.js): lians:queue-input in the file input's change event, -scored
+// when the re-scores arrive, -rendered once the list is rebuilt, -painted in a
+// task queued from the next requestAnimationFrame (after that frame's paint).
+// Each run also checks the list on screen: 500 rows, each with its re-scored
+// "if approved" value.
+//   cold: a fresh browser context (empty HTTP and code caches) at #empty, the
+//         scorer loaded on the main thread; the file is the page's first
+//         queue, so the re-scoring worker starts (and loads the wasm) with it.
+//   warm: the same page, the next file (the worker and its wasm are up).
+// Prints medians (and min/max) of each phase; --json prints one JSON line too.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import os from 'node:os';
+import { startServer, launchBrowser, newPage } from '../tests/e2e/helpers.mjs';
+import { REPO } from '../tests/e2e/pkg.mjs';
+import { spansAt } from '../www/jsonspan.js';
+
+const args = process.argv.slice(2);
+const runsAt = args.indexOf('--runs');
+const RUNS = runsAt >= 0 ? Math.max(1, Number(args[runsAt + 1])) : 9;
+const JSON_OUT = args.includes('--json');
+const N = 500;
+
+/**
+ * A 500-item AdmissionListResult: the sample queue's held items (the real
+ * list-route items of shared/samples plus the richer export shape with
+ * importance and metadata), cycled, each with its own id. `salt` varies the ids.
+ */
+export function makeQueue(n = N, salt = 0) {
+  const base = spansAt(readFileSync(join(REPO, 'www', 'sample', 'queue-sample.json'), 'utf8'), [['pending', '*']]).map((s) => s.text);
+  const items = [];
+  for (let i = 0; i < n; i++) {
+    const id = `10000000-0000-4000-8${String(salt).padStart(3, '0')}-${String(i).padStart(12, '0')}`;
+    items.push(base[i % base.length].replace(/"id":"[0-9a-f-]{36}"/, `"id":"${id}"`));
+  }
+  return `{"pending":[\n${items.join(',\n')}\n],"total":${n},"status_filter":"pending"}\n`;
+}
+
+const median = (v) => { const s = [...v].sort((a, b) => a - b); return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
+
+/** Open `text` through the file input and return the phase times (ms since the input event). */
+async function openFile(page, text, name) {
+  await page.setInputFiles('#queue-file', { name, mimeType: 'application/json', buffer: Buffer.from(text) });
+  await page.waitForFunction(() => performance.getEntriesByName('lians:queue-painted').length > 0, null, { timeout: 120000, polling: 50 });
+  const r = await page.evaluate((n) => {
+    const at = (m) => performance.getEntriesByName(`lians:queue-${m}`).at(-1)?.startTime ?? NaN;
+    const t0 = at('input');
+    const rows = [...document.querySelectorAll('#queue-list [role="option"]')];
+    const rescored = rows.filter((el) => /^→ \d/.test(el.querySelector('[data-col="approved"]')?.textContent ?? '')).length;
+    return {
+      text: at('text') - t0, listed: at('listed') - t0, scored: at('scored') - t0, rendered: at('rendered') - t0, painted: at('painted') - t0,
+      worker: Number(document.getElementById('progress-wrap').dataset.ms),
+      rows: rows.length, rescored, state: document.getElementById('progress-wrap').dataset.state, n,
+    };
+  }, N);
+  if (r.rows !== N || r.rescored !== N || r.state !== 'done') throw new Error(`the list is not complete: ${JSON.stringify(r)}`);
+  return r;
+}
+
+const server = await startServer();
+const browser = await launchBrowser();
+const cold = [];
+const warm = [];
+try {
+  const queues = [makeQueue(N, 0), makeQueue(N, 1)];
+  // Cold: a fresh context each run.
+  for (let i = 0; i < RUNS; i++) {
+    const { page, context } = await newPage(browser);
+    await page.goto(`${server.url}#empty`);
+    await page.waitForFunction(() => /scorer (ready|unavailable)/.test(document.getElementById('pkg-status').textContent));
+    cold.push(await openFile(page, queues[0], 'queue-500.json'));
+    await context.close();
+  }
+  // Warm: one page, a file after the first (ids alternate so each load is a new queue).
+  const { page, context } = await newPage(browser);
+  await page.goto(`${server.url}#empty`);
+  await page.waitForFunction(() => /scorer (ready|unavailable)/.test(document.getElementById('pkg-status').textContent));
+  await openFile(page, queues[1], 'queue-500.json');
+  for (let i = 0; i < RUNS; i++) warm.push(await openFile(page, queues[i % 2], 'queue-500.json'));
+  await context.close();
+} finally {
+  await browser.close();
+  await server.stop();
+}
+
+const phases = ['text', 'listed', 'scored', 'rendered', 'painted', 'worker'];
+const summary = {};
+console.log(`dashboard: ${N}-item queue from the file input, ${RUNS} runs each; load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')} (${os.cpus().length} cpus)`);
+console.log(`${'ms since the input event'.padEnd(26)}${phases.map((p) => p.padStart(10)).join('')}`);
+for (const [name, runs] of [['cold (first queue)', cold], ['warm (next queue)', warm]]) {
+  summary[name.split(' ')[0]] = Object.fromEntries(phases.map((p) => [p, median(runs.map((r) => r[p]))]));
+  console.log(`${`${name} median`.padEnd(26)}${phases.map((p) => median(runs.map((r) => r[p])).toFixed(1).padStart(10)).join('')}`);
+  console.log(`${'  min'.padEnd(26)}${phases.map((p) => Math.min(...runs.map((r) => r[p])).toFixed(1).padStart(10)).join('')}`);
+  console.log(`${'  max'.padEnd(26)}${phases.map((p) => Math.max(...runs.map((r) => r[p])).toFixed(1).padStart(10)).join('')}`);
+}
+console.log('(painted: input event to the frame after the re-scored list; worker: the re-scoring as the worker reports it)');
+if (JSON_OUT) console.log(JSON.stringify({ bench: 'dashboard', n: N, runs: RUNS, loadavg: os.loadavg(), ...summary }));
