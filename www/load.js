@@ -34,11 +34,11 @@ export function loadQueueText(text, source) {
   if (parsed.info.shape === 'AdmissionListResult') parts.push(`status filter ${parsed.info.status_filter ?? 'all'}`);
   if (withInputs) parts.push(`${withInputs} with importance/metadata`);
   say(parts.join(' · '));
+  ui.startScoring(); // the worker starts while the stored scores are rendered
   ui.buildRows();
   ui.populateTagFilter();
   renderAll();
   markQueue('listed');
-  ui.startScoring();
   return true;
 }
 ui.say = say;

@@ -40,7 +40,8 @@ export function startScoring() {
   const w = getWorker();
   if (w) {
     state.scoredWith = 'Web Worker';
-    w.postMessage({ type: 'score', job, items: items.map((it) => ({ raw: it.raw, obj: it.obj })) });
+    // The exact text is what the package scores (lians.js): send only that (cheap to clone).
+    w.postMessage({ type: 'score', job, items: items.map((it) => ({ raw: it.raw })) });
   } else {
     runOnMainThread(job);
   }
@@ -97,3 +98,5 @@ function onScoringUnavailable(err) {
 }
 
 ui.startScoring = startScoring;
+// Start the worker with the page: it loads the package and warms up before the first queue.
+getWorker();

@@ -13,16 +13,17 @@ export function scoreOne(item) {
 
 /**
  * Score items in chunks, yielding to the event loop between chunks so
- * progress can be painted (main thread) or posted (worker).
+ * progress can be painted (main thread) or a newer job seen (worker).
+ * `yieldFn` resolves when the next chunk may run (default: setTimeout 0).
  */
-export async function scoreBatch(items, { chunk = 20, onChunk, isCancelled = () => false }) {
+export async function scoreBatch(items, { chunk = 20, onChunk, isCancelled = () => false, yieldFn = () => new Promise((r) => setTimeout(r, 0)) }) {
   const total = items.length;
   for (let start = 0; start < total; start += chunk) {
     if (isCancelled()) return false;
     const results = [];
     for (let i = start; i < Math.min(total, start + chunk); i++) results.push({ i, ...scoreOne(items[i]) });
     onChunk(Math.min(total, start + chunk), total, results);
-    await new Promise((r) => setTimeout(r, 0));
+    await yieldFn();
   }
   if (total === 0) onChunk(0, 0, []);
   return true;

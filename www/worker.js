@@ -1,29 +1,50 @@
 // Web Worker: re-scores a whole queue off the main thread and reports progress.
+// Started with the page (rescore.js), so the package is loaded (fetched,
+// compiled, instantiated) before the first queue arrives, and kept for every
+// later queue.
 // Messages in:  {type:'score', job, items:[{raw, obj}]}
 // Messages out: {type:'ready', ok, error?}
-//               {type:'progress', job, done, total, results:[{i, held, approved, trusted_review, drift, error}]}
+//               {type:'progress', job, done, total, results:[{i, held, approved, trusted_review, drift, inputs, error}]}
 //               {type:'done', job, total, ms}
 
 import * as lians from './lians.js';
-import { scoreBatch } from './scoring.js';
+import { scoreBatch, scoreOne } from './scoring.js';
+import { WARM_ITEM } from './warmup.js';
 
 let current = 0;
+const loaded = lians.load();
+
+// A zero-delay yield: a message to ourselves. setTimeout(0) is clamped to
+// 4 ms once nested, which cost ~100 ms over a 500-item queue; a yield lets a
+// newer job's message (which cancels this one) be seen between chunks.
+const channel = new MessageChannel();
+const waiting = [];
+channel.port1.onmessage = () => waiting.shift()?.();
+const yieldNow = () => new Promise((r) => { waiting.push(r); channel.port2.postMessage(0); });
+
+// Warm up while no queue has arrived: V8 compiles each wasm function on its
+// first call and optimises the hot ones after a while.
+loaded.then(async (ok) => {
+  for (let i = 0; ok && i < 40 && current === 0; i++) { scoreOne({ raw: WARM_ITEM }); await yieldNow(); }
+});
 
 self.onmessage = async (ev) => {
   const msg = ev.data || {};
   if (msg.type !== 'score') return;
   const job = msg.job;
   current = job;
-  const ok = await lians.load();
+  const ok = await loaded;
   if (!ok) {
     const e = lians.errorInfo(lians.lastLoadError());
     self.postMessage({ type: 'ready', job, ok: false, error: e });
     return;
   }
+  if (current !== job) return;
   self.postMessage({ type: 'ready', job, ok: true });
   const t0 = performance.now();
   await scoreBatch(msg.items, {
-    chunk: 20,
+    chunk: 50,
+    yieldFn: yieldNow,
     isCancelled: () => current !== job,
     onChunk: (done, total, results) => self.postMessage({ type: 'progress', job, done, total, results }),
   });
