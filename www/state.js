@@ -42,6 +42,8 @@ export const ui = {
   buildRows: noop,         // () state.items/results → state.rows (list.js)
   populateTagFilter: noop, // () (list.js)
   renderList: noop,        // (keepSelection) list, then detail and decisions (list.js)
+  applyResults: noop,      // (results) re-scores arrived: update those rows in place (list.js)
+  scoringDone: noop,       // () re-scoring finished: re-sort/filter if needed, detail, decisions (list.js)
   renderDetail: noop,      // () (detail.js)
   renderDecisions: noop,   // () (decisions.js)
   startScoring: noop,      // () re-score state.items (rescore.js)

@@ -2,7 +2,8 @@
 // Started with the page (rescore.js), so the package is loaded (fetched,
 // compiled, instantiated) before the first queue arrives, and kept for every
 // later queue.
-// Messages in:  {type:'score', job, items:[{raw, obj}]}
+// Messages in:  {type:'score', job, from, items:[{raw}]}   items[k] is the queue's item from + k
+//               {type:'cancel', job}                     stop the current job (a newer one went elsewhere)
 // Messages out: {type:'ready', ok, error?}
 //               {type:'progress', job, done, total, results:[{i, held, approved, trusted_review, drift, inputs, error}]}
 //               {type:'done', job, total, ms}
@@ -30,8 +31,10 @@ loaded.then(async (ok) => {
 
 self.onmessage = async (ev) => {
   const msg = ev.data || {};
+  if (msg.type === 'cancel') { current = msg.job; return; }
   if (msg.type !== 'score') return;
   const job = msg.job;
+  const from = msg.from ?? 0;
   current = job;
   const ok = await loaded;
   if (!ok) {
@@ -46,7 +49,10 @@ self.onmessage = async (ev) => {
     chunk: 50,
     yieldFn: yieldNow,
     isCancelled: () => current !== job,
-    onChunk: (done, total, results) => self.postMessage({ type: 'progress', job, done, total, results }),
+    onChunk: (done, total, results) => {
+      for (const r of results) r.i += from;
+      self.postMessage({ type: 'progress', job, done, total, results });
+    },
   });
   if (current === job) self.postMessage({ type: 'done', job, total: msg.items.length, ms: performance.now() - t0 });
 };
