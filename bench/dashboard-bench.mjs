@@ -13,10 +13,13 @@
 // task queued from the next requestAnimationFrame (after that frame's paint).
 // Each run also checks the list on screen: 500 rows, each with its re-scored
 // "if approved" value.
-//   cold: a fresh browser context (empty HTTP and code caches) at #empty, the
-//         scorer loaded on the main thread; the file is the page's first
-//         queue, so the re-scoring worker starts (and loads the wasm) with it.
-//   warm: the same page, the next file (the worker and its wasm are up).
+// Scenarios (the page at #empty, so the file is its first queue):
+//   cold page load:     a fresh browser context (empty HTTP and code caches),
+//                       the file 1 s after the scorer is ready (a user choosing it);
+//   cold, file at once: the same, the file as soon as the scorer is ready;
+//   warm page load:     the page reloaded in a context that opened it (and a
+//                       queue) before, the file after 1 s;
+//   next queue:         the same page, another file.
 // Prints medians (and min/max) of each phase; --json prints one JSON line too.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,7 +30,7 @@ import { spansAt } from '../www/jsonspan.js';
 
 const args = process.argv.slice(2);
 const runsAt = args.indexOf('--runs');
-const RUNS = runsAt >= 0 ? Math.max(1, Number(args[runsAt + 1])) : 9;
+const RUNS = runsAt >= 0 ? Math.max(1, Number(args[runsAt + 1])) : 7;
 const JSON_OUT = args.includes('--json');
 const N = 500;
 
@@ -67,27 +70,46 @@ async function openFile(page, text, name) {
   return r;
 }
 
+const IDLE_MS = 1000; // a user choosing a file after the page opened
+
+async function ready(page, idle) {
+  await page.waitForFunction(() => /scorer (ready|unavailable)/.test(document.getElementById('pkg-status').textContent));
+  if (idle) await page.waitForTimeout(idle);
+}
+
 const server = await startServer();
 const browser = await launchBrowser();
-const cold = [];
-const warm = [];
+const scenarios = [
+  ['cold page load', 'a fresh browser context (empty HTTP and code caches), the page idle for 1 s, its first queue'],
+  ['cold, file at once', 'a fresh browser context, the file set as soon as the scorer is ready (workers still starting)'],
+  ['warm page load', 'the page reloaded in a context that has opened it and a queue before (HTTP and code caches warm), idle 1 s, first queue'],
+  ['next queue', 'the same page, another file after the first'],
+];
+const results = Object.fromEntries(scenarios.map(([k]) => [k, []]));
 try {
   const queues = [makeQueue(N, 0), makeQueue(N, 1)];
-  // Cold: a fresh context each run.
   for (let i = 0; i < RUNS; i++) {
+    for (const [name, idle] of [['cold page load', IDLE_MS], ['cold, file at once', 0]]) {
+      const { page, context } = await newPage(browser);
+      await page.goto(`${server.url}#empty`);
+      await ready(page, idle);
+      results[name].push(await openFile(page, queues[i % 2], 'queue-500.json'));
+      await context.close();
+    }
+  }
+  {
     const { page, context } = await newPage(browser);
     await page.goto(`${server.url}#empty`);
-    await page.waitForFunction(() => /scorer (ready|unavailable)/.test(document.getElementById('pkg-status').textContent));
-    cold.push(await openFile(page, queues[0], 'queue-500.json'));
+    await ready(page, 0);
+    await openFile(page, queues[1], 'queue-500.json');
+    for (let i = 0; i < RUNS; i++) {
+      await page.reload();
+      await ready(page, IDLE_MS);
+      results['warm page load'].push(await openFile(page, queues[i % 2], 'queue-500.json'));
+    }
+    for (let i = 0; i < RUNS; i++) results['next queue'].push(await openFile(page, queues[(i + 1) % 2], 'queue-500.json'));
     await context.close();
   }
-  // Warm: one page, a file after the first (ids alternate so each load is a new queue).
-  const { page, context } = await newPage(browser);
-  await page.goto(`${server.url}#empty`);
-  await page.waitForFunction(() => /scorer (ready|unavailable)/.test(document.getElementById('pkg-status').textContent));
-  await openFile(page, queues[1], 'queue-500.json');
-  for (let i = 0; i < RUNS; i++) warm.push(await openFile(page, queues[i % 2], 'queue-500.json'));
-  await context.close();
 } finally {
   await browser.close();
   await server.stop();
@@ -97,11 +119,13 @@ const phases = ['text', 'listed', 'scored', 'rendered', 'painted', 'worker'];
 const summary = {};
 console.log(`dashboard: ${N}-item queue from the file input, ${RUNS} runs each; load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')} (${os.cpus().length} cpus)`);
 console.log(`${'ms since the input event'.padEnd(26)}${phases.map((p) => p.padStart(10)).join('')}`);
-for (const [name, runs] of [['cold (first queue)', cold], ['warm (next queue)', warm]]) {
-  summary[name.split(' ')[0]] = Object.fromEntries(phases.map((p) => [p, median(runs.map((r) => r[p]))]));
+for (const [name, what] of scenarios) {
+  const runs = results[name];
+  summary[name] = Object.fromEntries(phases.map((p) => [p, median(runs.map((r) => r[p]))]));
   console.log(`${`${name} median`.padEnd(26)}${phases.map((p) => median(runs.map((r) => r[p])).toFixed(1).padStart(10)).join('')}`);
   console.log(`${'  min'.padEnd(26)}${phases.map((p) => Math.min(...runs.map((r) => r[p])).toFixed(1).padStart(10)).join('')}`);
   console.log(`${'  max'.padEnd(26)}${phases.map((p) => Math.max(...runs.map((r) => r[p])).toFixed(1).padStart(10)).join('')}`);
+  console.log(`  (${what})`);
 }
 console.log('(painted: input event to the frame after the re-scored list; worker: the re-scoring as the worker reports it)');
 if (JSON_OUT) console.log(JSON.stringify({ bench: 'dashboard', n: N, runs: RUNS, loadavg: os.loadavg(), ...summary }));

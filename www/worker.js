@@ -10,7 +10,7 @@
 
 import * as lians from './lians.js';
 import { scoreBatch, scoreOne } from './scoring.js';
-import { WARM_ITEM } from './warmup.js';
+import { WARM_ITEMS } from './warmup.js';
 
 let current = 0;
 const loaded = lians.load();
@@ -23,10 +23,11 @@ const waiting = [];
 channel.port1.onmessage = () => waiting.shift()?.();
 const yieldNow = () => new Promise((r) => { waiting.push(r); channel.port2.postMessage(0); });
 
-// Warm up while no queue has arrived: V8 compiles each wasm function on its
-// first call and optimises the hot ones after a while.
+// Warm up while no queue has arrived (see warmup.js): ~150 re-scores, one per
+// task, stopped by the first queue.
+const WARM_ROUNDS = 150;
 loaded.then(async (ok) => {
-  for (let i = 0; ok && i < 40 && current === 0; i++) { scoreOne({ raw: WARM_ITEM }); await yieldNow(); }
+  for (let i = 0; ok && i < WARM_ROUNDS && current === 0; i++) { scoreOne({ raw: WARM_ITEMS[i % WARM_ITEMS.length] }); await yieldNow(); }
 });
 
 self.onmessage = async (ev) => {
