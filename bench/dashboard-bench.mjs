@@ -21,33 +21,15 @@
 //                       queue) before, the file after 1 s;
 //   next queue:         the same page, another file.
 // Prints medians (and min/max) of each phase; --json prints one JSON line too.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import os from 'node:os';
 import { startServer, launchBrowser, newPage } from '../tests/e2e/helpers.mjs';
-import { REPO } from '../tests/e2e/pkg.mjs';
-import { spansAt } from '../www/jsonspan.js';
+import { bigQueue } from '../tests/e2e/big-queue.mjs';
 
 const args = process.argv.slice(2);
 const runsAt = args.indexOf('--runs');
 const RUNS = runsAt >= 0 ? Math.max(1, Number(args[runsAt + 1])) : 7;
 const JSON_OUT = args.includes('--json');
 const N = 500;
-
-/**
- * A 500-item AdmissionListResult: the sample queue's held items (the real
- * list-route items of shared/samples plus the richer export shape with
- * importance and metadata), cycled, each with its own id. `salt` varies the ids.
- */
-export function makeQueue(n = N, salt = 0) {
-  const base = spansAt(readFileSync(join(REPO, 'www', 'sample', 'queue-sample.json'), 'utf8'), [['pending', '*']]).map((s) => s.text);
-  const items = [];
-  for (let i = 0; i < n; i++) {
-    const id = `10000000-0000-4000-8${String(salt).padStart(3, '0')}-${String(i).padStart(12, '0')}`;
-    items.push(base[i % base.length].replace(/"id":"[0-9a-f-]{36}"/, `"id":"${id}"`));
-  }
-  return `{"pending":[\n${items.join(',\n')}\n],"total":${n},"status_filter":"pending"}\n`;
-}
 
 const median = (v) => { const s = [...v].sort((a, b) => a - b); return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
 
@@ -87,7 +69,7 @@ const scenarios = [
 ];
 const results = Object.fromEntries(scenarios.map(([k]) => [k, []]));
 try {
-  const queues = [makeQueue(N, 0), makeQueue(N, 1)];
+  const queues = [bigQueue(N, 0), bigQueue(N, 1)]; // tests/e2e/big-queue.mjs
   for (let i = 0; i < RUNS; i++) {
     for (const [name, idle] of [['cold page load', IDLE_MS], ['cold, file at once', 0]]) {
       const { page, context } = await newPage(browser);
