@@ -25,8 +25,10 @@ function makeRow(it, index) {
 /** Set a view row's re-score fields from its result (or undefined: none yet). */
 function withResult(row, res) {
   row.res = res;
-  row.heldFinal = numOrNull(res?.held?.final_score);
-  row.approvedFinal = numOrNull(res?.approved?.final_score);
+  // A worker's result carries its final scores (scoring.js, Rescore); a main-thread one is full.
+  const fin = res?.finals;
+  row.heldFinal = numOrNull(fin ? fin.held : res?.held?.final_score);
+  row.approvedFinal = numOrNull(fin ? fin.approved : res?.approved?.final_score);
   row.drift = res ? driftView(res.error ? null : res) : null;
   return row;
 }
@@ -75,9 +77,20 @@ function driftBadge(d) {
 // The element of each listed row, by item index (the last renderList's rows).
 let rowEls = new Map();
 
+// Rows are built with direct DOM calls (500 of them per queue); untrusted
+// text still only becomes Text nodes (textContent), as in dom.js.
+function span(cls, text) {
+  const e = document.createElement('span');
+  e.className = cls;
+  if (text != null) e.textContent = text;
+  return e;
+}
+
 function approvedCell(r) {
   const up = r.approvedFinal != null && r.storedFinal != null && r.approvedFinal > r.storedFinal;
-  return h('span', { class: `score${up ? ' up' : ''}`, dataset: { col: 'approved' } }, r.res ? `→ ${fmt(r.approvedFinal)}` : state.scoring ? '…' : '—');
+  const e = span(`score${up ? ' up' : ''}`, r.res ? `→ ${fmt(r.approvedFinal)}` : state.scoring ? '…' : '—');
+  e.dataset.col = 'approved';
+  return e;
 }
 
 function metaEl(r) {
@@ -88,15 +101,26 @@ function metaEl(r) {
 
 function rowEl(r) {
   const decision = state.decisions.get(r.id);
-  return h('div', {
-    role: 'option', id: optId(r), class: 'opt', 'aria-selected': String(r.id === state.selectedId),
-    dataset: { id: r.id }, on: { click: () => select(r.id, false) },
-  },
-  h('span', { class: 'snippet' }, decision ? h('span', { class: `badge ${decision}` }, decision === 'approve' ? '✓ approve' : '✕ reject') : null, decision ? ' ' : null, r.obj.content),
-  h('span', { class: `score${r.storedFinal === 0 ? ' zero' : ''}`, dataset: { col: 'stored' } }, fmt(r.storedFinal)),
-  approvedCell(r),
-  metaEl(r));
+  const row = document.createElement('div');
+  row.setAttribute('role', 'option');
+  row.id = optId(r);
+  row.className = 'opt';
+  row.setAttribute('aria-selected', String(r.id === state.selectedId));
+  row.dataset.id = r.id;
+  const snippet = span('snippet');
+  if (decision) snippet.append(span(`badge ${decision}`, decision === 'approve' ? '✓ approve' : '✕ reject'), ' ');
+  snippet.append(String(r.obj.content));
+  const stored = span(`score${r.storedFinal === 0 ? ' zero' : ''}`, fmt(r.storedFinal));
+  stored.dataset.col = 'stored';
+  row.append(snippet, stored, approvedCell(r), metaEl(r));
+  return row;
 }
+
+// One click handler for every row (event delegation).
+list.addEventListener('click', (e) => {
+  const opt = e.target instanceof Element ? e.target.closest('#queue-list > .opt') : null;
+  if (opt) select(opt.dataset.id, false);
+});
 
 function visibleRows() {
   return filterRows(state.rows, currentFilter()).sort(SORTS[f.sort.value]?.cmp ?? SORTS.server.cmp);

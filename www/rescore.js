@@ -8,7 +8,7 @@
 import { state, ui, markQueue } from './state.js';
 import { $ } from './dom.js';
 import * as lians from './lians.js';
-import { scoreBatch } from './scoring.js';
+import { scoreBatch, unpackResults } from './scoring.js';
 import { pkgReady } from './scorer.js';
 
 const progWrap = $('#progress-wrap');
@@ -95,7 +95,7 @@ function onPartMessage(msg) {
   if (!msg || !p || msg.job !== p.job || msg.job !== state.job) return;
   if (msg.type === 'progress') {
     p.done += msg.results.length;
-    onWorkerMessage({ type: 'progress', job: msg.job, done: p.done, total: state.items.length, results: msg.results });
+    onWorkerMessage({ type: 'progress', job: msg.job, done: p.done, total: state.items.length, results: unpackResults(msg.results, msg.full) });
   } else if (msg.type === 'done') {
     p.ms = Math.max(p.ms, msg.ms);
     if (++p.partsDone === p.parts) onWorkerMessage({ type: 'done', job: msg.job, total: state.items.length, ms: p.ms });

@@ -5,11 +5,11 @@
 // Messages in:  {type:'score', job, from, items:[{raw}]}   items[k] is the queue's item from + k
 //               {type:'cancel', job}                     stop the current job (a newer one went elsewhere)
 // Messages out: {type:'ready', ok, error?}
-//               {type:'progress', job, done, total, results:[{i, held, approved, trusted_review, drift, inputs, error}]}
+//               {type:'progress', job, done, total, results:[{i, error, drift, finals}], full}   (packResults in scoring.js)
 //               {type:'done', job, total, ms}
 
 import * as lians from './lians.js';
-import { scoreBatch, scoreOne } from './scoring.js';
+import { scoreBatch, scoreOne, packResults } from './scoring.js';
 import { WARM_ITEMS } from './warmup.js';
 
 let current = 0;
@@ -52,7 +52,7 @@ self.onmessage = async (ev) => {
     isCancelled: () => current !== job,
     onChunk: (done, total, results) => {
       for (const r of results) r.i += from;
-      self.postMessage({ type: 'progress', job, done, total, results });
+      self.postMessage({ type: 'progress', job, done, total, ...packResults(results) });
     },
   });
   if (current === job) self.postMessage({ type: 'done', job, total: msg.items.length, ms: performance.now() - t0 });
