@@ -22,6 +22,7 @@
 //   next queue:         the same page, another file.
 // Prints medians (and min/max) of each phase; --json prints one JSON line too.
 import os from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { startServer, launchBrowser, newPage } from '../tests/e2e/helpers.mjs';
 import { bigQueue } from '../tests/e2e/big-queue.mjs';
 
@@ -33,8 +34,32 @@ const N = 500;
 
 const median = (v) => { const s = [...v].sort((a, b) => a - b); return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
 
+/**
+ * CPU time (ms) used so far by every process this one started (Chromium's
+ * browser, GPU, renderer and utility processes, and the static server), from
+ * /proc/PID/task/TID/schedstat (ns on CPU per thread; Linux only, else NaN).
+ * Less sensitive than wall time to a machine shared with other work.
+ */
+function childCpuMs() {
+  try {
+    const parent = new Map();
+    for (const d of readdirSync('/proc')) {
+      if (!/^\d+$/.test(d)) continue;
+      try { parent.set(Number(d), Number(readFileSync(`/proc/${d}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[1])); } catch { /* gone */ }
+    }
+    const mine = (pid) => { for (let p = parent.get(pid); p; p = parent.get(p)) if (p === process.pid) return true; return false; };
+    let ns = 0;
+    for (const pid of parent.keys()) {
+      if (!mine(pid)) continue;
+      try { for (const t of readdirSync(`/proc/${pid}/task`)) ns += Number(readFileSync(`/proc/${pid}/task/${t}/schedstat`, 'utf8').split(' ')[0]); } catch { /* gone */ }
+    }
+    return ns / 1e6;
+  } catch { return NaN; }
+}
+
 /** Open `text` through the file input and return the phase times (ms since the input event). */
 async function openFile(page, text, name) {
+  const cpu0 = childCpuMs();
   await page.setInputFiles('#queue-file', { name, mimeType: 'application/json', buffer: Buffer.from(text) });
   await page.waitForFunction(() => performance.getEntriesByName('lians:queue-painted').length > 0, null, { timeout: 120000, polling: 50 });
   const r = await page.evaluate((n) => {
@@ -48,6 +73,7 @@ async function openFile(page, text, name) {
       rows: rows.length, rescored, state: document.getElementById('progress-wrap').dataset.state, n,
     };
   }, N);
+  r.cpu = childCpuMs() - cpu0;
   if (r.rows !== N || r.rescored !== N || r.state !== 'done') throw new Error(`the list is not complete: ${JSON.stringify(r)}`);
   return r;
 }
@@ -97,7 +123,7 @@ try {
   await server.stop();
 }
 
-const phases = ['text', 'listed', 'scored', 'rendered', 'painted', 'worker'];
+const phases = ['text', 'listed', 'scored', 'rendered', 'painted', 'worker', 'cpu'];
 const summary = {};
 console.log(`dashboard: ${N}-item queue from the file input, ${RUNS} runs each; load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')} (${os.cpus().length} cpus)`);
 console.log(`${'ms since the input event'.padEnd(26)}${phases.map((p) => p.padStart(10)).join('')}`);
@@ -109,5 +135,5 @@ for (const [name, what] of scenarios) {
   console.log(`${'  max'.padEnd(26)}${phases.map((p) => Math.max(...runs.map((r) => r[p])).toFixed(1).padStart(10)).join('')}`);
   console.log(`  (${what})`);
 }
-console.log('(painted: input event to the frame after the re-scored list; worker: the re-scoring as the worker reports it)');
+console.log('(painted: input event to the frame after the re-scored list; worker: the re-scoring as the worker reports it;\n cpu: CPU ms of all Chromium processes from setting the file to reading the marks, every thread)');
 if (JSON_OUT) console.log(JSON.stringify({ bench: 'dashboard', n: N, runs: RUNS, loadavg: os.loadavg(), ...summary }));
