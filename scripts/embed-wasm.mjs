@@ -42,9 +42,19 @@ text = replaceOnce(
   text,
   "const wasmBytes = require('fs').readFileSync(wasmPath);",
   `const wasmBytes = (() => {
+    const length = ${wasmLength};
     try {
-        const bytes = require('fs').readFileSync(__dirname + '/../web/lians_score_bg.wasm');
-        if (bytes.length === ${wasmLength}) return bytes;
+        // open + read into an exact buffer: ~0.3 ms less than a first readFileSync
+        const fs = require('fs');
+        const fd = fs.openSync(__dirname + '/../web/lians_score_bg.wasm', 'r');
+        try {
+            const bytes = new Uint8Array(length + 1);
+            let n = 0;
+            for (let k; n <= length && (k = fs.readSync(fd, bytes, n, length + 1 - n, n)) > 0;) n += k;
+            if (n === length) return bytes.subarray(0, length);
+        } finally {
+            fs.closeSync(fd);
+        }
     } catch (_) { /* not next to dist/web: bundled */ }
     return require('./lians_score_bg.wasm.cjs');
 })();`,
