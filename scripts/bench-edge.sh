@@ -11,6 +11,7 @@
 # The reference needs a CPython 3.12 venv with lians-sdk==0.5.0: LIANS_PY=path/to/python,
 # else .lians-venv/bin/python, else /tmp/speed-venv/bin/python, else it runs scripts/lians/venv.sh.
 # Benchmarks are not tests: nothing here fails on a timing. Results: target/bench-edge/.
+# The dashboard (500-item queue in Chromium, ~1.5 min) has its own command: node bench/dashboard-bench.mjs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"

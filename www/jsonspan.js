@@ -20,7 +20,12 @@ export function spansAt(text, patterns) {
   let i = 0;
   const n = text.length;
 
-  const ws = () => { while (i < n && WS.has(text.charCodeAt(i))) i++; };
+  const ws = () => {
+    for (; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return;
+    }
+  };
   const fail = (what) => { throw new SyntaxError(`JSON: ${what} at offset ${i}`); };
 
   // Does `path` match a pattern exactly (full) or as a prefix (partial)?
@@ -63,13 +68,52 @@ export function spansAt(text, patterns) {
   };
 
   const skipString = () => {
-    i++;
-    while (i < n) {
-      const c = text.charCodeAt(i);
-      if (c === 0x22) { i++; return; }
-      i += c === 0x5c ? 2 : 1;
+    // The next '"' not escaped by an odd run of backslashes ends the string.
+    for (let j = i + 1; ;) {
+      const q = text.indexOf('"', j);
+      if (q < 0) { i = n; return fail('unterminated string'); }
+      let b = q - 1;
+      while (text.charCodeAt(b) === 0x5c) b--;
+      if ((q - 1 - b) % 2 === 0) { i = q + 1; return; }
+      j = q + 1;
     }
-    fail('unterminated string');
+  };
+
+  // Skip one value (i at its first character) whose insides are not wanted:
+  // one flat loop, no recursion or paths, brackets matched, the nesting
+  // limit kept as walk() keeps it (no value deeper than MAX_DEPTH).
+  const skipValue = (depth) => {
+    const c = text.charCodeAt(i);
+    if (c !== 0x7b && c !== 0x5b) { if (c === 0x22) skipString(); else skipScalar(); return; }
+    const closers = [];
+    for (;;) {
+      if (i >= n) fail('unterminated value');
+      const ch = text.charCodeAt(i);
+      if (ch === 0x22) { skipString(); continue; }
+      if (ch === 0x7b || ch === 0x5b) {
+        const close = ch + 2; // '}' or ']'
+        if (depth + closers.length >= MAX_DEPTH) {
+          i++; ws();
+          if (text.charCodeAt(i) !== close) {
+            if (close === 0x7d && text.charCodeAt(i) === 0x22) { skipString(); ws(); i++; ws(); } // at the member's value, as walk() fails
+            fail('nesting too deep');
+          }
+          i++; // an empty container at the limit
+          if (closers.length === 0) return;
+          continue;
+        }
+        closers.push(close);
+        i++;
+        continue;
+      }
+      if (ch === 0x7d || ch === 0x5d) {
+        if (closers.pop() !== ch) fail('mismatched bracket');
+        i++;
+        if (closers.length === 0) return;
+        continue;
+      }
+      i++;
+    }
   };
 
   const skipScalar = () => {
@@ -93,6 +137,11 @@ export function spansAt(text, patterns) {
       : matchState(path);
     if (depth > MAX_DEPTH) fail('nesting too deep');
     const start = i;
+    if (state !== 'partial') {
+      skipValue(depth);
+      if (state === 'full') out.push({ path, start, end: i, text: text.slice(start, i) });
+      return;
+    }
     const c = text[i];
     const child = (k) => (state === 'partial' ? [...path, k] : SKIP);
     if (c === '{') {

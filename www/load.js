@@ -1,5 +1,5 @@
 // Queue loading: the sample, a file, pasted text, a drop, or "Fetch from Lians".
-import { state, ui, SAMPLE, fetchText, safeOrigin, renderAll } from './state.js';
+import { state, ui, SAMPLE, fetchText, safeOrigin, renderAll, markQueue } from './state.js';
 import { h, replace, $ } from './dom.js';
 import { parseQueueText, inputsOf, QueueError } from './queue.js';
 import { readFileInto, makeDropZone } from './files.js';
@@ -34,10 +34,11 @@ export function loadQueueText(text, source) {
   if (parsed.info.shape === 'AdmissionListResult') parts.push(`status filter ${parsed.info.status_filter ?? 'all'}`);
   if (withInputs) parts.push(`${withInputs} with importance/metadata`);
   say(parts.join(' · '));
+  ui.startScoring(); // the worker starts while the stored scores are rendered
   ui.buildRows();
   ui.populateTagFilter();
   renderAll();
-  ui.startScoring();
+  markQueue('listed');
   return true;
 }
 ui.say = say;
@@ -53,7 +54,11 @@ export async function loadSampleQueue() {
   } catch (e) { if (state.loads === began) say(`Could not load the sample queue: ${e.message}`, true); }
 }
 
-$('#queue-file').addEventListener('change', (e) => { readFileInto(e.target.files[0], (t, n) => loadQueueText(t, n)); e.target.value = ''; });
+$('#queue-file').addEventListener('change', (e) => {
+  markQueue('input');
+  readFileInto(e.target.files[0], (t, n) => { markQueue('text'); loadQueueText(t, n); });
+  e.target.value = '';
+});
 
 function toggleDrawer(btn) {
   const area = document.getElementById(btn.getAttribute('aria-controls'));

@@ -42,6 +42,8 @@ export const ui = {
   buildRows: noop,         // () state.items/results → state.rows (list.js)
   populateTagFilter: noop, // () (list.js)
   renderList: noop,        // (keepSelection) list, then detail and decisions (list.js)
+  applyResults: noop,      // (results) re-scores arrived: update those rows in place (list.js)
+  scoringDone: noop,       // () re-scoring finished: re-sort/filter if needed, detail, decisions (list.js)
   renderDetail: noop,      // () (detail.js)
   renderDecisions: noop,   // () (decisions.js)
   startScoring: noop,      // () re-score state.items (rescore.js)
@@ -60,6 +62,19 @@ export function decide(id, action) {
   if (id == null) return;
   if (action) state.decisions.set(id, action); else state.decisions.delete(id);
   ui.renderList(true);
+}
+
+/**
+ * Performance marks of one queue load, read back by bench/dashboard-bench.mjs:
+ * lians:queue-input (the file input's change event), -text (file read),
+ * -listed (parsed, stored scores on screen), -scored (re-scores received),
+ * -rendered (re-scored list built), -painted (the frame after it).
+ * 'input' starts a new set.
+ */
+export function markQueue(what) {
+  if (typeof performance === 'undefined' || !performance.mark) return;
+  if (what === 'input') for (const n of ['input', 'text', 'listed', 'scored', 'rendered', 'painted']) performance.clearMarks(`lians:queue-${n}`);
+  performance.mark(`lians:queue-${what}`);
 }
 
 export const numOrNull = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : null);

@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { startServer, launchBrowser, newPage, waitForScoring, outPath } from './helpers.mjs';
 import { loadPackage, verifiersWork, REPO } from './pkg.mjs';
 import { spansAt } from '../../www/jsonspan.js';
+import { bigQueue, bigQueueItems } from './big-queue.mjs';
 
 const require = createRequire(import.meta.url);
 const SAMPLE = join(REPO, 'www', 'sample');
@@ -327,6 +328,39 @@ describe('review queue', () => {
     assert.ok(snap.rows.every((r) => r.held && r.approved && !r.error));
     await page.screenshot({ path: outPath('queue-500-1280-light.png') });
     console.log(`# 500 items scored and rendered in ${Date.now() - t0} ms`);
+  });
+
+  it('a 500-item file renders 500 rows with the scores the Node package computes', { skip: noPkg }, async () => {
+    const { page } = await open({}, '#empty');
+    const texts = bigQueueItems(500, 7);
+    assert.equal(await loadQueue(page, bigQueue(500, 7), 'queue-500.json'), 'done');
+    const snap = await page.evaluate(() => window.__liansDashboard.snapshot());
+    assert.equal(snap.count, 500);
+    assert.equal(await page.locator('#queue-list [role="option"]').count(), 500);
+    const cells = new Map(await page.$$eval('#queue-list [role="option"]', (els) => els.map((e) => [e.dataset.id, {
+      approved: e.querySelector('[data-col="approved"]').textContent,
+      drift: e.querySelector('.badge.drift')?.textContent ?? null,
+    }])));
+    const fmt = (v) => (Number.isInteger(v) ? v.toFixed(1) : String(v));
+    let drifted = 0;
+    const finals = new Set();
+    for (const [i, t] of texts.entries()) {
+      const want = pkg.rescoreReviewItem(t);
+      const got = snap.rows[i];
+      assert.equal(got.id, JSON.parse(t).id);
+      assert.equal(got.error, null, got.id);
+      assert.deepEqual(got.held, want.held, `held ${got.id}`);
+      assert.deepEqual(got.approved, want.approved, `approved ${got.id}`);
+      assert.deepEqual(got.trusted_review, want.trusted_review, `trusted_review ${got.id}`);
+      assert.equal(got.drift?.status ?? null, want.drift ? (want.drift.drifted ? 'drift' : 'match') : 'unknown', `drift ${got.id}`);
+      const cell = cells.get(got.id);
+      assert.equal(cell.approved, `→ ${fmt(want.approved.final_score)}`, `list cell ${got.id}`);
+      assert.equal(cell.drift !== null, Boolean(want.drift?.drifted), `drift badge ${got.id}`);
+      if (want.drift?.drifted) drifted++;
+      finals.add(want.approved.final_score);
+    }
+    assert.ok(drifted > 0 && finals.size >= 10, `varied scores (${finals.size} distinct), some drift (${drifted})`);
+    assert.deepEqual(snap.visible, snap.rows.map((r) => r.id), 'server order');
   });
 
   it('reports a malformed queue clearly', async () => {

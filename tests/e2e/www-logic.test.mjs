@@ -26,6 +26,20 @@ describe('jsonspan', () => {
     assert.throws(() => spansAt('{"a":1', [['a']]), SyntaxError);
     assert.throws(() => spansAt('[1] 2', [[0]]), SyntaxError);
   });
+  it('skips unwanted values exactly: escaped quotes and backslashes, brackets inside strings', () => {
+    const inner = '{"s":"a\\\\","t":"\\"}]{[","u":[{"v":"\\\\\\""}],"w":[]}';
+    assert.equal(JSON.parse(inner).t, '"}]{[');
+    const t = `{"pending":[${inner} , ${inner}],"after":"x"}`;
+    assert.deepEqual(spansAt(t, [['pending', '*']]).map((s) => s.text), [inner, inner]);
+    assert.equal(textAt(t, ['after']), '"x"');
+  });
+  it('keeps the nesting limit (512) inside skipped values', () => {
+    const nest = (d, inner = '1') => '['.repeat(d) + inner + ']'.repeat(d);
+    assert.equal(spansAt(nest(512), [[0]]).length, 1);
+    assert.equal(spansAt(nest(513, ''), [[0]]).length, 1);
+    assert.throws(() => spansAt(nest(513), [[0]]), /nesting too deep/);
+    assert.throws(() => spansAt(`{"a":${nest(512, '{"k":1}')}}`, [['a']]), /nesting too deep at offset 517/);
+  });
 });
 
 describe('parseQueueText', () => {
