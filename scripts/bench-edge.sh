@@ -24,7 +24,7 @@ for arg in "$@"; do
     *) echo "bench-edge.sh: unknown option $arg" >&2; exit 2 ;;
   esac
 done
-[[ $build == yes || ! -f dist/node/lians_score_bg.wasm ]] && bash scripts/build.sh >&2
+[[ $build == yes || ! -f dist/web/lians_score_bg.wasm ]] && bash scripts/build.sh >&2
 
 py=${LIANS_PY:-}
 for cand in .lians-venv/bin/python /tmp/speed-venv/bin/python; do

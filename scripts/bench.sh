@@ -27,11 +27,11 @@ done
 
 out=target/bench-results
 mkdir -p "$out"
-wasm=dist/node/lians_score_bg.wasm
+wasm=dist/web/lians_score_bg.wasm
 
 if [[ $build == yes || ( $build == auto && ! -f $wasm ) ]]; then
   npm run build
-elif [[ -f $wasm && -n "$(find src Cargo.toml -newer "$wasm" -print -quit)" ]]; then
+elif [[ -f $wasm && -n "$(find src crates Cargo.toml -newer "$wasm" -print -quit)" ]]; then
   echo "bench.sh: warning: $wasm is older than src/ or Cargo.toml (pass --build to rebuild it)" >&2
 fi
 
