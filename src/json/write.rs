@@ -15,6 +15,7 @@
 //!
 //! The printer is iterative: no value, however deep, can overflow the stack.
 
+use super::doc::{Kind, Ref, Text};
 use super::value::{PyStr, Value};
 use crate::py::float;
 
@@ -34,8 +35,78 @@ impl Options {
     pub const COMPACT: Options = Options { sort_keys: false, ensure_ascii: false };
 }
 
+/// A JSON value the printer walks: the owned [`Value`] (as `&Value`) and
+/// the borrowed [`Ref`] of a [`Doc`](super::Doc). One printer for both.
+pub trait Tree<'a>: Copy {
+    /// What this value is (containers without their children).
+    fn shape(self) -> Shape<'a>;
+    /// Append the children in order: array items (with an empty key) or
+    /// object members (key bytes, WTF-8).
+    fn children(self, out: &mut Vec<(&'a [u8], Self)>);
+}
+
+/// A value's shape, for [`Tree`].
+pub enum Shape<'a> {
+    /// `null`.
+    Null,
+    /// `true` / `false`.
+    Bool(bool),
+    /// Integer digits.
+    Int(&'a str),
+    /// A float.
+    Float(f64),
+    /// A string's WTF-8 bytes.
+    Str(&'a [u8]),
+    /// An array (children from [`Tree::children`]).
+    Array,
+    /// An object (children from [`Tree::children`]).
+    Object,
+}
+
+impl<'a> Tree<'a> for &'a Value {
+    fn shape(self) -> Shape<'a> {
+        match self {
+            Value::Null => Shape::Null,
+            Value::Bool(b) => Shape::Bool(*b),
+            Value::Int(d) => Shape::Int(d),
+            Value::Float(f) => Shape::Float(*f),
+            Value::Str(s) => Shape::Str(s.as_bytes()),
+            Value::Array(_) => Shape::Array,
+            Value::Object(_) => Shape::Object,
+        }
+    }
+    fn children(self, out: &mut Vec<(&'a [u8], Self)>) {
+        match self {
+            Value::Array(items) => out.extend(items.iter().map(|v| (&b""[..], v))),
+            Value::Object(o) => out.extend(o.members().iter().map(|(k, v)| (k.as_bytes(), v))),
+            _ => {}
+        }
+    }
+}
+
+impl<'a> Tree<'a> for Ref<'a> {
+    fn shape(self) -> Shape<'a> {
+        match self.kind() {
+            Kind::Null => Shape::Null,
+            Kind::Bool(b) => Shape::Bool(b),
+            Kind::Int(d) => Shape::Int(d),
+            Kind::Float(f) => Shape::Float(f),
+            Kind::Str(t) => Shape::Str(t.as_bytes()),
+            Kind::Array(_) => Shape::Array,
+            Kind::Object(_) => Shape::Object,
+        }
+    }
+    fn children(self, out: &mut Vec<(&'a [u8], Self)>) {
+        match self.kind() {
+            Kind::Array(items) => out.extend(items.iter().map(|v| (&b""[..], v))),
+            Kind::Object(m) => out.extend(m.iter().map(|(k, v)| (Text::as_bytes(k), v))),
+            _ => {}
+        }
+    }
+}
+
 /// Print `value` as a `String`.
-pub fn write(value: &Value, options: Options) -> String {
+pub fn write<'a, T: Tree<'a>>(value: T, options: Options) -> String {
     let mut out = Vec::new();
     write_into(value, options, &mut out);
     // Only valid UTF-8 is ever written (lone surrogates are escaped).
@@ -45,47 +116,52 @@ pub fn write(value: &Value, options: Options) -> String {
     }
 }
 
-enum Item<'a> {
-    Value(&'a Value),
-    Key(&'a PyStr),
+enum Item<'a, T> {
+    Value(T),
+    Key(&'a [u8]),
     Raw(u8),
 }
 
 /// Append the text of `value` to `out`.
-pub fn write_into(value: &Value, options: Options, out: &mut Vec<u8>) {
-    let mut stack: Vec<Item<'_>> = vec![Item::Value(value)];
+pub fn write_into<'a, T: Tree<'a>>(value: T, options: Options, out: &mut Vec<u8>) {
+    let mut stack: Vec<Item<'a, T>> = vec![Item::Value(value)];
+    // Children of the container being opened (reused).
+    let mut kids: Vec<(&'a [u8], T)> = Vec::new();
     while let Some(item) = stack.pop() {
         match item {
             Item::Raw(c) => out.push(c),
             Item::Key(k) => {
-                write_str(k, options.ensure_ascii, out);
+                write_bytes(k, options.ensure_ascii, out);
                 out.push(b':');
             }
-            Item::Value(v) => match v {
-                Value::Null => out.extend_from_slice(b"null"),
-                Value::Bool(true) => out.extend_from_slice(b"true"),
-                Value::Bool(false) => out.extend_from_slice(b"false"),
-                Value::Int(digits) => out.extend_from_slice(digits.as_bytes()),
-                Value::Float(f) => write_float(*f, out),
-                Value::Str(s) => write_str(s, options.ensure_ascii, out),
-                Value::Array(items) => {
+            Item::Value(v) => match v.shape() {
+                Shape::Null => out.extend_from_slice(b"null"),
+                Shape::Bool(true) => out.extend_from_slice(b"true"),
+                Shape::Bool(false) => out.extend_from_slice(b"false"),
+                Shape::Int(digits) => out.extend_from_slice(digits.as_bytes()),
+                Shape::Float(f) => write_float(f, out),
+                Shape::Str(s) => write_bytes(s, options.ensure_ascii, out),
+                Shape::Array => {
                     out.push(b'[');
                     stack.push(Item::Raw(b']'));
-                    for (i, item) in items.iter().enumerate().rev() {
+                    kids.clear();
+                    v.children(&mut kids);
+                    for (i, &(_, item)) in kids.iter().enumerate().rev() {
                         stack.push(Item::Value(item));
                         if i > 0 {
                             stack.push(Item::Raw(b','));
                         }
                     }
                 }
-                Value::Object(obj) => {
+                Shape::Object => {
                     out.push(b'{');
                     stack.push(Item::Raw(b'}'));
-                    let mut members: Vec<&(PyStr, Value)> = obj.members().iter().collect();
+                    kids.clear();
+                    v.children(&mut kids);
                     if options.sort_keys {
-                        members.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+                        kids.sort_by(|a, b| a.0.cmp(b.0));
                     }
-                    for (i, (k, v)) in members.into_iter().enumerate().rev() {
+                    for (i, &(k, v)) in kids.iter().enumerate().rev() {
                         stack.push(Item::Value(v));
                         stack.push(Item::Key(k));
                         if i > 0 {
@@ -144,7 +220,11 @@ fn ascii_escape(c: u8, ensure_ascii: bool, out: &mut Vec<u8>) -> bool {
 
 /// Write a quoted, escaped string.
 pub fn write_str(s: &PyStr, ensure_ascii: bool, out: &mut Vec<u8>) {
-    let b = s.as_bytes();
+    write_bytes(s.as_bytes(), ensure_ascii, out)
+}
+
+/// Write a quoted, escaped string given as WTF-8 bytes.
+pub fn write_bytes(b: &[u8], ensure_ascii: bool, out: &mut Vec<u8>) {
     out.reserve(b.len() + 2);
     out.push(b'"');
     let mut i = 0;
