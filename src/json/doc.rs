@@ -40,7 +40,8 @@ enum Node<'a> {
     Null,
     Bool(bool),
     Int(&'a str),
-    Float(f64),
+    /// The value and, when it is the text Python's `repr` prints for it, the lexeme.
+    Float(f64, Option<&'a str>),
     Str(Str<'a>),
     /// Children at `Doc::items[start..start + len]`.
     Array(u32, u32),
@@ -127,8 +128,8 @@ impl<'a> Sink<'a> for Doc<'a> {
     fn int(&mut self, digits: &'a str) -> u32 {
         self.push(Node::Int(digits))
     }
-    fn float(&mut self, f: f64) -> u32 {
-        self.push(Node::Float(f))
+    fn float(&mut self, f: f64, lexeme: Option<&'a str>) -> u32 {
+        self.push(Node::Float(f, lexeme.filter(|l| super::write::is_repr_lexeme(l))))
     }
     fn string(&mut self, s: Token<'a>) -> u32 {
         let s = self.intern(s);
@@ -346,6 +347,14 @@ impl<'d> Doc<'d> {
 }
 
 impl<'d> Ref<'d> {
+    /// A float's number token when it is exactly what Python's `repr` prints.
+    pub(crate) fn repr_lexeme(self) -> Option<&'d str> {
+        match self.doc.nodes[self.id as usize] {
+            Node::Float(_, lexeme) => lexeme,
+            _ => None,
+        }
+    }
+
     /// What this node is.
     pub fn kind(self) -> Kind<'d> {
         let doc = self.doc;
@@ -353,7 +362,7 @@ impl<'d> Ref<'d> {
             Node::Null => Kind::Null,
             Node::Bool(b) => Kind::Bool(b),
             Node::Int(d) => Kind::Int(d),
-            Node::Float(f) => Kind::Float(f),
+            Node::Float(f, _) => Kind::Float(f),
             Node::Str(s) => Kind::Str(doc.text_of(s)),
             Node::Array(a, n) => Kind::Array(Items { doc, ids: &doc.items[a as usize..(a + n) as usize] }),
             Node::Object(a, n) => Kind::Object(Members { doc, members: &doc.members[a as usize..(a + n) as usize] }),

@@ -160,7 +160,8 @@ pub(crate) trait Sink<'a> {
     fn boolean(&mut self, b: bool) -> Self::Value;
     /// Integer digits (`-0` already normalised to `0`).
     fn int(&mut self, digits: &'a str) -> Self::Value;
-    fn float(&mut self, f: f64) -> Self::Value;
+    /// A float; `lexeme` is its number token (None for `NaN`/`Infinity`).
+    fn float(&mut self, f: f64, lexeme: Option<&'a str>) -> Self::Value;
     fn string(&mut self, s: Token<'a>) -> Self::Value;
     fn empty_array(&mut self) -> Self::Value;
     fn empty_object(&mut self) -> Self::Value;
@@ -198,7 +199,7 @@ impl<'a> Sink<'a> for Tree {
     fn int(&mut self, digits: &'a str) -> Value {
         Value::Int(digits.into())
     }
-    fn float(&mut self, f: f64) -> Value {
+    fn float(&mut self, f: f64, _lexeme: Option<&'a str>) -> Value {
         Value::Float(f)
     }
     fn string(&mut self, s: Token<'a>) -> Value {
@@ -344,7 +345,7 @@ impl ObjectBuilder {
 /// A number token.
 enum Number<'a> {
     Int(&'a str),
-    Float(f64),
+    Float(f64, &'a str),
 }
 
 struct Parser<'a> {
@@ -457,19 +458,19 @@ impl<'a> Parser<'a> {
                 }
                 Some(b'N') if self.b[start..].starts_with(b"NaN") => {
                     self.pos += 3;
-                    sink.float(f64::NAN)
+                    sink.float(f64::NAN, None)
                 }
                 Some(b'I') if self.b[start..].starts_with(b"Infinity") => {
                     self.pos += 8;
-                    sink.float(f64::INFINITY)
+                    sink.float(f64::INFINITY, None)
                 }
                 Some(b'-') if self.b[start..].starts_with(b"-Infinity") => {
                     self.pos += 9;
-                    sink.float(f64::NEG_INFINITY)
+                    sink.float(f64::NEG_INFINITY, None)
                 }
                 Some(b'-') | Some(b'0'..=b'9') => match self.number()? {
                     Number::Int(digits) => sink.int(digits),
-                    Number::Float(f) => sink.float(f),
+                    Number::Float(f, lexeme) => sink.float(f, Some(lexeme)),
                 },
                 _ => return Err(self.err("Expecting value", start)),
             };
@@ -600,7 +601,7 @@ impl<'a> Parser<'a> {
             // Rust's parser is correctly rounded and overflows to infinity,
             // like CPython's float(str).
             match token.parse::<f64>() {
-                Ok(f) => Ok(Number::Float(f)),
+                Ok(f) => Ok(Number::Float(f, token)),
                 Err(_) => Err(self.err("Invalid number", start)),
             }
         } else {

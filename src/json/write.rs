@@ -55,6 +55,8 @@ pub enum Shape<'a> {
     Int(&'a str),
     /// A float.
     Float(f64),
+    /// A float given as the text Python's `repr` prints for it (see [`is_repr_lexeme`]).
+    Lexeme(&'a str),
     /// A string's WTF-8 bytes.
     Str(&'a [u8]),
     /// An array (children from [`Tree::children`]).
@@ -90,7 +92,10 @@ impl<'a> Tree<'a> for Ref<'a> {
             Kind::Null => Shape::Null,
             Kind::Bool(b) => Shape::Bool(b),
             Kind::Int(d) => Shape::Int(d),
-            Kind::Float(f) => Shape::Float(f),
+            Kind::Float(f) => match self.repr_lexeme() {
+                Some(lexeme) => Shape::Lexeme(lexeme),
+                None => Shape::Float(f),
+            },
             Kind::Str(t) => Shape::Str(t.as_bytes()),
             Kind::Array(_) => Shape::Array,
             Kind::Object(_) => Shape::Object,
@@ -140,6 +145,7 @@ pub fn write_into<'a, T: Tree<'a>>(value: T, options: Options, out: &mut Vec<u8>
                 Shape::Bool(false) => out.extend_from_slice(b"false"),
                 Shape::Int(digits) => out.extend_from_slice(digits.as_bytes()),
                 Shape::Float(f) => write_float(f, out),
+                Shape::Lexeme(text) => out.extend_from_slice(text.as_bytes()),
                 Shape::Str(s) => write_bytes(s, options.ensure_ascii, out),
                 Shape::Array => {
                     out.push(b'[');
@@ -185,6 +191,42 @@ pub fn write_float(f: f64, out: &mut Vec<u8>) {
         float::write_repr(f, &mut s);
         out.extend_from_slice(s.as_bytes());
     }
+}
+
+/// Is this JSON number token (with `.` or an exponent) exactly what Python's
+/// `repr` prints for the double it denotes? True for fixed notation
+/// `-?D.F` with at most 15 significant digits, no trailing zero in `F`
+/// (except `F` = `0`) and `1e-4 ≤ |x| < 1e16` or zero. Why: a decimal of at
+/// most 15 significant digits survives decimal → double → 15 digits
+/// (DBL_DIG), so the shortest round-tripping digits repr finds denote the
+/// same decimal, and repr writes them in this very fixed form in that range.
+pub(crate) fn is_repr_lexeme(t: &str) -> bool {
+    let b = t.as_bytes();
+    let b = b.strip_prefix(b"-").unwrap_or(b);
+    let Some(dot) = b.iter().position(|&c| c == b'.') else { return false };
+    let (int, frac) = (&b[..dot], &b[dot + 1..]);
+    if int.is_empty() || frac.is_empty() || !int.iter().chain(frac).all(u8::is_ascii_digit) {
+        return false;
+    }
+    if frac.len() > 1 && frac.last() == Some(&b'0') {
+        return false;
+    }
+    let significant = if int == b"0" {
+        let zeros = frac.iter().take_while(|&&c| c == b'0').count();
+        if zeros == frac.len() {
+            return true; // 0.0 / -0.0
+        }
+        if zeros > 3 {
+            return false; // below 1e-4: repr uses an exponent
+        }
+        frac.len() - zeros
+    } else {
+        if int[0] == b'0' {
+            return false;
+        }
+        int.len() + if frac == b"0" { 0 } else { frac.len() }
+    };
+    significant <= 15
 }
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
@@ -341,6 +383,55 @@ mod tests {
         assert_eq!(canon("[-0,-0e0,0e-5]"), "[0,-0.0,0.0]");
         let v = parse(r#"{"b":"é\u007f\ud800","a":1}"#).unwrap();
         assert_eq!(write(&v, Options::COMPACT), "{\"b\":\"é\u{7f}\\ud800\",\"a\":1}");
+    }
+
+    /// Every lexeme the printer copies is what repr prints (and the rule
+    /// accepts the common shapes): random fixed-notation tokens of 1..=18
+    /// digits, with and without a sign and leading zeros in the fraction.
+    #[test]
+    fn repr_lexemes_are_repr() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let mut accepted = 0;
+        for _ in 0..200_000 {
+            let int_len = next(17) as usize;
+            let frac_len = 1 + next(17) as usize;
+            let mut t = String::new();
+            if next(2) == 0 {
+                t.push('-');
+            }
+            if int_len == 0 {
+                t.push('0');
+            } else {
+                t.push((b'1' + next(9) as u8) as char);
+                for _ in 1..int_len {
+                    t.push((b'0' + next(10) as u8) as char);
+                }
+            }
+            t.push('.');
+            let zeros = if next(3) == 0 { next(6) as usize } else { 0 };
+            for k in 0..frac_len {
+                t.push(if k < zeros { '0' } else { (b'0' + next(10) as u8) as char });
+            }
+            if is_repr_lexeme(&t) {
+                accepted += 1;
+                let mut out = Vec::new();
+                write_float(t.parse().unwrap(), &mut out);
+                assert_eq!(String::from_utf8(out).unwrap(), t);
+            }
+        }
+        assert!(accepted > 20_000, "{accepted}");
+        for (t, ok) in [("0.0", true), ("-0.0", true), ("1.0", true), ("0.0001", true), ("0.00001", false)] {
+            assert_eq!(is_repr_lexeme(t), ok, "{t}");
+        }
+        for t in ["1e5", "1.50", "01.5", "1.", ".5", "1234567890123456.0", "0.1000000000000000055511151231257827"] {
+            assert!(!is_repr_lexeme(t), "{t}");
+        }
     }
 
     #[test]
