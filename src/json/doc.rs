@@ -21,8 +21,9 @@ use super::parse::{KeyIndex, Sink, Token};
 use super::value::lossy;
 
 /// Objects with more members than this get a hash index for duplicate-key
-/// detection while they are built (as the [`Value`](super::Value) builder does).
-const INDEX_THRESHOLD: usize = 16;
+/// detection while they are built (below it a key filter and, on a filter
+/// hit, a scan of at most this many keys: linear time either way).
+const INDEX_THRESHOLD: usize = 32;
 
 /// Where a string's WTF-8 bytes are.
 #[derive(Clone, Copy, Debug)]
@@ -54,6 +55,15 @@ struct Open<'a> {
     start: usize,
     key: Option<Str<'a>>,
     index: Option<KeyIndex>,
+    /// A 64-bit filter of the keys so far (by length and end bytes): a key
+    /// whose bit is clear is new, with no scan.
+    seen: u64,
+}
+
+/// The filter bit of a key for [`Open::seen`].
+fn key_bit(k: &[u8]) -> u64 {
+    let h = k.len().wrapping_mul(31) ^ (*k.first().unwrap_or(&0) as usize) ^ ((*k.last().unwrap_or(&0) as usize) << 2);
+    1 << (h & 63)
 }
 
 /// A parsed JSON document borrowing its input text (see the module docs).
@@ -146,7 +156,7 @@ impl<'a> Sink<'a> for Doc<'a> {
     }
     fn open_object(&mut self, first_key: Token<'a>) {
         let key = self.intern(first_key);
-        self.open_objects.push(Open { start: self.open_members.len(), key: Some(key), index: None });
+        self.open_objects.push(Open { start: self.open_members.len(), key: Some(key), index: None, seen: 0 });
     }
     fn item(&mut self, v: u32) {
         self.open_items.push(v);
@@ -158,23 +168,27 @@ impl<'a> Sink<'a> for Doc<'a> {
         let mine = &mut self.open_members[open.start..];
         let kb = bytes_of(text, wtf8, key);
         if let Some(index) = &mut open.index {
-            if let Some(at) = index.insert(mine.len(), |i| bytes_of(text, wtf8, mine[i].0), kb) {
+            if let Some(at) = index.insert(mine.len(), &|i| bytes_of(text, wtf8, mine[i].0), kb) {
                 mine[at].1 = v;
                 return;
             }
             self.open_members.push((key, v));
             let mine = &self.open_members[open.start..];
-            index.grown(mine.len(), |i| bytes_of(text, wtf8, mine[i].0));
+            index.grown(mine.len(), &|i| bytes_of(text, wtf8, mine[i].0));
             return;
         }
-        if let Some(slot) = mine.iter_mut().find(|(k, _)| bytes_of(text, wtf8, *k) == kb) {
-            slot.1 = v;
-            return;
+        let bit = key_bit(kb);
+        if open.seen & bit != 0 {
+            if let Some(slot) = mine.iter_mut().find(|(k, _)| bytes_of(text, wtf8, *k) == kb) {
+                slot.1 = v;
+                return;
+            }
         }
+        open.seen |= bit;
         self.open_members.push((key, v));
         let mine = &self.open_members[open.start..];
         if mine.len() > INDEX_THRESHOLD {
-            open.index = Some(KeyIndex::build(mine.len(), |i| bytes_of(text, wtf8, mine[i].0)));
+            open.index = Some(KeyIndex::build(mine.len(), &|i| bytes_of(text, wtf8, mine[i].0)));
         }
     }
     fn key(&mut self, k: Token<'a>) {

@@ -265,22 +265,23 @@ pub(crate) const EMPTY: u32 = u32::MAX;
 
 impl KeyIndex {
     /// An index of the `n` keys `key(0..n)` (unique).
-    pub(crate) fn build<'k>(n: usize, key: impl Fn(usize) -> &'k [u8]) -> KeyIndex {
+    #[inline(never)]
+    pub(crate) fn build<'k>(n: usize, key: &dyn Fn(usize) -> &'k [u8]) -> KeyIndex {
         let mut index = KeyIndex { slots: Vec::new(), hasher: RandomState::new() };
         index.rehash(n, key, (n * 4).next_power_of_two());
         index
     }
 
-    pub(crate) fn rehash<'k>(&mut self, n: usize, key: impl Fn(usize) -> &'k [u8], size: usize) {
+    fn rehash<'k>(&mut self, n: usize, key: &dyn Fn(usize) -> &'k [u8], size: usize) {
         self.slots = vec![EMPTY; size];
         for i in 0..n {
-            let slot = self.probe(&key, key(i));
+            let slot = self.probe(key, key(i));
             self.slots[slot] = i as u32;
         }
     }
 
     /// The slot holding `key`, or the empty slot where it would go.
-    pub(crate) fn probe<'k>(&self, key_at: impl Fn(usize) -> &'k [u8], key: &[u8]) -> usize {
+    fn probe<'k>(&self, key_at: &dyn Fn(usize) -> &'k [u8], key: &[u8]) -> usize {
         let mask = self.slots.len() - 1;
         let mut slot = (self.hasher.hash_one(key) as usize) & mask;
         loop {
@@ -294,8 +295,9 @@ impl KeyIndex {
 
     /// Insert-or-find `key` among `n` keys: `Some(position)` when present,
     /// else records position `n` for it (the caller appends it) and grows.
-    pub(crate) fn insert<'k>(&mut self, n: usize, key_at: impl Fn(usize) -> &'k [u8], key: &[u8]) -> Option<usize> {
-        let slot = self.probe(&key_at, key);
+    #[inline(never)]
+    pub(crate) fn insert<'k>(&mut self, n: usize, key_at: &dyn Fn(usize) -> &'k [u8], key: &[u8]) -> Option<usize> {
+        let slot = self.probe(key_at, key);
         let at = self.slots[slot];
         if at != EMPTY {
             return Some(at as usize);
@@ -305,7 +307,8 @@ impl KeyIndex {
     }
 
     /// After appending the `n`th key: keep the load factor under 1/2.
-    pub(crate) fn grown<'k>(&mut self, n: usize, key_at: impl Fn(usize) -> &'k [u8]) {
+    #[inline(never)]
+    pub(crate) fn grown<'k>(&mut self, n: usize, key_at: &dyn Fn(usize) -> &'k [u8]) {
         if n * 2 > self.slots.len() {
             let size = self.slots.len() * 4;
             self.rehash(n, key_at, size);
@@ -321,13 +324,13 @@ impl ObjectBuilder {
     fn insert(&mut self, key: PyStr, value: Value) {
         if let Some(index) = &mut self.index {
             let members = &self.members;
-            if let Some(at) = index.insert(members.len(), |i| members[i].0.as_bytes(), key.as_bytes()) {
+            if let Some(at) = index.insert(members.len(), &|i| members[i].0.as_bytes(), key.as_bytes()) {
                 self.members[at].1 = value;
                 return;
             }
             self.members.push((key, value));
             let members = &self.members;
-            index.grown(members.len(), |i| members[i].0.as_bytes());
+            index.grown(members.len(), &|i| members[i].0.as_bytes());
             return;
         }
         if let Some(slot) = self.members.iter_mut().find(|(k, _)| *k == key) {
@@ -337,7 +340,7 @@ impl ObjectBuilder {
         self.members.push((key, value));
         if self.members.len() > INDEX_THRESHOLD {
             let members = &self.members;
-            self.index = Some(KeyIndex::build(members.len(), |i| members[i].0.as_bytes()));
+            self.index = Some(KeyIndex::build(members.len(), &|i| members[i].0.as_bytes()));
         }
     }
 }
@@ -724,6 +727,21 @@ pub(crate) fn skip_plain(b: &[u8], mut i: usize) -> usize {
             break;
         }
         i += 16;
+    }
+    // Words of eight: the lowest flagged byte of the SWAR test is exact
+    // (borrows only ever flag bytes above a true hit), so the first special
+    // byte of a word is found without a byte loop.
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    while let Some(chunk) = b.get(i..i + 8) {
+        let w = u64::from_le_bytes(<[u8; 8]>::try_from(chunk).unwrap_or([0; 8]));
+        let zero = |x: u64| x.wrapping_sub(LO) & !x;
+        let special =
+            (zero(w ^ (LO * b'"' as u64)) | zero(w ^ (LO * b'\\' as u64)) | (w.wrapping_sub(LO * 0x20) & !w)) & HI;
+        if special != 0 {
+            return i + (special.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
     }
     while let Some(&c) = b.get(i) {
         if c == b'"' || c == b'\\' || c < 0x20 {

@@ -132,6 +132,8 @@ pub fn write_into<'a, T: Tree<'a>>(value: T, options: Options, out: &mut Vec<u8>
     let mut stack: Vec<Item<'a, T>> = vec![Item::Value(value)];
     // Children of the container being opened (reused).
     let mut kids: Vec<(&'a [u8], T)> = Vec::new();
+    // An object's (key, child) order (reused).
+    let mut order: Vec<(&'a [u8], u32)> = Vec::new();
     while let Some(item) = stack.pop() {
         match item {
             Item::Raw(c) => out.push(c),
@@ -164,19 +166,65 @@ pub fn write_into<'a, T: Tree<'a>>(value: T, options: Options, out: &mut Vec<u8>
                     stack.push(Item::Raw(b'}'));
                     kids.clear();
                     v.children(&mut kids);
+                    order.clear();
+                    order.extend(kids.iter().enumerate().map(|(i, &(k, _))| (k, i as u32)));
                     if options.sort_keys {
-                        kids.sort_by(|a, b| a.0.cmp(b.0));
+                        sort_keys(&mut order);
                     }
-                    for (i, &(k, v)) in kids.iter().enumerate().rev() {
-                        stack.push(Item::Value(v));
+                    for (n, &(k, i)) in order.iter().enumerate().rev() {
+                        stack.push(Item::Value(kids[i as usize].1));
                         stack.push(Item::Key(k));
-                        if i > 0 {
+                        if n > 0 {
                             stack.push(Item::Raw(b','));
                         }
                     }
                 }
             },
         }
+    }
+}
+
+/// Sort members by key bytes (WTF-8 order = code point order; keys are
+/// unique, so any correct sort gives the same order). Not generic over the
+/// tree type, so the wasm carries one sort.
+/// Insertion sort for the usual handful of keys, heapsort (O(n log n), no
+/// allocation, little code) for large objects.
+#[inline(never)]
+fn sort_keys(v: &mut [(&[u8], u32)]) {
+    let n = v.len();
+    if n <= 24 {
+        for i in 1..n {
+            let mut j = i;
+            while j > 0 && v[j - 1].0 > v[j].0 {
+                v.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+        return;
+    }
+    // Sift `root` down within `v[..end]` (a max-heap on keys).
+    fn sift(v: &mut [(&[u8], u32)], mut root: usize, end: usize) {
+        loop {
+            let mut child = 2 * root + 1;
+            if child >= end {
+                return;
+            }
+            if child + 1 < end && v[child].0 < v[child + 1].0 {
+                child += 1;
+            }
+            if v[root].0 >= v[child].0 {
+                return;
+            }
+            v.swap(root, child);
+            root = child;
+        }
+    }
+    for root in (0..n / 2).rev() {
+        sift(v, root, n);
+    }
+    for end in (1..n).rev() {
+        v.swap(0, end);
+        sift(v, 0, end);
     }
 }
 
@@ -431,6 +479,22 @@ mod tests {
         }
         for t in ["1e5", "1.50", "01.5", "1.", ".5", "1234567890123456.0", "0.1000000000000000055511151231257827"] {
             assert!(!is_repr_lexeme(t), "{t}");
+        }
+    }
+
+    /// The printer's own sort agrees with the standard one, small and large.
+    #[test]
+    fn key_sort() {
+        for n in [0usize, 1, 2, 7, 24, 25, 100, 1000] {
+            let keys: Vec<Vec<u8>> = (0..n).map(|i| format!("k{}", (i * 7919) % 1009).into_bytes()).collect();
+            let mut keys: Vec<Vec<u8>> =
+                keys.into_iter().collect::<std::collections::BTreeSet<_>>().into_iter().rev().collect();
+            keys.rotate_left(n / 3);
+            let mut order: Vec<(&[u8], u32)> = keys.iter().enumerate().map(|(i, k)| (&k[..], i as u32)).collect();
+            sort_keys(&mut order);
+            let mut want: Vec<&[u8]> = keys.iter().map(|k| &k[..]).collect();
+            want.sort();
+            assert_eq!(order.iter().map(|p| p.0).collect::<Vec<_>>(), want, "{n}");
         }
     }
 

@@ -159,9 +159,12 @@ pub(crate) fn py_eq(a: Option<Ref<'_>>, b: Option<Ref<'_>>) -> bool {
             // Small objects (score breakdowns) by scan; large ones through an
             // index, so a hostile body cannot make the comparison quadratic.
             if x.len() <= 32 {
-                return x.iter().all(|(k, v)| match y.get_bytes(k.as_bytes()) {
-                    Some(w) => py_eq(Some(v), Some(w)),
-                    None => false,
+                // Same position first (the usual case: the same order).
+                return (0..x.len()).all(|i| {
+                    let (k, v) = x.at(i);
+                    let same = y.at(i);
+                    let w = if same.0.as_bytes() == k.as_bytes() { Some(same.1) } else { y.get_bytes(k.as_bytes()) };
+                    w.is_some_and(|w| py_eq(Some(v), Some(w)))
                 });
             }
             let index: HashMap<&[u8], Ref<'_>> = y.iter().map(|(k, v)| (k.as_bytes(), v)).collect();

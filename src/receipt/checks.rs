@@ -80,6 +80,7 @@ pub(crate) fn sha256_of(s: Text<'_>) -> String {
 /// An open container on the path to the first hit: (is an array, children, next child).
 type Frame<'a, T> = (bool, Vec<(&'a [u8], T)>, usize);
 
+#[inline(never)]
 pub(crate) fn find_non_finite<'a, T: Tree<'a>>(v: T, base: &str) -> Option<(String, usize)> {
     let non_finite = |v: T| matches!(v.shape(), Shape::Float(f) if !f.is_finite());
     let mut count = 0usize;
