@@ -83,6 +83,7 @@ pub struct Doc<'a> {
     open_objects: Vec<Open<'a>>,
 }
 
+#[inline(always)]
 fn bytes_of<'s>(text: &'s str, wtf8: &'s [u8], s: Str<'s>) -> &'s [u8] {
     match s {
         Str::Wire(w) => w.as_bytes(),
@@ -105,6 +106,7 @@ impl<'a> Doc<'a> {
         self.open_objects = Vec::new();
     }
 
+    #[inline]
     fn push(&mut self, node: Node<'a>) -> u32 {
         self.nodes.push(node);
         (self.nodes.len() - 1) as u32
@@ -179,7 +181,7 @@ impl<'a> Sink<'a> for Doc<'a> {
         }
         let bit = key_bit(kb);
         if open.seen & bit != 0 {
-            if let Some(slot) = mine.iter_mut().find(|(k, _)| bytes_of(text, wtf8, *k) == kb) {
+            if let Some(slot) = mine.iter_mut().find(|(k, _)| same_key(bytes_of(text, wtf8, *k), kb)) {
                 slot.1 = v;
                 return;
             }
@@ -211,6 +213,28 @@ impl<'a> Sink<'a> for Doc<'a> {
         self.open_members.truncate(start);
         self.push(Node::Object(at, self.members.len() as u32 - at))
     }
+}
+
+/// Key equality with a cheap rejection first (length, last byte): most keys
+/// compared during lookups differ there, and a call to `memcmp` is dear in wasm.
+#[inline(always)]
+pub(crate) fn same_key(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.last() == b.last() && bytes_eq(a, b)
+}
+
+/// `a == b` eight bytes at a time (wasm's `memcmp` goes byte by byte; body
+/// texts compared with their receipt_view copies run to kilobytes).
+pub(crate) fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let (mut x, mut y) = (a.chunks_exact(8), b.chunks_exact(8));
+    for (p, q) in x.by_ref().zip(y.by_ref()) {
+        if p != q {
+            return false;
+        }
+    }
+    x.remainder() == y.remainder()
 }
 
 /// A Python `str` inside a [`Doc`]: WTF-8 bytes, UTF-8 unless it holds a
@@ -310,6 +334,7 @@ impl<'d> Items<'d> {
         self.ids.is_empty()
     }
     /// The `i`th item.
+    #[inline]
     pub fn get(self, i: usize) -> Option<Ref<'d>> {
         self.ids.get(i).map(|&id| Ref { doc: self.doc, id })
     }
@@ -330,6 +355,7 @@ impl<'d> Members<'d> {
         self.members.is_empty()
     }
     /// The `i`th member.
+    #[inline]
     pub fn at(self, i: usize) -> (Text<'d>, Ref<'d>) {
         let (k, id) = self.members[i];
         (self.doc.text_of(k), Ref { doc: self.doc, id })
@@ -346,11 +372,17 @@ impl<'d> Members<'d> {
     /// The value of the key with these WTF-8 bytes, if present.
     pub fn get_bytes(self, key: &[u8]) -> Option<Ref<'d>> {
         let doc = self.doc;
-        self.members.iter().find(|(k, _)| doc.text_of(*k).as_bytes() == key).map(|&(_, id)| Ref { doc, id })
+        for &(k, id) in self.members {
+            if same_key(bytes_of(&doc.text, &doc.wtf8, k), key) {
+                return Some(Ref { doc, id });
+            }
+        }
+        None
     }
 }
 
 impl<'d> Doc<'d> {
+    #[inline]
     fn text_of(&'d self, s: Str<'d>) -> Text<'d> {
         match s {
             Str::Wire(w) => Text::Utf8(w),
@@ -370,6 +402,7 @@ impl<'d> Ref<'d> {
     }
 
     /// What this node is.
+    #[inline]
     pub fn kind(self) -> Kind<'d> {
         let doc = self.doc;
         match doc.nodes[self.id as usize] {
@@ -397,11 +430,13 @@ impl<'d> Ref<'d> {
     }
 
     /// True for `null`.
+    #[inline]
     pub fn is_null(self) -> bool {
         matches!(self.doc.nodes[self.id as usize], Node::Null)
     }
 
     /// The members, if this is an object.
+    #[inline]
     pub fn as_object(self) -> Option<Members<'d>> {
         match self.kind() {
             Kind::Object(m) => Some(m),
@@ -410,6 +445,7 @@ impl<'d> Ref<'d> {
     }
 
     /// The items, if this is an array.
+    #[inline]
     pub fn as_array(self) -> Option<Items<'d>> {
         match self.kind() {
             Kind::Array(a) => Some(a),
@@ -418,6 +454,7 @@ impl<'d> Ref<'d> {
     }
 
     /// The string, if this is one (lone surrogates included).
+    #[inline]
     pub fn as_text(self) -> Option<Text<'d>> {
         match self.kind() {
             Kind::Str(t) => Some(t),
@@ -426,11 +463,13 @@ impl<'d> Ref<'d> {
     }
 
     /// The string, if this is a string without lone surrogates.
+    #[inline]
     pub fn as_str(self) -> Option<&'d str> {
         self.as_text().and_then(Text::as_str)
     }
 
     /// Look up a member of an object (None for non-objects).
+    #[inline]
     pub fn get(self, key: &str) -> Option<Ref<'d>> {
         self.as_object().and_then(|o| o.get(key))
     }

@@ -380,7 +380,7 @@ impl<'a> Parser<'a> {
         )
     }
 
-    #[inline]
+    #[inline(always)]
     fn skip_ws(&mut self) {
         while let Some(&c) = self.b.get(self.pos) {
             if c == b' ' || c == b'\n' || c == b'\r' || c == b'\t' {
@@ -392,7 +392,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn peek(&self) -> Option<u8> {
         self.b.get(self.pos).copied()
     }
@@ -722,6 +722,9 @@ impl<'a> Parser<'a> {
 /// finished byte by byte.
 #[inline]
 pub(crate) fn skip_plain(b: &[u8], mut i: usize) -> usize {
+    // Without SIMD128 the block test is sixteen scalar compares: wasm goes
+    // straight to the words.
+    #[cfg(not(target_arch = "wasm32"))]
     while let Some(block) = b.get(i..i + 16).and_then(|s| <&[u8; 16]>::try_from(s).ok()) {
         if block_has_special(block) {
             break;
@@ -755,6 +758,7 @@ pub(crate) fn skip_plain(b: &[u8], mut i: usize) -> usize {
 /// Does the block hold a `"`, a `\\` or a control char? Written as a
 /// reduction over a fixed-size array so that it compiles to vector compares.
 #[inline(always)]
+#[cfg(not(target_arch = "wasm32"))]
 fn block_has_special(block: &[u8; 16]) -> bool {
     let mut m = 0u8;
     for &c in block {

@@ -15,7 +15,7 @@
 //!
 //! The printer is iterative: no value, however deep, can overflow the stack.
 
-use super::doc::{Kind, Ref, Text};
+use super::doc::{Kind, Ref};
 use super::value::{PyStr, Value};
 use crate::py::float;
 
@@ -103,8 +103,19 @@ impl<'a> Tree<'a> for Ref<'a> {
     }
     fn children(self, out: &mut Vec<(&'a [u8], Self)>) {
         match self.kind() {
-            Kind::Array(items) => out.extend(items.iter().map(|v| (&b""[..], v))),
-            Kind::Object(m) => out.extend(m.iter().map(|(k, v)| (Text::as_bytes(k), v))),
+            Kind::Array(items) => {
+                for i in 0..items.len() {
+                    if let Some(v) = items.get(i) {
+                        out.push((b"", v));
+                    }
+                }
+            }
+            Kind::Object(m) => {
+                for i in 0..m.len() {
+                    let (k, v) = m.at(i);
+                    out.push((k.as_bytes(), v));
+                }
+            }
             _ => {}
         }
     }

@@ -148,7 +148,7 @@ pub(crate) fn py_eq(a: Option<Ref<'_>>, b: Option<Ref<'_>>) -> bool {
         (Kind::Null, Kind::Null) => true,
         (Kind::Bool(x), Kind::Bool(y)) => x == y,
         (Kind::Int(_) | Kind::Float(_), Kind::Int(_) | Kind::Float(_)) => num_eq_values(a, b),
-        (Kind::Str(x), Kind::Str(y)) => x.as_bytes() == y.as_bytes(),
+        (Kind::Str(x), Kind::Str(y)) => json::bytes_eq(x.as_bytes(), y.as_bytes()),
         (Kind::Array(x), Kind::Array(y)) => {
             x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| py_eq(Some(p), Some(q)))
         }
@@ -395,7 +395,7 @@ pub(crate) fn bind(
                     content_skipped += 1;
                 } else {
                     let h = match memory_hashes.get(i) {
-                        Some(Some((seen, h))) if *seen == text.as_bytes() => h.clone(),
+                        Some(Some((seen, h))) if json::bytes_eq(seen, text.as_bytes()) => h.clone(),
                         _ => sha256_of(text),
                     };
                     let got = r.get("content_hash");
@@ -584,6 +584,11 @@ fn bind_neighbours(
     mp: &dyn Fn() -> String,
     rp: &dyn Fn() -> String,
 ) {
+    // Most memories carry no neighbour fields: one pass over the keys
+    // instead of twelve lookups.
+    if !m.iter().any(|(k, _)| k.as_bytes().starts_with(b"context_")) {
+        return;
+    }
     let entries = r.get("context_neighbors").and_then(Ref::as_object);
     let np = || pointer(&rp(), "context_neighbors");
     for (pos, text_key, id_key, meta_key) in NEIGHBOUR_KEYS {
