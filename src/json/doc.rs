@@ -228,13 +228,16 @@ pub(crate) fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
     if a.len() != b.len() {
         return false;
     }
-    let (mut x, mut y) = (a.chunks_exact(8), b.chunks_exact(8));
-    for (p, q) in x.by_ref().zip(y.by_ref()) {
-        if p != q {
+    let word =
+        |s: &[u8], i: usize| u64::from_le_bytes(s.get(i..i + 8).and_then(|w| w.try_into().ok()).unwrap_or([0; 8]));
+    let mut i = 0;
+    while i + 8 <= a.len() {
+        if word(a, i) != word(b, i) {
             return false;
         }
+        i += 8;
     }
-    x.remainder() == y.remainder()
+    a.iter().zip(b).skip(i).all(|(x, y)| x == y)
 }
 
 /// A Python `str` inside a [`Doc`]: WTF-8 bytes, UTF-8 unless it holds a
@@ -370,6 +373,7 @@ impl<'d> Members<'d> {
         self.get_bytes(key.as_bytes())
     }
     /// The value of the key with these WTF-8 bytes, if present.
+    #[inline(never)]
     pub fn get_bytes(self, key: &[u8]) -> Option<Ref<'d>> {
         let doc = self.doc;
         for &(k, id) in self.members {
@@ -393,11 +397,18 @@ impl<'d> Doc<'d> {
 }
 
 impl<'d> Ref<'d> {
-    /// A float's number token when it is exactly what Python's `repr` prints.
-    pub(crate) fn repr_lexeme(self) -> Option<&'d str> {
-        match self.doc.nodes[self.id as usize] {
-            Node::Float(_, lexeme) => lexeme,
-            _ => None,
+    /// The printer's view of this node.
+    pub(crate) fn shape(self) -> super::write::Shape<'d> {
+        use super::write::Shape;
+        match self.node() {
+            Node::Null => Shape::Null,
+            Node::Bool(b) => Shape::Bool(b),
+            Node::Int(d) => Shape::Int(d),
+            Node::Float(_, Some(lexeme)) => Shape::Lexeme(lexeme),
+            Node::Float(f, None) => Shape::Float(f),
+            Node::Str(s) => Shape::Str(self.doc.text_of(s).as_bytes()),
+            Node::Array(..) => Shape::Array,
+            Node::Object(..) => Shape::Object,
         }
     }
 
@@ -405,41 +416,58 @@ impl<'d> Ref<'d> {
     #[inline]
     pub fn kind(self) -> Kind<'d> {
         let doc = self.doc;
-        match doc.nodes[self.id as usize] {
+        match self.node() {
             Node::Null => Kind::Null,
             Node::Bool(b) => Kind::Bool(b),
             Node::Int(d) => Kind::Int(d),
             Node::Float(f, _) => Kind::Float(f),
             Node::Str(s) => Kind::Str(doc.text_of(s)),
-            Node::Array(a, n) => Kind::Array(Items { doc, ids: &doc.items[a as usize..(a + n) as usize] }),
-            Node::Object(a, n) => Kind::Object(Members { doc, members: &doc.members[a as usize..(a + n) as usize] }),
+            Node::Array(a, n) => Kind::Array(self.items(a, n)),
+            Node::Object(a, n) => Kind::Object(self.members(a, n)),
         }
+    }
+
+    #[inline]
+    fn node(self) -> Node<'d> {
+        self.doc.nodes.get(self.id as usize).copied().unwrap_or(Node::Null)
+    }
+
+    #[inline]
+    fn items(self, a: u32, n: u32) -> Items<'d> {
+        let doc = self.doc;
+        Items { doc, ids: doc.items.get(a as usize..(a + n) as usize).unwrap_or(&[]) }
+    }
+
+    #[inline]
+    fn members(self, a: u32, n: u32) -> Members<'d> {
+        let doc = self.doc;
+        Members { doc, members: doc.members.get(a as usize..(a + n) as usize).unwrap_or(&[]) }
     }
 
     /// Python's type name, as [`Value::type_name`](super::Value::type_name).
     pub fn type_name(self) -> &'static str {
-        match self.kind() {
-            Kind::Null => "null",
-            Kind::Bool(_) => "boolean",
-            Kind::Int(_) => "integer",
-            Kind::Float(_) => "float",
-            Kind::Str(_) => "string",
-            Kind::Array(_) => "array",
-            Kind::Object(_) => "object",
+        match self.node() {
+            Node::Null => "null",
+            Node::Bool(_) => "boolean",
+            Node::Int(_) => "integer",
+            Node::Float(..) => "float",
+            Node::Str(_) => "string",
+            Node::Array(..) => "array",
+            Node::Object(..) => "object",
         }
     }
 
     /// True for `null`.
     #[inline]
     pub fn is_null(self) -> bool {
-        matches!(self.doc.nodes[self.id as usize], Node::Null)
+        matches!(self.node(), Node::Null)
     }
 
     /// The members, if this is an object.
     #[inline]
     pub fn as_object(self) -> Option<Members<'d>> {
-        match self.kind() {
-            Kind::Object(m) => Some(m),
+        match self.node() {
+            Node::Object(a, n) => Some(self.members(a, n)),
             _ => None,
         }
     }
@@ -447,8 +475,8 @@ impl<'d> Ref<'d> {
     /// The items, if this is an array.
     #[inline]
     pub fn as_array(self) -> Option<Items<'d>> {
-        match self.kind() {
-            Kind::Array(a) => Some(a),
+        match self.node() {
+            Node::Array(a, n) => Some(self.items(a, n)),
             _ => None,
         }
     }
@@ -456,8 +484,8 @@ impl<'d> Ref<'d> {
     /// The string, if this is one (lone surrogates included).
     #[inline]
     pub fn as_text(self) -> Option<Text<'d>> {
-        match self.kind() {
-            Kind::Str(t) => Some(t),
+        match self.node() {
+            Node::Str(s) => Some(self.doc.text_of(s)),
             _ => None,
         }
     }

@@ -88,18 +88,7 @@ impl<'a> Tree<'a> for &'a Value {
 
 impl<'a> Tree<'a> for Ref<'a> {
     fn shape(self) -> Shape<'a> {
-        match self.kind() {
-            Kind::Null => Shape::Null,
-            Kind::Bool(b) => Shape::Bool(b),
-            Kind::Int(d) => Shape::Int(d),
-            Kind::Float(f) => match self.repr_lexeme() {
-                Some(lexeme) => Shape::Lexeme(lexeme),
-                None => Shape::Float(f),
-            },
-            Kind::Str(t) => Shape::Str(t.as_bytes()),
-            Kind::Array(_) => Shape::Array,
-            Kind::Object(_) => Shape::Object,
-        }
+        self.shape()
     }
     fn children(self, out: &mut Vec<(&'a [u8], Self)>) {
         match self.kind() {

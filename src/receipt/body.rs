@@ -549,12 +549,15 @@ fn bind_memory(
     mp: &dyn Fn() -> String,
     rp: &dyn Fn() -> String,
 ) {
-    for key in ["id", "source", "content_hash", "score", "score_breakdown", "event_time"] {
+    // (key, compared as: 0 value, 1 digest, 2 instant)
+    for (key, how) in
+        [("id", 0), ("source", 0), ("content_hash", 1), ("score", 0), ("score_breakdown", 0), ("event_time", 2)]
+    {
         let Some(v) = m.get(key) else { continue };
         let bound = r.get(key);
-        let ok = match key {
-            "event_time" => same_instant(Some(v), bound),
-            "content_hash" => digest_eq(Some(v), bound),
+        let ok = match how {
+            2 => same_instant(Some(v), bound),
+            1 => digest_eq(Some(v), bound),
             _ => py_eq(Some(v), bound),
         };
         fields.check(
