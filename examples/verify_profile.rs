@@ -1,5 +1,5 @@
 //! One verification (or `N`), for instruction-count profiles:
-//! `valgrind --tool=callgrind target/release/examples/verify_profile BODY.json QUERY [N] [canon RECEIPT.json]`.
+//! `valgrind --tool=callgrind target/release/examples/verify_profile BODY.json QUERY [N] [canon RECEIPT.json | sha]`.
 //!
 //! Prints the report's `receipt_sha256` and `valid` so a run doubles as a smoke test.
 
@@ -17,6 +17,15 @@ fn main() {
     let mut given = json::Object::new();
     given.push_unique("query", Value::str(query.as_str()));
     let given = Value::Object(given);
+    if args.get(3).map(String::as_str) == Some("sha") {
+        let t = std::time::Instant::now();
+        for _ in 0..n {
+            std::hint::black_box(lians_score::hash::sha256_hex(body.as_bytes()));
+        }
+        let s = t.elapsed().as_secs_f64() / n as f64;
+        println!("sha256 of {} bytes: {:.3} ms, {:.0} MB/s", body.len(), s * 1e3, body.len() as f64 / s / 1e6);
+        return;
+    }
     if args.get(3).map(String::as_str) == Some("canon") {
         let receipt = std::fs::read_to_string(&args[4]).expect("read the receipt");
         for _ in 0..n {

@@ -67,7 +67,6 @@ fn key_bit(k: &[u8]) -> u64 {
 }
 
 /// A parsed JSON document borrowing its input text (see the module docs).
-#[derive(Default)]
 pub struct Doc<'a> {
     nodes: Vec<Node<'a>>,
     items: Vec<u32>,
@@ -92,7 +91,76 @@ fn bytes_of<'s>(text: &'s str, wtf8: &'s [u8], s: Str<'s>) -> &'s [u8] {
     }
 }
 
+/// The big arrays of the last dropped [`Doc`] on this thread, empty, kept
+/// for the next parse: a document of a megabyte needs arrays of megabytes,
+/// and allocating them afresh per parse costs page faults natively (more
+/// kernel time than the parse itself) and growth copies everywhere.
+#[derive(Default)]
+struct Spare {
+    nodes: Vec<Node<'static>>,
+    items: Vec<u32>,
+    members: Vec<(Str<'static>, u32)>,
+    open_items: Vec<u32>,
+    open_members: Vec<(Str<'static>, u32)>,
+}
+
+thread_local! {
+    static SPARE: std::cell::RefCell<Spare> = std::cell::RefCell::new(Spare::default());
+}
+
+/// Buffers larger than this (bytes) are not kept.
+const MAX_SPARE_BYTES: usize = 64 << 20;
+
+/// An emptied vector of borrowed items as a vector of `'static` ones, same
+/// allocation (an empty in-place collect: no item is ever converted).
+fn recycle<T, U>(mut v: Vec<T>) -> Vec<U> {
+    v.clear();
+    v.into_iter().filter_map(|_| None).collect()
+}
+
+impl Drop for Doc<'_> {
+    fn drop(&mut self) {
+        let bytes = self.nodes.capacity() * std::mem::size_of::<Node<'_>>()
+            + self.members.capacity() * std::mem::size_of::<(Str<'_>, u32)>();
+        if bytes > MAX_SPARE_BYTES {
+            return;
+        }
+        let spare = Spare {
+            nodes: recycle(std::mem::take(&mut self.nodes)),
+            items: recycle(std::mem::take(&mut self.items)),
+            members: recycle(std::mem::take(&mut self.members)),
+            open_items: recycle(std::mem::take(&mut self.open_items)),
+            open_members: recycle(std::mem::take(&mut self.open_members)),
+        };
+        let _ = SPARE.try_with(|s| {
+            if let Ok(mut s) = s.try_borrow_mut() {
+                if s.nodes.capacity() <= spare.nodes.capacity() {
+                    *s = spare;
+                }
+            }
+        });
+    }
+}
+
 impl<'a> Doc<'a> {
+    /// An empty document (reusing the arrays of the last one dropped on this thread).
+    pub(crate) fn new() -> Doc<'a> {
+        let spare = SPARE.try_with(|s| s.try_borrow_mut().map(|mut s| std::mem::take(&mut *s)).ok()).ok().flatten();
+        let spare = spare.unwrap_or_default();
+        Doc {
+            nodes: spare.nodes,
+            items: spare.items,
+            members: spare.members,
+            text: String::new(),
+            wtf8: Vec::new(),
+            root: 0,
+            open_items: spare.open_items,
+            open_members: spare.open_members,
+            open_arrays: Vec::new(),
+            open_objects: Vec::new(),
+        }
+    }
+
     /// The root value.
     pub fn root(&self) -> Ref<'_> {
         Ref { doc: self, id: self.root }
@@ -100,8 +168,8 @@ impl<'a> Doc<'a> {
 
     pub(crate) fn set_root(&mut self, root: u32) {
         self.root = root;
-        self.open_items = Vec::new();
-        self.open_members = Vec::new();
+        self.open_items.clear();
+        self.open_members.clear();
         self.open_arrays = Vec::new();
         self.open_objects = Vec::new();
     }
@@ -570,6 +638,21 @@ mod tests {
         }
         let deep = "[".repeat(513) + &"]".repeat(513);
         assert!(parse_doc(&deep).is_err());
+    }
+
+    /// A dropped document's arrays serve the next parse (same allocation).
+    #[test]
+    fn arrays_are_reused() {
+        let text = format!("[{}]", "{\"a\":[1,2]},".repeat(1000) + "0");
+        let cap = {
+            let d = parse_doc(&text).unwrap();
+            assert_eq!(d.root().as_array().map(Items::len), Some(1001));
+            d.nodes.capacity()
+        };
+        let d = parse_doc("[]").unwrap();
+        assert!(d.nodes.capacity() >= cap, "{} < {cap}", d.nodes.capacity());
+        let v: Vec<Node<'static>> = recycle(Vec::<Node<'_>>::with_capacity(77));
+        assert!(v.capacity() >= 77);
     }
 
     #[test]

@@ -39,7 +39,7 @@ pub fn parse(text: &str) -> Result<Value> {
 /// Parse JSON text as [`parse`] does (same acceptance, same errors), into the
 /// borrowed form ([`Doc`]): strings without escapes stay slices of `text`.
 pub fn parse_doc(text: &str) -> Result<Doc<'_>> {
-    let mut doc = Doc::default();
+    let mut doc = Doc::new();
     let root = Parser { text, b: text.as_bytes(), pos: 0, record: false, crossed_newline: false }.run(&mut doc)?;
     doc.set_root(root);
     Ok(doc)
