@@ -94,7 +94,10 @@ fn bytes_of<'s>(text: &'s str, wtf8: &'s [u8], s: Str<'s>) -> &'s [u8] {
 /// The big arrays of the last dropped [`Doc`] on this thread, empty, kept
 /// for the next parse: a document of a megabyte needs arrays of megabytes,
 /// and allocating them afresh per parse costs page faults natively (more
-/// kernel time than the parse itself) and growth copies everywhere.
+/// kernel time than the parse itself). Not in wasm: its linear memory never
+/// shrinks, so freed arrays are simply reused by the allocator (and the pool
+/// would cost ~1.3 KB gzip).
+#[cfg(not(target_arch = "wasm32"))]
 #[derive(Default)]
 struct Spare {
     nodes: Vec<Node<'static>>,
@@ -104,20 +107,24 @@ struct Spare {
     open_members: Vec<(Str<'static>, u32)>,
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 thread_local! {
     static SPARE: std::cell::RefCell<Spare> = std::cell::RefCell::new(Spare::default());
 }
 
 /// Buffers larger than this (bytes) are not kept.
+#[cfg(not(target_arch = "wasm32"))]
 const MAX_SPARE_BYTES: usize = 64 << 20;
 
 /// An emptied vector of borrowed items as a vector of `'static` ones, same
 /// allocation (an empty in-place collect: no item is ever converted).
+#[cfg(not(target_arch = "wasm32"))]
 fn recycle<T, U>(mut v: Vec<T>) -> Vec<U> {
     v.clear();
     v.into_iter().filter_map(|_| None).collect()
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 impl Drop for Doc<'_> {
     fn drop(&mut self) {
         let bytes = self.nodes.capacity() * std::mem::size_of::<Node<'_>>()
@@ -144,6 +151,7 @@ impl Drop for Doc<'_> {
 
 impl<'a> Doc<'a> {
     /// An empty document (reusing the arrays of the last one dropped on this thread).
+    #[cfg(not(target_arch = "wasm32"))]
     pub(crate) fn new() -> Doc<'a> {
         let spare = SPARE.try_with(|s| s.try_borrow_mut().map(|mut s| std::mem::take(&mut *s)).ok()).ok().flatten();
         let spare = spare.unwrap_or_default();
@@ -156,6 +164,23 @@ impl<'a> Doc<'a> {
             root: 0,
             open_items: spare.open_items,
             open_members: spare.open_members,
+            open_arrays: Vec::new(),
+            open_objects: Vec::new(),
+        }
+    }
+
+    /// An empty document.
+    #[cfg(target_arch = "wasm32")]
+    pub(crate) fn new() -> Doc<'a> {
+        Doc {
+            nodes: Vec::new(),
+            items: Vec::new(),
+            members: Vec::new(),
+            text: String::new(),
+            wtf8: Vec::new(),
+            root: 0,
+            open_items: Vec::new(),
+            open_members: Vec::new(),
             open_arrays: Vec::new(),
             open_objects: Vec::new(),
         }
@@ -642,6 +667,7 @@ mod tests {
 
     /// A dropped document's arrays serve the next parse (same allocation).
     #[test]
+    #[cfg(not(target_arch = "wasm32"))]
     fn arrays_are_reused() {
         let text = format!("[{}]", "{\"a\":[1,2]},".repeat(1000) + "0");
         let cap = {
