@@ -41,15 +41,17 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::checks::{hex_eq, num_eq_values, sha256_pystr};
+use std::borrow::Cow;
+
+use super::checks::{hex_eq, num_eq_values, result_index, results, sha256_of};
 use super::given::Given;
 use super::report::{codes, pointer, Report};
-use crate::json::{self, PyStr, Value};
+use crate::json::{self, Kind, Members, Ref, Text, Value};
 use crate::py::time::PyDateTime;
 
 /// Which kind of response body is being bound.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Kind {
+pub(crate) enum BodyKind {
     Recall,
     Context,
 }
@@ -88,10 +90,10 @@ const VIEW_MEMORY_BOUND: &[&str] = &["id", "content", "source", "score", "event_
 /// `open_conflicts[j]` members bound.
 const CONFLICT_BOUND: &[&str] = &["id", "memory_a_id", "memory_b_id", "memory_a_content", "memory_b_content"];
 
-fn describe(v: Option<&Value>) -> String {
-    match v {
-        None => "missing".to_string(),
-        Some(Value::Str(s)) => {
+fn describe(v: Option<Ref<'_>>) -> String {
+    let Some(v) = v else { return "missing".to_string() };
+    match v.as_text() {
+        Some(s) => {
             let s = s.to_str_lossy();
             if s.chars().count() > 80 {
                 let head: String = s.chars().take(77).collect();
@@ -100,8 +102,8 @@ fn describe(v: Option<&Value>) -> String {
                 format!("{s:?}")
             }
         }
-        Some(other) => {
-            let t = json::to_json_string(other);
+        None => {
+            let t = json::write::write(v, json::WriteOptions::COMPACT);
             if t.len() > 120 {
                 format!("{}... ({} bytes)", &t[..t.char_indices().nth(100).map(|(i, _)| i).unwrap_or(t.len())], t.len())
             } else {
@@ -111,53 +113,87 @@ fn describe(v: Option<&Value>) -> String {
     }
 }
 
-fn str_of(v: Option<&Value>) -> Option<&PyStr> {
+/// [`describe`] of a value that stands for `null` when missing.
+fn describe_or_null(v: Option<Ref<'_>>) -> String {
     match v {
-        Some(Value::Str(s)) => Some(s),
-        _ => None,
+        None => "null".to_string(),
+        v => describe(v),
     }
 }
 
+fn str_of(v: Option<Ref<'_>>) -> Option<Text<'_>> {
+    v.and_then(Ref::as_text)
+}
+
+/// A missing value stands for `null`.
+fn null_or_missing(v: Option<Ref<'_>>) -> bool {
+    match v {
+        None => true,
+        Some(v) => v.is_null(),
+    }
+}
+
+/// `JSON pointer` of `base` + an array index.
+fn at_index(base: &str, i: usize) -> String {
+    pointer(base, &i.to_string())
+}
+
 /// Python `==` on parsed JSON values, numbers by value (`1 == 1.0`), objects
-/// as dicts (order-insensitive), booleans distinct from numbers.
-pub(crate) fn py_eq(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Null, Value::Null) => true,
-        (Value::Bool(x), Value::Bool(y)) => x == y,
-        (Value::Int(_) | Value::Float(_), Value::Int(_) | Value::Float(_)) => num_eq_values(a, b),
-        (Value::Str(x), Value::Str(y)) => x.as_bytes() == y.as_bytes(),
-        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| py_eq(p, q)),
-        (Value::Object(x), Value::Object(y)) => {
+/// as dicts (order-insensitive), booleans distinct from numbers. A missing
+/// value (`None`) stands for `null`.
+pub(crate) fn py_eq(a: Option<Ref<'_>>, b: Option<Ref<'_>>) -> bool {
+    let null = null_or_missing;
+    let (Some(a), Some(b)) = (a, b) else { return null(a) && null(b) };
+    match (a.kind(), b.kind()) {
+        (Kind::Null, Kind::Null) => true,
+        (Kind::Bool(x), Kind::Bool(y)) => x == y,
+        (Kind::Int(_) | Kind::Float(_), Kind::Int(_) | Kind::Float(_)) => num_eq_values(a, b),
+        (Kind::Str(x), Kind::Str(y)) => json::bytes_eq(x.as_bytes(), y.as_bytes()),
+        (Kind::Array(x), Kind::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| py_eq(Some(p), Some(q)))
+        }
+        (Kind::Object(x), Kind::Object(y)) => {
             if x.len() != y.len() {
                 return false;
             }
             // Small objects (score breakdowns) by scan; large ones through an
             // index, so a hostile body cannot make the comparison quadratic.
             if x.len() <= 32 {
-                return x.iter().all(|(k, v)| match y.members().iter().find(|(k2, _)| k2.as_bytes() == k.as_bytes()) {
-                    Some((_, w)) => py_eq(v, w),
-                    None => false,
+                // Same position first (the usual case: the same order).
+                return (0..x.len()).all(|i| {
+                    let (k, v) = x.at(i);
+                    let same = y.at(i);
+                    let w = if same.0.as_bytes() == k.as_bytes() { Some(same.1) } else { y.get_bytes(k.as_bytes()) };
+                    w.is_some_and(|w| py_eq(Some(v), Some(w)))
                 });
             }
-            let index: HashMap<&[u8], &Value> = y.iter().map(|(k, v)| (k.as_bytes(), v)).collect();
-            x.iter().all(|(k, v)| index.get(k.as_bytes()).is_some_and(|w| py_eq(v, w)))
+            let index: HashMap<&[u8], Ref<'_>> = y.iter().map(|(k, v)| (k.as_bytes(), v)).collect();
+            x.iter().all(|(k, v)| index.get(k.as_bytes()).is_some_and(|&w| py_eq(Some(v), Some(w))))
         }
         _ => false,
     }
 }
 
 /// Two hex digests (or nulls) agree: strings case-insensitively, else by value.
-fn digest_eq(a: Option<&Value>, b: Option<&Value>) -> bool {
-    match (a, b) {
-        (Some(Value::Str(x)), Some(Value::Str(y))) => hex_eq(&x.to_str_lossy(), &y.to_str_lossy()),
-        (x, y) => py_eq(x.unwrap_or(&Value::Null), y.unwrap_or(&Value::Null)),
+fn digest_eq(a: Option<Ref<'_>>, b: Option<Ref<'_>>) -> bool {
+    match (str_of(a), str_of(b)) {
+        (Some(x), Some(y)) => hex_eq(&x.to_str_lossy(), &y.to_str_lossy()),
+        _ => py_eq(a, b),
+    }
+}
+
+/// [`digest_eq`] of a recomputed digest (`None`: null, no text) and a bound value.
+fn digest_text_eq(h: Option<&str>, b: Option<Ref<'_>>) -> bool {
+    match h {
+        Some(h) => str_of(b).is_some_and(|y| hex_eq(h, &y.to_str_lossy())),
+        None => null_or_missing(b),
     }
 }
 
 /// Two times denote the same instant (naive = UTC); non-time values must be equal.
-fn same_instant(a: Option<&Value>, b: Option<&Value>) -> bool {
-    match (a, b) {
-        (Some(Value::Str(x)), Some(Value::Str(y))) => {
+fn same_instant(a: Option<Ref<'_>>, b: Option<Ref<'_>>) -> bool {
+    match (str_of(a), str_of(b)) {
+        (Some(x), Some(y)) => {
             if x.as_bytes() == y.as_bytes() {
                 return true;
             }
@@ -166,16 +202,22 @@ fn same_instant(a: Option<&Value>, b: Option<&Value>) -> bool {
                 _ => false,
             }
         }
-        (x, y) => py_eq(x.unwrap_or(&Value::Null), y.unwrap_or(&Value::Null)),
+        _ => py_eq(a, b),
     }
 }
 
 /// The SHA-256 of a text as the receipt would bind it (null for null).
-fn text_digest(v: Option<&Value>) -> Option<String> {
-    str_of(v).map(sha256_pystr)
+fn text_digest(v: Option<Ref<'_>>) -> Option<String> {
+    str_of(v).map(sha256_of)
+}
+
+/// Does the bound digest value `got` hold the hex digest `h`?
+fn bound_digest_is(got: Option<Ref<'_>>, h: &str) -> bool {
+    str_of(got).is_some_and(|s| hex_eq(&s.to_str_lossy(), h))
 }
 
 /// Collects failures of one code with their pointers, and one summary pass.
+/// Pointers are built only for failures (`at`, `compared_with` are closures).
 struct Tally {
     code: &'static str,
     checked: usize,
@@ -191,14 +233,14 @@ impl Tally {
         &mut self,
         report: &mut Report,
         ok: bool,
-        at: &str,
-        compared_with: &str,
+        at: impl FnOnce() -> String,
+        compared_with: impl FnOnce() -> String,
         message: impl FnOnce() -> String,
     ) {
         self.checked += 1;
         if !ok {
             self.failed += 1;
-            report.fail_against(self.code, at, compared_with, message());
+            report.fail_against(self.code, &at(), &compared_with(), message());
         }
     }
 
@@ -209,16 +251,24 @@ impl Tally {
     }
 }
 
+/// A fixed pointer, for [`Tally::check`].
+fn p(s: &str) -> impl FnOnce() -> String + '_ {
+    move || s.to_string()
+}
+
 /// Bind a response body to its receipt; `sha` is the recomputed receipt hash.
-pub(crate) fn bind(report: &mut Report, body: &Value, receipt: &Value, rptr: &str, sha: &str, kind: Kind, g: &Given) {
-    let results: &[Value] = receipt.get("results").and_then(Value::as_array).unwrap_or(&[]);
+pub(crate) fn bind(
+    report: &mut Report,
+    body: Ref<'_>,
+    receipt: Ref<'_>,
+    rptr: &str,
+    sha: &str,
+    kind: BodyKind,
+    g: &Given,
+) {
+    let results = &results(receipt)[..];
     let results_ptr = pointer(rptr, "results");
-    let mut index: HashMap<&[u8], usize> = HashMap::new();
-    for (i, r) in results.iter().enumerate() {
-        if let Some(id) = str_of(r.get("id")) {
-            index.entry(id.as_bytes()).or_insert(i);
-        }
-    }
+    let index = result_index(results);
     let privacy = g.privacy_minimal;
     let mut content = Tally::new(codes::CONTENT_HASH_MISMATCH);
     let mut neighbours = Tally::new(codes::NEIGHBOR_HASH_MISMATCH);
@@ -226,12 +276,12 @@ pub(crate) fn bind(report: &mut Report, body: &Value, receipt: &Value, rptr: &st
     let mut content_skipped = 0usize;
     // SHA256(memories[i].content), by result index: receipt_view repeats the
     // same text, whose hash is then reused after a byte comparison.
-    let mut memory_hashes: Vec<Option<(&PyStr, String)>> = vec![None; results.len()];
+    let mut memory_hashes: Vec<Option<(&[u8], String)>> = vec![None; results.len()];
 
     // Hash pins carried in the body (the top-level receipt_sha256 is checked
     // with the other pins, before the schema).
     if let Some(pin) = body.get("receipt_view").and_then(|v| v.get("receipt_sha256")) {
-        let ok = str_of(Some(pin)).map(|p| hex_eq(&p.to_str_lossy(), sha)).unwrap_or(false);
+        let ok = bound_digest_is(Some(pin), sha);
         report.check_against(
             ok,
             codes::RECEIPT_HASH_MISMATCH,
@@ -240,9 +290,9 @@ pub(crate) fn bind(report: &mut Report, body: &Value, receipt: &Value, rptr: &st
             format!("receipt_view.receipt_sha256 {} vs recomputed {sha}", describe(Some(pin))),
         );
     }
-    if kind == Kind::Context {
+    if kind == BodyKind::Context {
         if let Some(pin) = body.get("provenance").and_then(|v| v.get("context_receipt_sha256")) {
-            let ok = str_of(Some(pin)).map(|p| hex_eq(&p.to_str_lossy(), sha)).unwrap_or(false);
+            let ok = bound_digest_is(Some(pin), sha);
             report.check_against(
                 ok,
                 codes::RECEIPT_HASH_MISMATCH,
@@ -256,99 +306,125 @@ pub(crate) fn bind(report: &mut Report, body: &Value, receipt: &Value, rptr: &st
     // memories[i] <-> results[i].
     match body.get("memories") {
         None => report.skip(codes::BODY_MISMATCH, "/memories", "the body carries no memories"),
-        Some(Value::Array(memories)) => {
-            fields.check(report, memories.len() == results.len(), "/memories", &results_ptr, || {
-                format!("the body has {} memories, the receipt binds {} results", memories.len(), results.len())
-            });
-            for (i, m) in memories.iter().enumerate() {
-                let mp = pointer("/memories", &i.to_string());
-                let Some(r) = results.get(i) else {
-                    // Already reported by the length check: an unbound memory.
-                    continue;
-                };
-                let rp = pointer(&results_ptr, &i.to_string());
-                let Some(mo) = m.as_object() else {
-                    fields.check(report, false, &mp, &rp, || {
-                        format!("memories[{i}] is {}, not an object", m.type_name())
-                    });
-                    continue;
-                };
-                bind_memory(report, &mut fields, mo, r, &mp, &rp);
-                // Content.
-                if let Some(Value::Str(text)) = mo.get("content") {
-                    let at = pointer(&mp, "content");
-                    let bound = pointer(&rp, "content_hash");
-                    if privacy {
-                        content_skipped += 1;
-                    } else {
-                        let h = sha256_pystr(text);
-                        if let Some(slot) = memory_hashes.get_mut(i) {
-                            *slot = Some((text, h.clone()));
-                        }
-                        let got = r.get("content_hash");
-                        let ok = str_of(got).map(|s| hex_eq(&s.to_str_lossy(), &h)).unwrap_or(false);
-                        content.check(report, ok, &at, &bound, || {
-                            format!("SHA256(content) {h} vs bound content_hash {}{}", describe(got), PRIVACY_HINT)
+        Some(list) => match list.as_array() {
+            Some(memories) => {
+                fields.check(report, memories.len() == results.len(), p("/memories"), p(&results_ptr), || {
+                    format!("the body has {} memories, the receipt binds {} results", memories.len(), results.len())
+                });
+                for (i, m) in memories.iter().enumerate() {
+                    let Some(&r) = results.get(i) else {
+                        // Already reported by the length check: an unbound memory.
+                        continue;
+                    };
+                    let mp = || at_index("/memories", i);
+                    let rp = || at_index(&results_ptr, i);
+                    let Some(mo) = m.as_object() else {
+                        fields.check(report, false, mp, rp, || {
+                            format!("memories[{i}] is {}, not an object", m.type_name())
                         });
+                        continue;
+                    };
+                    bind_memory(report, &mut fields, mo, r, &mp, &rp);
+                    // Content.
+                    if let Some(text) = str_of(mo.get("content")) {
+                        if privacy {
+                            content_skipped += 1;
+                        } else {
+                            let h = sha256_of(text);
+                            let got = r.get("content_hash");
+                            let ok = bound_digest_is(got, &h);
+                            content.check(
+                                report,
+                                ok,
+                                || pointer(&mp(), "content"),
+                                || pointer(&rp(), "content_hash"),
+                                || {
+                                    format!(
+                                        "SHA256(content) {h} vs bound content_hash {}{}",
+                                        describe(got),
+                                        PRIVACY_HINT
+                                    )
+                                },
+                            );
+                            if let Some(slot) = memory_hashes.get_mut(i) {
+                                *slot = Some((text.as_bytes(), h));
+                            }
+                        }
                     }
+                    // Neighbours.
+                    bind_neighbours(report, &mut neighbours, mo, r, &mp, &rp);
                 }
-                // Neighbours.
-                bind_neighbours(report, &mut neighbours, mo, r, &mp, &rp);
             }
-        }
-        Some(other) => fields.check(report, false, "/memories", &results_ptr, || {
-            format!("memories is {}, not an array", other.type_name())
-        }),
+            None => fields.check(report, false, p("/memories"), p(&results_ptr), || {
+                format!("memories is {}, not an array", list.type_name())
+            }),
+        },
     }
 
     // receipt_view.memories_used[j] <-> the result with that id.
-    if let Some(Value::Array(used)) = body.get("receipt_view").and_then(|v| v.get("memories_used")) {
+    if let Some(used) = body.get("receipt_view").and_then(|v| v.get("memories_used")).and_then(Ref::as_array) {
         for (j, u) in used.iter().enumerate() {
-            let up = pointer("/receipt_view/memories_used", &j.to_string());
+            let up = || at_index("/receipt_view/memories_used", j);
             let id = str_of(u.get("id"));
             let Some(&i) = id.and_then(|id| index.get(id.as_bytes())) else {
-                fields.check(report, false, &pointer(&up, "id"), &results_ptr, || {
-                    format!("memories_used[{j}] names {}, which no receipt result has", describe(u.get("id")))
-                });
+                fields.check(
+                    report,
+                    false,
+                    || pointer(&up(), "id"),
+                    p(&results_ptr),
+                    || format!("memories_used[{j}] names {}, which no receipt result has", describe(u.get("id"))),
+                );
                 continue;
             };
-            let r = &results[i];
-            let rp = pointer(&results_ptr, &i.to_string());
+            let r = results[i];
+            let rp = || at_index(&results_ptr, i);
             for (key, instant) in [("source", false), ("score", false), ("event_time", true)] {
                 let Some(v) = u.get(key) else { continue };
                 let bound = r.get(key);
-                let ok = if instant { same_instant(Some(v), bound) } else { py_eq(v, bound.unwrap_or(&Value::Null)) };
-                fields.check(report, ok, &pointer(&up, key), &pointer(&rp, key), || {
-                    format!("memories_used[{j}].{key} {} vs bound {}", describe(Some(v)), describe(bound))
-                });
+                let ok = if instant { same_instant(Some(v), bound) } else { py_eq(Some(v), bound) };
+                fields.check(
+                    report,
+                    ok,
+                    || pointer(&up(), key),
+                    || pointer(&rp(), key),
+                    || format!("memories_used[{j}].{key} {} vs bound {}", describe(Some(v)), describe(bound)),
+                );
             }
-            if let Some(Value::Str(text)) = u.get("content") {
+            if let Some(text) = str_of(u.get("content")) {
                 if privacy {
                     content_skipped += 1;
                 } else {
                     let h = match memory_hashes.get(i) {
-                        Some(Some((seen, h))) if *seen == text => h.clone(),
-                        _ => sha256_pystr(text),
+                        Some(Some((seen, h))) if json::bytes_eq(seen, text.as_bytes()) => h.clone(),
+                        _ => sha256_of(text),
                     };
                     let got = r.get("content_hash");
-                    let ok = str_of(got).map(|s| hex_eq(&s.to_str_lossy(), &h)).unwrap_or(false);
-                    content.check(report, ok, &pointer(&up, "content"), &pointer(&rp, "content_hash"), || {
-                        format!("SHA256(content) {h} vs bound content_hash {}{}", describe(got), PRIVACY_HINT)
-                    });
+                    let ok = bound_digest_is(got, &h);
+                    content.check(
+                        report,
+                        ok,
+                        || pointer(&up(), "content"),
+                        || pointer(&rp(), "content_hash"),
+                        || format!("SHA256(content) {h} vs bound content_hash {}{}", describe(got), PRIVACY_HINT),
+                    );
                 }
             }
         }
     }
 
     // Top-level mirrors.
-    let policy_key = if kind == Kind::Recall { "policy" } else { "retrieval_policy" };
+    let policy_key = if kind == BodyKind::Recall { "policy" } else { "retrieval_policy" };
     let policy = receipt.get(policy_key);
-    let mut mirror = |report: &mut Report, key: &str, bound: Option<&Value>, bound_ptr: String, instant: bool| {
+    let mut mirror = |report: &mut Report, key: &str, bound: Option<Ref<'_>>, bound_ptr: String, instant: bool| {
         let Some(v) = body.get(key) else { return };
-        let ok = if instant { same_instant(Some(v), bound) } else { py_eq(v, bound.unwrap_or(&Value::Null)) };
-        fields.check(report, ok, &pointer("", key), &bound_ptr, || {
-            format!("{key} {} vs bound {}", describe(Some(v)), describe(bound))
-        });
+        let ok = if instant { same_instant(Some(v), bound) } else { py_eq(Some(v), bound) };
+        fields.check(
+            report,
+            ok,
+            || pointer("", key),
+            || bound_ptr,
+            || format!("{key} {} vs bound {}", describe(Some(v)), describe(bound)),
+        );
     };
     mirror(report, "retrieval_degraded", receipt.get("retrieval_degraded"), pointer(rptr, "retrieval_degraded"), false);
     mirror(report, "mode", policy.and_then(|p| p.get("mode")), pointer(&pointer(rptr, policy_key), "mode"), false);
@@ -360,58 +436,58 @@ pub(crate) fn bind(report: &mut Report, body: &Value, receipt: &Value, rptr: &st
         false,
     );
     match kind {
-        Kind::Recall => mirror(report, "as_of", receipt.get("as_of"), pointer(rptr, "as_of"), true),
-        Kind::Context => {
+        BodyKind::Recall => mirror(report, "as_of", receipt.get("as_of"), pointer(rptr, "as_of"), true),
+        BodyKind::Context => {
             for key in ["excluded", "budget", "ranking_policy"] {
                 mirror(report, key, receipt.get(key), pointer(rptr, key), false);
             }
         }
     }
 
-    if kind == Kind::Context {
+    if kind == BodyKind::Context {
         // provenance.recall_receipt_sha256 == retrieval_receipt_sha256.
         if let Some(v) = body.get("provenance").and_then(|p| p.get("recall_receipt_sha256")) {
             let bound = receipt.get("retrieval_receipt_sha256");
             fields.check(
                 report,
                 digest_eq(Some(v), bound),
-                "/provenance/recall_receipt_sha256",
-                &pointer(rptr, "retrieval_receipt_sha256"),
+                p("/provenance/recall_receipt_sha256"),
+                || pointer(rptr, "retrieval_receipt_sha256"),
                 || format!("provenance.recall_receipt_sha256 {} vs bound {}", describe(Some(v)), describe(bound)),
             );
         }
         // open_conflicts[j] <-> receipt.open_conflicts[j].
         if let Some(conflicts) = body.get("open_conflicts") {
-            let bound_list: &[Value] = receipt.get("open_conflicts").and_then(Value::as_array).unwrap_or(&[]);
+            let bound_list: Vec<Ref<'_>> =
+                receipt.get("open_conflicts").and_then(Ref::as_array).map(|a| a.iter().collect()).unwrap_or_default();
             let bound_ptr = pointer(rptr, "open_conflicts");
-            match conflicts {
-                Value::Array(list) => {
-                    fields.check(report, list.len() == bound_list.len(), "/open_conflicts", &bound_ptr, || {
+            match conflicts.as_array() {
+                Some(list) => {
+                    fields.check(report, list.len() == bound_list.len(), p("/open_conflicts"), p(&bound_ptr), || {
                         format!("the body has {} open conflicts, the receipt binds {}", list.len(), bound_list.len())
                     });
-                    for (j, (c, b)) in list.iter().zip(bound_list).enumerate() {
-                        let cp = pointer("/open_conflicts", &j.to_string());
-                        let bp = pointer(&bound_ptr, &j.to_string());
+                    for (j, (c, &b)) in list.iter().zip(&bound_list).enumerate() {
+                        let cp = || at_index("/open_conflicts", j);
+                        let bp = || at_index(&bound_ptr, j);
                         for key in ["id", "memory_a_id", "memory_b_id"] {
                             let (v, w) = (c.get(key), b.get(key));
                             fields.check(
                                 report,
-                                py_eq(v.unwrap_or(&Value::Null), w.unwrap_or(&Value::Null)),
-                                &pointer(&cp, key),
-                                &pointer(&bp, key),
+                                py_eq(v, w),
+                                || pointer(&cp(), key),
+                                || pointer(&bp(), key),
                                 || format!("open_conflicts[{j}].{key} {} vs bound {}", describe(v), describe(w)),
                             );
                         }
                         for side in ["memory_a_content", "memory_b_content"] {
                             let h = text_digest(c.get(side));
-                            let hv = h.as_ref().map(|s| Value::str(s.as_str()));
                             let bkey = format!("{side}_sha256");
                             let w = b.get(&bkey);
                             fields.check(
                                 report,
-                                digest_eq(hv.as_ref().or(Some(&Value::Null)), w),
-                                &pointer(&cp, side),
-                                &pointer(&bp, &bkey),
+                                digest_text_eq(h.as_deref(), w),
+                                || pointer(&cp(), side),
+                                || pointer(&bp(), &bkey),
                                 || {
                                     format!(
                                         "SHA256(open_conflicts[{j}].{side}) {} vs bound {}",
@@ -423,8 +499,8 @@ pub(crate) fn bind(report: &mut Report, body: &Value, receipt: &Value, rptr: &st
                         }
                     }
                 }
-                other => fields.check(report, false, "/open_conflicts", &bound_ptr, || {
-                    format!("open_conflicts is {}, not an array", other.type_name())
+                None => fields.check(report, false, p("/open_conflicts"), p(&bound_ptr), || {
+                    format!("open_conflicts is {}, not an array", conflicts.type_name())
                 }),
             }
         }
@@ -432,9 +508,9 @@ pub(crate) fn bind(report: &mut Report, body: &Value, receipt: &Value, rptr: &st
         let bound = receipt.get("context_sha256");
         let bound_ptr = pointer(rptr, "context_sha256");
         for key in ["context_text", "context"] {
-            if let Some(Value::Str(text)) = body.get(key) {
-                let h = sha256_pystr(text);
-                let ok = str_of(bound).map(|s| hex_eq(&s.to_str_lossy(), &h)).unwrap_or(false);
+            if let Some(text) = str_of(body.get(key)) {
+                let h = sha256_of(text);
+                let ok = bound_digest_is(bound, &h);
                 report.check_against(
                     ok,
                     codes::CONTEXT_HASH_MISMATCH,
@@ -464,96 +540,152 @@ pub(crate) fn bind(report: &mut Report, body: &Value, receipt: &Value, rptr: &st
 const PRIVACY_HINT: &str = " (if the memory was written in privacy-minimal mode its content_hash is an HMAC that no \
 client can recompute: pass given.privacy_minimal = true to skip this comparison)";
 
-/// `memories[i]` fields against `results[i]`.
-fn bind_memory(report: &mut Report, fields: &mut Tally, m: &json::Object, r: &Value, mp: &str, rp: &str) {
-    for key in ["id", "source", "content_hash", "score", "score_breakdown", "event_time"] {
+/// `memories[i]` fields against `results[i]` (`mp`, `rp`: their pointers).
+fn bind_memory(
+    report: &mut Report,
+    fields: &mut Tally,
+    m: Members<'_>,
+    r: Ref<'_>,
+    mp: &dyn Fn() -> String,
+    rp: &dyn Fn() -> String,
+) {
+    // (key, compared as: 0 value, 1 digest, 2 instant)
+    for (key, how) in
+        [("id", 0), ("source", 0), ("content_hash", 1), ("score", 0), ("score_breakdown", 0), ("event_time", 2)]
+    {
         let Some(v) = m.get(key) else { continue };
         let bound = r.get(key);
-        let ok = match key {
-            "event_time" => same_instant(Some(v), bound),
-            "content_hash" => digest_eq(Some(v), bound),
-            _ => py_eq(v, bound.unwrap_or(&Value::Null)),
+        let ok = match how {
+            2 => same_instant(Some(v), bound),
+            1 => digest_eq(Some(v), bound),
+            _ => py_eq(Some(v), bound),
         };
-        fields.check(report, ok, &pointer(mp, key), &pointer(rp, key), || {
-            format!("{key} {} vs bound {}", describe(Some(v)), describe(bound))
-        });
+        fields.check(
+            report,
+            ok,
+            || pointer(&mp(), key),
+            || pointer(&rp(), key),
+            || format!("{key} {} vs bound {}", describe(Some(v)), describe(bound)),
+        );
     }
 }
 
+/// The body keys of each neighbour position: (position, text, id, metadata).
+const NEIGHBOUR_KEYS: [(&str, &str, &str, &str); 4] = [
+    ("before", "context_before", "context_before_id", "context_before_metadata"),
+    ("before_2", "context_before_2", "context_before_2_id", "context_before_2_metadata"),
+    ("after", "context_after", "context_after_id", "context_after_metadata"),
+    ("after_2", "context_after_2", "context_after_2_id", "context_after_2_metadata"),
+];
+
 /// `memories[i].context_<pos>{,_id,_metadata}` against `results[i].context_neighbors[pos]`.
-fn bind_neighbours(report: &mut Report, tally: &mut Tally, m: &json::Object, r: &Value, mp: &str, rp: &str) {
-    let entries = r.get("context_neighbors").and_then(Value::as_object);
-    let np = pointer(rp, "context_neighbors");
-    for pos in POSITIONS {
-        let text_key = format!("context_{pos}");
-        let id_key = format!("context_{pos}_id");
-        let meta_key = format!("context_{pos}_metadata");
-        let (text, id, meta) = (m.get(&text_key), m.get(&id_key), m.get(&meta_key));
+fn bind_neighbours(
+    report: &mut Report,
+    tally: &mut Tally,
+    m: Members<'_>,
+    r: Ref<'_>,
+    mp: &dyn Fn() -> String,
+    rp: &dyn Fn() -> String,
+) {
+    // Most memories carry no neighbour fields: one pass over the keys
+    // instead of twelve lookups.
+    if !m.iter().any(|(k, _)| k.as_bytes().starts_with(b"context_")) {
+        return;
+    }
+    let entries = r.get("context_neighbors").and_then(Ref::as_object);
+    let np = || pointer(&rp(), "context_neighbors");
+    for (pos, text_key, id_key, meta_key) in NEIGHBOUR_KEYS {
+        let (text, id, meta) = (m.get(text_key), m.get(id_key), m.get(meta_key));
         if text.is_none() && id.is_none() && meta.is_none() {
             continue; // the body carries nothing for this position
         }
-        let null = Value::Null;
-        let (text, id, meta) = (text.unwrap_or(&null), id.unwrap_or(&null), meta.unwrap_or(&null));
+        // A missing field stands for null.
+        let is_null = null_or_missing;
         let entry = entries.and_then(|e| e.get(pos));
-        let ep = pointer(&np, pos);
+        let ep = || pointer(&np(), pos);
         let Some(entry) = entry else {
             // The receipt binds no neighbour here: the body may carry none.
-            let carried = !text.is_null() || !meta.is_null() || !id.is_null();
-            let at = if !text.is_null() {
-                pointer(mp, &text_key)
-            } else if !meta.is_null() {
-                pointer(mp, &meta_key)
-            } else {
-                pointer(mp, &id_key)
+            let carried = !is_null(text) || !is_null(meta) || !is_null(id);
+            let at = || {
+                if !is_null(text) {
+                    pointer(&mp(), text_key)
+                } else if !is_null(meta) {
+                    pointer(&mp(), meta_key)
+                } else {
+                    pointer(&mp(), id_key)
+                }
             };
-            tally.check(report, !carried, &at, &ep, || {
+            tally.check(report, !carried, at, ep, || {
                 format!("the body carries a {pos} neighbour but the receipt binds none at this position")
             });
             continue;
         };
         let bound_id = entry.get("id");
-        tally.check(report, py_eq(id, bound_id.unwrap_or(&null)), &pointer(mp, &id_key), &pointer(&ep, "id"), || {
-            format!("{id_key} {} vs bound {}", describe(Some(id)), describe(bound_id))
-        });
+        tally.check(
+            report,
+            py_eq(id, bound_id),
+            || pointer(&mp(), id_key),
+            || pointer(&ep(), "id"),
+            || format!("{id_key} {} vs bound {}", describe_or_null(id), describe(bound_id)),
+        );
         let bound_c = entry.get("returned_content_sha256");
-        let ok = match text {
-            Value::Null => matches!(bound_c, Some(Value::Null)),
-            Value::Str(t) => {
-                let h = sha256_pystr(t);
-                str_of(bound_c).map(|s| hex_eq(&s.to_str_lossy(), &h)).unwrap_or(false)
-            }
+        let text_kind = text.map(Ref::kind);
+        let ok = match text_kind {
+            None | Some(Kind::Null) => bound_c.is_some_and(Ref::is_null),
+            Some(Kind::Str(t)) => bound_digest_is(bound_c, &sha256_of(t)),
             _ => false,
         };
-        tally.check(report, ok, &pointer(mp, &text_key), &pointer(&ep, "returned_content_sha256"), || match text {
-            Value::Str(t) => format!("SHA256({text_key}) {} vs bound {}", sha256_pystr(t), describe(bound_c)),
-            Value::Null => format!("{text_key} is null; bound returned_content_sha256 {}", describe(bound_c)),
-            other => format!("{text_key} is {}, not a string or null", other.type_name()),
-        });
-        let h = json::canonical_sha256(meta);
+        tally.check(
+            report,
+            ok,
+            || pointer(&mp(), text_key),
+            || pointer(&ep(), "returned_content_sha256"),
+            || match (text, text_kind) {
+                (_, Some(Kind::Str(t))) => {
+                    format!("SHA256({text_key}) {} vs bound {}", sha256_of(t), describe(bound_c))
+                }
+                (None, _) | (_, Some(Kind::Null)) => {
+                    format!("{text_key} is null; bound returned_content_sha256 {}", describe(bound_c))
+                }
+                (Some(other), _) => format!("{text_key} is {}, not a string or null", other.type_name()),
+            },
+        );
+        let h = match meta {
+            Some(meta) => json::canonical_sha256(meta),
+            None => json::canonical_sha256(&Value::Null),
+        };
         let bound_m = entry.get("returned_metadata_sha256");
-        let ok = str_of(bound_m).map(|s| hex_eq(&s.to_str_lossy(), &h)).unwrap_or(false);
-        tally.check(report, ok, &pointer(mp, &meta_key), &pointer(&ep, "returned_metadata_sha256"), || {
-            format!("SHA256(PyJSON({meta_key})) {h} vs bound {}", describe(bound_m))
-        });
+        let ok = bound_digest_is(bound_m, &h);
+        tally.check(
+            report,
+            ok,
+            || pointer(&mp(), meta_key),
+            || pointer(&ep(), "returned_metadata_sha256"),
+            || format!("SHA256(PyJSON({meta_key})) {h} vs bound {}", describe(bound_m)),
+        );
     }
 }
 
 /// The body fields the receipt does not bind, as JSON-pointer patterns
 /// (`*` for any array index), in first-seen order.
-fn unbound_fields(body: &Value, kind: Kind) -> Vec<String> {
+fn unbound_fields<'d>(body: Ref<'d>, kind: BodyKind) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    let mut seen: HashSet<String> = HashSet::new();
-    let mut add = |p: String| {
-        if seen.insert(p.clone()) {
-            out.push(p);
+    // (base, key): the same pair always spells the same pointer and distinct
+    // pairs distinct pointers (tokens are escaped), so this dedupes pointers
+    // without building one per member.
+    let mut seen: HashSet<(&'static str, Cow<'d, str>)> = HashSet::new();
+    let mut add = |base: &'static str, k: Cow<'d, str>| {
+        if !seen.contains(&(base, k.clone())) {
+            out.push(pointer(base, &k));
+            seen.insert((base, k));
         }
     };
     let Some(top) = body.as_object() else { return Vec::new() };
-    let bound = if kind == Kind::Recall { RECALL_BOUND } else { CONTEXT_BOUND };
+    let bound = if kind == BodyKind::Recall { RECALL_BOUND } else { CONTEXT_BOUND };
     for (k, _) in top.iter() {
         let k = k.to_str_lossy();
         if !bound.contains(&k.as_ref()) {
-            add(pointer("", &k));
+            add("", k);
         }
     }
     let is_neighbour_key = |k: &str| {
@@ -563,14 +695,18 @@ fn unbound_fields(body: &Value, kind: Kind) -> Vec<String> {
                 .is_some_and(|tail| tail.is_empty() || tail == "_id" || tail == "_metadata")
         })
     };
-    let members = |list: Option<&Value>, base: &str, bound: &[&str], neighbours: bool, add: &mut dyn FnMut(String)| {
-        if let Some(Value::Array(items)) = list {
-            for item in items {
+    let members = |list: Option<Ref<'d>>,
+                   base: &'static str,
+                   bound: &[&str],
+                   neighbours: bool,
+                   add: &mut dyn FnMut(&'static str, Cow<'d, str>)| {
+        if let Some(items) = list.and_then(Ref::as_array) {
+            for item in items.iter() {
                 if let Some(o) = item.as_object() {
                     for (k, _) in o.iter() {
                         let k = k.to_str_lossy();
                         if !(bound.contains(&k.as_ref()) || neighbours && is_neighbour_key(&k)) {
-                            add(pointer(base, &k));
+                            add(base, k);
                         }
                     }
                 }
@@ -578,21 +714,21 @@ fn unbound_fields(body: &Value, kind: Kind) -> Vec<String> {
         }
     };
     members(body.get("memories"), "/memories/*", MEMORY_BOUND, true, &mut add);
-    if let Some(view) = body.get("receipt_view").and_then(Value::as_object) {
+    if let Some(view) = body.get("receipt_view").and_then(Ref::as_object) {
         for (k, _) in view.iter() {
             let k = k.to_str_lossy();
             if !VIEW_BOUND.contains(&k.as_ref()) {
-                add(pointer("/receipt_view", &k));
+                add("/receipt_view", k);
             }
         }
         members(view.get("memories_used"), "/receipt_view/memories_used/*", VIEW_MEMORY_BOUND, false, &mut add);
     }
-    if kind == Kind::Context {
-        if let Some(prov) = body.get("provenance").and_then(Value::as_object) {
+    if kind == BodyKind::Context {
+        if let Some(prov) = body.get("provenance").and_then(Ref::as_object) {
             for (k, _) in prov.iter() {
                 let k = k.to_str_lossy();
                 if !PROVENANCE_BOUND.contains(&k.as_ref()) {
-                    add(pointer("/provenance", &k));
+                    add("/provenance", k);
                 }
             }
         }
@@ -605,16 +741,25 @@ fn unbound_fields(body: &Value, kind: Kind) -> Vec<String> {
 mod tests {
     use super::*;
 
+    /// Python `==` of two JSON texts (parsed as one array `[a, b]`).
+    fn eq_with(a: &str, b: &str, f: fn(Option<Ref<'_>>, Option<Ref<'_>>) -> bool) -> bool {
+        let text = format!("[{a},{b}]");
+        let doc = json::parse_doc(&text).unwrap();
+        let items = doc.root().as_array().unwrap();
+        f(items.get(0), items.get(1))
+    }
+
     #[test]
     fn python_equality_of_values() {
-        let p = |s: &str| json::parse(s).unwrap();
-        assert!(py_eq(&p(r#"{"a":1,"b":[1.0,"x"]}"#), &p(r#"{"b":[1,"x"],"a":1.0}"#)));
-        assert!(!py_eq(&p("true"), &p("1")));
-        assert!(!py_eq(&p(r#"{"a":1}"#), &p(r#"{"a":1,"b":2}"#)));
-        assert!(!py_eq(&p("NaN"), &p("NaN")));
-        assert!(same_instant(Some(&p(r#""2026-04-02T09:00:00""#)), Some(&p(r#""2026-04-02T09:00:00Z""#))));
-        assert!(same_instant(Some(&p(r#""2026-04-02T10:00:00+01:00""#)), Some(&p(r#""2026-04-02T09:00:00+00:00""#))));
-        assert!(!same_instant(Some(&p(r#""2026-04-02T09:00:01Z""#)), Some(&p(r#""2026-04-02T09:00:00""#))));
-        assert!(same_instant(Some(&Value::Null), None));
+        assert!(eq_with(r#"{"a":1,"b":[1.0,"x"]}"#, r#"{"b":[1,"x"],"a":1.0}"#, py_eq));
+        assert!(!eq_with("true", "1", py_eq));
+        assert!(!eq_with(r#"{"a":1}"#, r#"{"a":1,"b":2}"#, py_eq));
+        assert!(!eq_with("NaN", "NaN", py_eq));
+        assert!(eq_with(r#""2026-04-02T09:00:00""#, r#""2026-04-02T09:00:00Z""#, same_instant));
+        assert!(eq_with(r#""2026-04-02T10:00:00+01:00""#, r#""2026-04-02T09:00:00+00:00""#, same_instant));
+        assert!(!eq_with(r#""2026-04-02T09:00:01Z""#, r#""2026-04-02T09:00:00""#, same_instant));
+        let doc = json::parse_doc("null").unwrap();
+        assert!(same_instant(Some(doc.root()), None));
+        assert!(py_eq(None, Some(doc.root())));
     }
 }

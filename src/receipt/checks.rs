@@ -6,7 +6,8 @@ use std::collections::HashMap;
 use super::given::{Given, MetadataInput};
 use super::hash::sha256_hex;
 use super::report::{codes, pointer, Report};
-use crate::json::{self, PyStr, Value};
+use crate::json::write::{Shape, Tree};
+use crate::json::{self, Doc, Kind, PyStr, Ref, Text, Value};
 use crate::py::float::{int_to_f64, PyFloat};
 use crate::ErrorCode;
 
@@ -14,6 +15,19 @@ use crate::ErrorCode;
 pub(crate) fn parse_wire(wire: &str, report: &mut Report) -> Option<Value> {
     match json::parse(wire) {
         Ok(v) => Some(v),
+        Err(e) => {
+            let code =
+                if e.code == ErrorCode::NestingTooDeep { codes::NESTING_TOO_DEEP } else { codes::MALFORMED_JSON };
+            report.fail(code, "", format!("{} ({})", e.message, e.path));
+            None
+        }
+    }
+}
+
+/// [`parse_wire`] into the borrowed form (the same parser, the same findings).
+pub(crate) fn parse_wire_doc<'a>(wire: &'a str, report: &mut Report) -> Option<Doc<'a>> {
+    match json::parse_doc(wire) {
+        Ok(d) => Some(d),
         Err(e) => {
             let code =
                 if e.code == ErrorCode::NestingTooDeep { codes::NESTING_TOO_DEEP } else { codes::MALFORMED_JSON };
@@ -33,6 +47,14 @@ pub(crate) fn split_body(doc: &Value) -> (&Value, &'static str, Option<&Value>) 
     }
 }
 
+/// [`split_body`] of a borrowed document.
+pub(crate) fn split_doc(doc: Ref<'_>) -> (Ref<'_>, &'static str, Option<Ref<'_>>) {
+    match doc.get("receipt") {
+        Some(r) => (r, "/receipt", Some(doc)),
+        None => (doc, "", None),
+    }
+}
+
 /// Compare hex digests case-insensitively.
 pub(crate) fn hex_eq(a: &str, b: &str) -> bool {
     a.eq_ignore_ascii_case(b)
@@ -44,21 +66,34 @@ pub(crate) fn sha256_pystr(s: &PyStr) -> String {
     sha256_hex(s.as_bytes())
 }
 
+/// [`sha256_pystr`] of a string inside a document, hashed in place.
+pub(crate) fn sha256_of(s: Text<'_>) -> String {
+    sha256_hex(s.as_bytes())
+}
+
 /// Pointer to the first NaN/infinite float in `v`, and how many there are.
 ///
 /// Two iterative passes: count, then find the first hit in document order
 /// with a stack of (container, next child) frames that spells its pointer.
 /// (Building a pointer string for every node before the first hit was
 /// quadratic: a 1 MiB key over 10^6 members allocated 10^6 copies of it.)
-pub(crate) fn find_non_finite(v: &Value, base: &str) -> Option<(String, usize)> {
-    let non_finite = |v: &Value| matches!(v, Value::Float(f) if !f.is_finite());
+/// An open container on the path to the first hit: (is an array, children, next child).
+type Frame<'a, T> = (bool, Vec<(&'a [u8], T)>, usize);
+
+#[inline(never)]
+pub(crate) fn find_non_finite<'a, T: Tree<'a>>(v: T, base: &str) -> Option<(String, usize)> {
+    let non_finite = |v: T| matches!(v.shape(), Shape::Float(f) if !f.is_finite());
     let mut count = 0usize;
-    let mut stack: Vec<&Value> = vec![v];
+    let mut stack: Vec<T> = vec![v];
+    let mut kids: Vec<(&'a [u8], T)> = Vec::new();
     while let Some(v) = stack.pop() {
-        match v {
-            Value::Array(items) => stack.extend(items.iter()),
-            Value::Object(o) => stack.extend(o.members().iter().map(|(_, item)| item)),
-            v if non_finite(v) => count += 1,
+        match v.shape() {
+            Shape::Array | Shape::Object => {
+                kids.clear();
+                v.children(&mut kids);
+                stack.extend(kids.iter().map(|&(_, c)| c));
+            }
+            Shape::Float(f) if !f.is_finite() => count += 1,
             _ => {}
         }
     }
@@ -68,31 +103,32 @@ pub(crate) fn find_non_finite(v: &Value, base: &str) -> Option<(String, usize)> 
     if non_finite(v) {
         return Some((base.to_string(), count));
     }
-    let mut frames: Vec<(&Value, usize)> = vec![(v, 0)];
-    while let Some(&mut (container, ref mut next)) = frames.last_mut() {
-        let child = match container {
-            Value::Array(items) => items.get(*next),
-            Value::Object(o) => o.members().get(*next).map(|(_, item)| item),
-            _ => None,
-        };
-        let Some(child) = child else {
+    // (is an array, children, next child)
+    let open = |c: T| {
+        let mut kids = Vec::new();
+        c.children(&mut kids);
+        (matches!(c.shape(), Shape::Array), kids, 0usize)
+    };
+    let mut frames: Vec<Frame<'a, T>> = vec![open(v)];
+    while let Some((_, kids, next)) = frames.last_mut() {
+        let Some(&(_, child)) = kids.get(*next) else {
             frames.pop();
             continue;
         };
         *next += 1;
         if non_finite(child) {
             let mut path = base.to_string();
-            for &(c, n) in &frames {
-                path = match c {
-                    Value::Array(_) => pointer(&path, &(n - 1).to_string()),
-                    Value::Object(o) => pointer(&path, &o.members()[n - 1].0.to_str_lossy()),
-                    _ => path,
+            for (is_array, kids, n) in &frames {
+                path = if *is_array {
+                    pointer(&path, &(n - 1).to_string())
+                } else {
+                    pointer(&path, &json::Text::Wtf8(kids[n - 1].0).to_str_lossy())
                 };
             }
             return Some((path, count));
         }
-        if matches!(child, Value::Array(_) | Value::Object(_)) {
-            frames.push((child, 0));
+        if matches!(child.shape(), Shape::Array | Shape::Object) {
+            frames.push(open(child));
         }
     }
     Some((base.to_string(), count))
@@ -105,10 +141,10 @@ enum Num<'a> {
     Float(f64),
 }
 
-fn num(v: &Value) -> Option<Num<'_>> {
-    match v {
-        Value::Int(d) => Some(Num::Int(d)),
-        Value::Float(f) => Some(Num::Float(*f)),
+fn num(v: Ref<'_>) -> Option<Num<'_>> {
+    match v.kind() {
+        Kind::Int(d) => Some(Num::Int(d)),
+        Kind::Float(f) => Some(Num::Float(f)),
         _ => None,
     }
 }
@@ -131,7 +167,7 @@ fn num_eq(a: Num<'_>, b: Num<'_>) -> bool {
 }
 
 /// Python `a == b` for two JSON numbers (false when either is not a number).
-pub(crate) fn num_eq_values(a: &Value, b: &Value) -> bool {
+pub(crate) fn num_eq_values(a: Ref<'_>, b: Ref<'_>) -> bool {
     match (num(a), num(b)) {
         (Some(x), Some(y)) => num_eq(x, y),
         _ => false,
@@ -148,28 +184,27 @@ fn num_f64(n: Num<'_>) -> Option<f64> {
     }
 }
 
-fn str_of(v: Option<&Value>) -> Option<&PyStr> {
-    match v {
-        Some(Value::Str(s)) => Some(s),
-        _ => None,
-    }
+fn str_of(v: Option<Ref<'_>>) -> Option<Text<'_>> {
+    v.and_then(Ref::as_text)
 }
 
-fn describe(v: Option<&Value>) -> String {
+fn describe(v: Option<Ref<'_>>) -> String {
     match v {
         None => "missing".to_string(),
-        Some(Value::Str(s)) => format!("{:?}", s.to_str_lossy()),
-        Some(other) => json::to_json_string(other),
+        Some(v) => match v.as_text() {
+            Some(s) => format!("{:?}", s.to_str_lossy()),
+            None => json::write::write(v, json::WriteOptions::COMPACT),
+        },
     }
 }
 
 /// The receipt's results (empty when absent or not an array).
-fn results(receipt: &Value) -> &[Value] {
-    receipt.get("results").and_then(Value::as_array).unwrap_or(&[])
+pub(crate) fn results(receipt: Ref<'_>) -> Vec<Ref<'_>> {
+    receipt.get("results").and_then(Ref::as_array).map(|a| a.iter().collect()).unwrap_or_default()
 }
 
 /// Index of the first result with each id.
-fn result_index(results: &[Value]) -> HashMap<&[u8], usize> {
+pub(crate) fn result_index<'d>(results: &[Ref<'d>]) -> HashMap<&'d [u8], usize> {
     let mut map = HashMap::new();
     for (i, r) in results.iter().enumerate() {
         if let Some(id) = str_of(r.get("id")) {
@@ -182,9 +217,9 @@ fn result_index(results: &[Value]) -> HashMap<&[u8], usize> {
 /// Hash pins and `non_finite_number` (checked before the schema).
 pub(crate) fn pins_and_finiteness(
     report: &mut Report,
-    receipt: &Value,
+    receipt: Ref<'_>,
     rptr: &str,
-    body: Option<&Value>,
+    body: Option<Ref<'_>>,
     sha: &str,
     given: &Given,
 ) {
@@ -222,7 +257,7 @@ pub(crate) fn pins_and_finiteness(
 }
 
 /// Schema gate: true when the receipt is an object with the expected schema.
-pub(crate) fn schema_gate(report: &mut Report, receipt: &Value, rptr: &str, expected: &str) -> bool {
+pub(crate) fn schema_gate(report: &mut Report, receipt: Ref<'_>, rptr: &str, expected: &str) -> bool {
     let schema = str_of(receipt.get("schema"));
     let ok = receipt.as_object().is_some() && schema.map(|s| s.as_bytes() == expected.as_bytes()).unwrap_or(false);
     let what = match (receipt.as_object(), schema) {
@@ -243,7 +278,7 @@ pub(crate) fn schema_gate(report: &mut Report, receipt: &Value, rptr: &str, expe
 }
 
 /// The plaintext bindings and invariants common to both receipt kinds.
-pub(crate) fn common_checks(report: &mut Report, receipt: &Value, rptr: &str, given: &Given) {
+pub(crate) fn common_checks(report: &mut Report, receipt: Ref<'_>, rptr: &str, given: &Given) {
     // Query.
     if let Some(q) = &given.query {
         let h = sha256_pystr(q);
@@ -256,7 +291,7 @@ pub(crate) fn common_checks(report: &mut Report, receipt: &Value, rptr: &str, gi
             format!("SHA256(query) {} vs receipt {}", h, describe(got)),
         );
     }
-    let results = results(receipt);
+    let results = &results(receipt)[..];
     let index = result_index(results);
     let results_ptr = pointer(rptr, "results");
 
@@ -290,8 +325,8 @@ pub(crate) fn common_checks(report: &mut Report, receipt: &Value, rptr: &str, gi
     // Neighbours: returned content and metadata.
     // `context_neighbors` of a result is indexed once, on first use: a scan
     // of it per asked (id, position) pair was quadratic.
-    let mut neighbor_maps: HashMap<usize, HashMap<&[u8], &Value>> = HashMap::new();
-    let mut neighbor_entry = |id: &PyStr, pos: &PyStr| -> Result<(String, &Value), String> {
+    let mut neighbor_maps: HashMap<usize, HashMap<&[u8], Ref<'_>>> = HashMap::new();
+    let mut neighbor_entry = |id: &PyStr, pos: &PyStr| -> Result<(String, Ref<'_>), String> {
         let idl = id.to_str_lossy();
         let Some(&i) = index.get(id.as_bytes()) else {
             return Err(format!("no receipt result has id {idl:?}"));
@@ -300,7 +335,7 @@ pub(crate) fn common_checks(report: &mut Report, receipt: &Value, rptr: &str, gi
         let ep = pointer(&np, &pos.to_str_lossy());
         let map = neighbor_maps.entry(i).or_insert_with(|| {
             let mut map = HashMap::new();
-            if let Some(n) = results[i].get("context_neighbors").and_then(|n| n.as_object()) {
+            if let Some(n) = results[i].get("context_neighbors").and_then(Ref::as_object) {
                 for (k, v) in n.iter() {
                     map.entry(k.as_bytes()).or_insert(v);
                 }
@@ -308,7 +343,7 @@ pub(crate) fn common_checks(report: &mut Report, receipt: &Value, rptr: &str, gi
             map
         });
         match map.get(pos.as_bytes()).copied() {
-            Some(entry @ Value::Object(_)) => Ok((ep, entry)),
+            Some(entry) if entry.as_object().is_some() => Ok((ep, entry)),
             Some(other) => Err(format!("{ep} is {}, not a neighbour object", other.type_name())),
             None => Err(format!("result {idl:?} has no {:?} neighbour", pos.to_str_lossy())),
         }
@@ -323,7 +358,7 @@ pub(crate) fn common_checks(report: &mut Report, receipt: &Value, rptr: &str, gi
                     let ep = pointer(&ep, "returned_content_sha256");
                     match content {
                         None => report.check(
-                            matches!(got, Some(Value::Null)),
+                            got.is_some_and(Ref::is_null),
                             codes::NEIGHBOR_HASH_MISMATCH,
                             &ep,
                             format!("given content is null; receipt has {}", describe(got)),
@@ -385,7 +420,7 @@ pub(crate) fn common_checks(report: &mut Report, receipt: &Value, rptr: &str, gi
     // score == score_breakdown.final_score.
     let mut score_checked = false;
     for (i, r) in results.iter().enumerate() {
-        let Some(fs) = r.get("score_breakdown").and_then(|b| b.as_object()).and_then(|b| b.get("final_score")) else {
+        let Some(fs) = r.get("score_breakdown").and_then(Ref::as_object).and_then(|b| b.get("final_score")) else {
             continue;
         };
         score_checked = true;
@@ -439,15 +474,15 @@ fn clamp01(x: f64) -> f64 {
 
 /// Informational: each result's ranking-stage chain, and rank-calibration-v1
 /// records recomputed from their own input (spec §9.7).
-fn stage_checks(report: &mut Report, results: &[Value], results_ptr: &str) {
-    let f = |v: Option<&Value>| v.and_then(num).and_then(num_f64);
+fn stage_checks(report: &mut Report, results: &[Ref<'_>], results_ptr: &str) {
+    let f = |v: Option<Ref<'_>>| v.and_then(num).and_then(num_f64);
     let mut chain_problem: Option<(String, String)> = None;
     let mut calib_problem: Option<(String, String)> = None;
     let mut calib_seen = 0usize;
     let mut chains_seen = 0usize;
     for (i, r) in results.iter().enumerate() {
-        let Some(bd) = r.get("score_breakdown").and_then(|b| b.as_object()) else { continue };
-        let Some(stages) = bd.get("ranking_stages").and_then(Value::as_array) else { continue };
+        let Some(bd) = r.get("score_breakdown").and_then(Ref::as_object) else { continue };
+        let Some(stages) = bd.get("ranking_stages").and_then(Ref::as_array) else { continue };
         if stages.is_empty() {
             continue;
         }
@@ -466,7 +501,7 @@ fn stage_checks(report: &mut Report, results: &[Value], results_ptr: &str) {
                     ));
                 }
             }
-            if j == 0 && st.get("stage").and_then(Value::as_str) == Some("adaptive-fusion") {
+            if j == 0 && st.get("stage").and_then(Ref::as_str) == Some("adaptive-fusion") {
                 if let (Some(pre), Some(inp)) = (f(bd.get("pre_fusion_score")), input) {
                     if pre != inp && chain_problem.is_none() {
                         chain_problem = Some((
@@ -476,7 +511,7 @@ fn stage_checks(report: &mut Report, results: &[Value], results_ptr: &str) {
                     }
                 }
             }
-            if st.get("method").and_then(Value::as_str) == Some("rank-calibration-v1") {
+            if st.get("method").and_then(Ref::as_str) == Some("rank-calibration-v1") {
                 calib_seen += 1;
                 let pos = f(st.get("position"));
                 let n = f(st.get("candidate_count"));

@@ -3,7 +3,7 @@
 use super::checks::{self, hex_eq, sha256_pystr};
 use super::given::{Given, MetadataInput};
 use super::report::{codes, pointer, Report};
-use crate::json::{self, Value};
+use crate::json::{self, Ref, Value};
 
 pub const SCHEMA: &str = "lians.context-receipt.v2";
 
@@ -12,21 +12,21 @@ pub const SCHEMA: &str = "lians.context-receipt.v2";
 /// response or bare recall receipt this receipt must point to) to the recall
 /// fields.
 pub fn verify_context_receipt(wire: &str, given: &Value) -> Report {
-    super::recall::verify(wire, given, SCHEMA, super::body::Kind::Context, context_checks)
+    super::recall::verify(wire, given, SCHEMA, super::body::BodyKind::Context, context_checks)
 }
 
-fn context_checks(report: &mut Report, receipt: &Value, rptr: &str, given: &Given) {
+fn context_checks(report: &mut Report, receipt: Ref<'_>, rptr: &str, given: &Given) {
     if let Some(text) = &given.context_text {
         let h = sha256_pystr(text);
         let got = receipt.get("context_sha256");
-        let ok = got.and_then(Value::as_str).map(|s| hex_eq(s, &h)).unwrap_or(false);
+        let ok = got.and_then(Ref::as_str).map(|s| hex_eq(s, &h)).unwrap_or(false);
         report.check(
             ok,
             codes::CONTEXT_HASH_MISMATCH,
             &pointer(rptr, "context_sha256"),
             format!(
                 "SHA256(context_text) {h} vs receipt {}",
-                got.map(json::to_json_string).unwrap_or("missing".into())
+                got.map(|v| json::write::write(v, json::WriteOptions::COMPACT)).unwrap_or("missing".into())
             ),
         );
     }
@@ -53,14 +53,14 @@ fn context_checks(report: &mut Report, receipt: &Value, rptr: &str, given: &Give
         let (recall_receipt, _, _) = checks::split_body(doc);
         let h = json::canonical_sha256(recall_receipt);
         let got = receipt.get("retrieval_receipt_sha256");
-        let ok = got.and_then(Value::as_str).map(|s| hex_eq(s, &h)).unwrap_or(false);
+        let ok = got.and_then(Ref::as_str).map(|s| hex_eq(s, &h)).unwrap_or(false);
         report.check(
             ok,
             codes::RETRIEVAL_RECEIPT_MISMATCH,
             &pointer(rptr, "retrieval_receipt_sha256"),
             format!(
                 "recall receipt hashes to {h}; receipt points to {}",
-                got.map(json::to_json_string).unwrap_or("missing".into())
+                got.map(|v| json::write::write(v, json::WriteOptions::COMPACT)).unwrap_or("missing".into())
             ),
         );
     }

@@ -1,11 +1,11 @@
 //! `lians.recall-receipt.v2` (spec §2).
 
-use super::body::{self, Kind};
+use super::body::{self, BodyKind};
 use super::checks;
 use super::given::Given;
 use super::hash::sha256_hex;
 use super::report::Report;
-use crate::json::{self, Value};
+use crate::json::{self, Ref, Value};
 
 pub const SCHEMA: &str = "lians.recall-receipt.v2";
 
@@ -15,7 +15,7 @@ pub const SCHEMA: &str = "lians.recall-receipt.v2";
 /// `expected_sha256`, `privacy_minimal`, `include_canonical`). A body's own
 /// plaintext is always bound to its receipt ([`super::body`]).
 pub fn verify_recall_receipt(wire: &str, given: &Value) -> Report {
-    verify(wire, given, SCHEMA, Kind::Recall, |_report, _receipt, _rptr, _given| {})
+    verify(wire, given, SCHEMA, BodyKind::Recall, |_report, _receipt, _rptr, _given| {})
 }
 
 /// The procedure both receipt kinds share; `extra` runs the kind's own checks
@@ -24,24 +24,26 @@ pub(crate) fn verify(
     wire: &str,
     given: &Value,
     schema: &str,
-    kind: Kind,
-    extra: impl FnOnce(&mut Report, &Value, &str, &Given),
+    kind: BodyKind,
+    extra: impl FnOnce(&mut Report, Ref<'_>, &str, &Given),
 ) -> Report {
     let mut report = Report::new();
     let g = Given::read(given, &mut report);
-    let Some(doc) = checks::parse_wire(wire, &mut report) else {
+    // One pass over the wire into the borrowed form: only the receipt is
+    // printed canonically; contents are hashed straight from the wire bytes.
+    let Some(doc) = checks::parse_wire_doc(wire, &mut report) else {
         return report;
     };
-    let (receipt, rptr, body) = checks::split_body(&doc);
-    let canonical = json::canonical(receipt);
-    let sha = sha256_hex(canonical.as_bytes());
+    let (receipt, rptr, body) = checks::split_doc(doc.root());
+    let canonical = json::canonical_bytes(receipt);
+    let sha = sha256_hex(&canonical);
     report.receipt_sha256 = Some(sha.clone());
-    report.schema = receipt.get("schema").and_then(Value::as_str).map(str::to_string);
+    report.schema = receipt.get("schema").and_then(Ref::as_str).map(str::to_string);
     if g.include_canonical {
-        report.canonical = Some(canonical);
-    } else {
-        drop(canonical);
+        // Canonical text is ASCII (ensure_ascii).
+        report.canonical = Some(String::from_utf8_lossy(&canonical).into_owned());
     }
+    drop(canonical);
     checks::pins_and_finiteness(&mut report, receipt, rptr, body, &sha, &g);
     if !checks::schema_gate(&mut report, receipt, rptr, schema) {
         return report;

@@ -8,12 +8,15 @@
 //! Values produced by [`parse`] nest at most [`MAX_DEPTH`] deep, so dropping
 //! and inspecting them recursively is safe; the printer is iterative anyway.
 
+mod doc;
 mod number;
 mod parse;
 mod value;
 pub mod write;
 
-pub use parse::{parse, parse_bytes, parse_record, MAX_INT_DIGITS};
+pub(crate) use doc::bytes_eq;
+pub use doc::{Doc, Items, Kind, Members, Ref, Text};
+pub use parse::{parse, parse_bytes, parse_doc, parse_record, MAX_INT_DIGITS};
 pub use value::{CodePoints, Object, PyStr, Value};
 pub use write::Options as WriteOptions;
 
@@ -26,6 +29,14 @@ pub fn canonical(value: &Value) -> String {
     write::write(value, WriteOptions::CANONICAL)
 }
 
+/// [`canonical`] as bytes (ASCII), of an owned [`Value`] or a borrowed [`Ref`]:
+/// what is hashed, without the UTF-8 check of a `String`.
+pub fn canonical_bytes<'a, T: write::Tree<'a>>(value: T) -> Vec<u8> {
+    let mut out = Vec::new();
+    write::write_into(value, WriteOptions::CANONICAL, &mut out);
+    out
+}
+
 /// Compact JSON in insertion order with raw UTF-8 (Python
 /// `json.dumps(v, ensure_ascii=False, separators=(",", ":"))`), for output lines.
 pub fn to_json_string(value: &Value) -> String {
@@ -33,6 +44,6 @@ pub fn to_json_string(value: &Value) -> String {
 }
 
 /// SHA-256 hex of [`canonical`]`(value)`.
-pub fn canonical_sha256(value: &Value) -> String {
-    crate::hash::sha256_hex(canonical(value).as_bytes())
+pub fn canonical_sha256<'a, T: write::Tree<'a>>(value: T) -> String {
+    crate::hash::sha256_hex(&canonical_bytes(value))
 }

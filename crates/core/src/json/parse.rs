@@ -18,6 +18,7 @@
 use std::collections::hash_map::RandomState;
 use std::hash::BuildHasher;
 
+use super::doc::Doc;
 use super::value::{Object, PyStr, Value};
 use super::MAX_DEPTH;
 use crate::{Error, ErrorCode, Result};
@@ -32,7 +33,16 @@ const INDEX_THRESHOLD: usize = 16;
 
 /// Parse JSON text as CPython's `json.loads(text)` does.
 pub fn parse(text: &str) -> Result<Value> {
-    Parser { text, b: text.as_bytes(), pos: 0, record: false, crossed_newline: false }.run()
+    Parser { text, b: text.as_bytes(), pos: 0, record: false, crossed_newline: false }.run(&mut Tree::default())
+}
+
+/// Parse JSON text as [`parse`] does (same acceptance, same errors), into the
+/// borrowed form ([`Doc`]): strings without escapes stay slices of `text`.
+pub fn parse_doc(text: &str) -> Result<Doc<'_>> {
+    let mut doc = Doc::new();
+    let root = Parser { text, b: text.as_bytes(), pos: 0, record: false, crossed_newline: false }.run(&mut doc)?;
+    doc.set_root(root);
+    Ok(doc)
 }
 
 /// The next JSON Lines record of `text` at or after byte `start`: skips
@@ -65,7 +75,7 @@ pub fn parse_record(text: &str, start: usize) -> Option<(Result<Value>, usize)> 
         }
         let mut p = Parser { text, b, pos: at, record: true, crossed_newline: false };
         if b.get(at) != Some(&0xEF) {
-            if let Ok(value) = p.run() {
+            if let Ok(value) = p.run(&mut Tree::default()) {
                 if !p.crossed_newline {
                     return Some((Ok(value), p.pos));
                 }
@@ -121,9 +131,120 @@ fn line_col(text: &str, pos: usize) -> (usize, usize, usize) {
     (line, col, chars)
 }
 
+/// A string token: a slice of the input (no escapes), or decoded text.
+pub(crate) enum Token<'a> {
+    Wire(&'a str),
+    /// Decoded, valid UTF-8.
+    Text(String),
+    /// Decoded WTF-8 with at least one lone surrogate.
+    Wtf8(Vec<u8>),
+}
+
+impl Token<'_> {
+    fn into_pystr(self) -> PyStr {
+        match self {
+            Token::Wire(s) => PyStr::from(s),
+            Token::Text(s) => PyStr::from(s),
+            Token::Wtf8(b) => PyStr::from_wtf8(b),
+        }
+    }
+}
+
+/// What the parser builds: the one parser reads the text, a sink makes the
+/// values ([`Tree`]: the owned [`Value`]; [`Doc`]: the borrowed form).
+/// The parser guarantees the call order (a `member` always follows the key
+/// of the innermost open object, an `item` an open array).
+pub(crate) trait Sink<'a> {
+    type Value;
+    fn null(&mut self) -> Self::Value;
+    fn boolean(&mut self, b: bool) -> Self::Value;
+    /// Integer digits (`-0` already normalised to `0`).
+    fn int(&mut self, digits: &'a str) -> Self::Value;
+    /// A float; `lexeme` is its number token (None for `NaN`/`Infinity`).
+    fn float(&mut self, f: f64, lexeme: Option<&'a str>) -> Self::Value;
+    fn string(&mut self, s: Token<'a>) -> Self::Value;
+    fn empty_array(&mut self) -> Self::Value;
+    fn empty_object(&mut self) -> Self::Value;
+    fn open_array(&mut self);
+    fn open_object(&mut self, first_key: Token<'a>);
+    /// Append to the innermost open array.
+    fn item(&mut self, v: Self::Value);
+    /// Insert under the pending key of the innermost open object (dict semantics).
+    fn member(&mut self, v: Self::Value);
+    /// The next member's key.
+    fn key(&mut self, k: Token<'a>);
+    fn close_array(&mut self) -> Self::Value;
+    fn close_object(&mut self) -> Self::Value;
+}
+
 enum Frame {
     Array(Vec<Value>),
     Object(ObjectBuilder),
+}
+
+/// The [`Value`] sink.
+#[derive(Default)]
+struct Tree {
+    frames: Vec<Frame>,
+}
+
+impl<'a> Sink<'a> for Tree {
+    type Value = Value;
+    fn null(&mut self) -> Value {
+        Value::Null
+    }
+    fn boolean(&mut self, b: bool) -> Value {
+        Value::Bool(b)
+    }
+    fn int(&mut self, digits: &'a str) -> Value {
+        Value::Int(digits.into())
+    }
+    fn float(&mut self, f: f64, _lexeme: Option<&'a str>) -> Value {
+        Value::Float(f)
+    }
+    fn string(&mut self, s: Token<'a>) -> Value {
+        Value::Str(s.into_pystr())
+    }
+    fn empty_array(&mut self) -> Value {
+        Value::Array(Vec::new())
+    }
+    fn empty_object(&mut self) -> Value {
+        Value::Object(Object::new())
+    }
+    fn open_array(&mut self) {
+        self.frames.push(Frame::Array(Vec::new()));
+    }
+    fn open_object(&mut self, first_key: Token<'a>) {
+        self.frames.push(Frame::Object(ObjectBuilder::new(first_key.into_pystr())));
+    }
+    fn item(&mut self, v: Value) {
+        if let Some(Frame::Array(items)) = self.frames.last_mut() {
+            items.push(v);
+        }
+    }
+    fn member(&mut self, v: Value) {
+        if let Some(Frame::Object(obj)) = self.frames.last_mut() {
+            let key = obj.key.take().unwrap_or_default();
+            obj.insert(key, v);
+        }
+    }
+    fn key(&mut self, k: Token<'a>) {
+        if let Some(Frame::Object(obj)) = self.frames.last_mut() {
+            obj.key = Some(k.into_pystr());
+        }
+    }
+    fn close_array(&mut self) -> Value {
+        match self.frames.pop() {
+            Some(Frame::Array(items)) => Value::Array(items),
+            _ => Value::Null,
+        }
+    }
+    fn close_object(&mut self) -> Value {
+        match self.frames.pop() {
+            Some(Frame::Object(obj)) => Value::Object(Object::from_unique(obj.members)),
+            _ => Value::Null,
+        }
+    }
 }
 
 /// Members of an object under construction, with Python dict semantics.
@@ -135,38 +256,62 @@ struct ObjectBuilder {
 
 /// Open-addressing table of member positions, keyed by a randomly seeded
 /// SipHash of the key bytes (so crafted keys cannot force collisions).
-struct KeyIndex {
-    slots: Vec<u32>,
+pub(crate) struct KeyIndex {
+    pub(crate) slots: Vec<u32>,
     hasher: RandomState,
 }
 
-const EMPTY: u32 = u32::MAX;
+pub(crate) const EMPTY: u32 = u32::MAX;
 
 impl KeyIndex {
-    fn build(members: &[(PyStr, Value)]) -> KeyIndex {
+    /// An index of the `n` keys `key(0..n)` (unique).
+    #[inline(never)]
+    pub(crate) fn build<'k>(n: usize, key: &dyn Fn(usize) -> &'k [u8]) -> KeyIndex {
         let mut index = KeyIndex { slots: Vec::new(), hasher: RandomState::new() };
-        index.rehash(members, (members.len() * 4).next_power_of_two());
+        index.rehash(n, key, (n * 4).next_power_of_two());
         index
     }
 
-    fn rehash(&mut self, members: &[(PyStr, Value)], size: usize) {
+    fn rehash<'k>(&mut self, n: usize, key: &dyn Fn(usize) -> &'k [u8], size: usize) {
         self.slots = vec![EMPTY; size];
-        for i in 0..members.len() {
-            let slot = self.probe(members, members[i].0.as_bytes());
+        for i in 0..n {
+            let slot = self.probe(key, key(i));
             self.slots[slot] = i as u32;
         }
     }
 
     /// The slot holding `key`, or the empty slot where it would go.
-    fn probe(&self, members: &[(PyStr, Value)], key: &[u8]) -> usize {
+    fn probe<'k>(&self, key_at: &dyn Fn(usize) -> &'k [u8], key: &[u8]) -> usize {
         let mask = self.slots.len() - 1;
         let mut slot = (self.hasher.hash_one(key) as usize) & mask;
         loop {
             let at = self.slots[slot];
-            if at == EMPTY || members[at as usize].0.as_bytes() == key {
+            if at == EMPTY || key_at(at as usize) == key {
                 return slot;
             }
             slot = (slot + 1) & mask;
+        }
+    }
+
+    /// Insert-or-find `key` among `n` keys: `Some(position)` when present,
+    /// else records position `n` for it (the caller appends it) and grows.
+    #[inline(never)]
+    pub(crate) fn insert<'k>(&mut self, n: usize, key_at: &dyn Fn(usize) -> &'k [u8], key: &[u8]) -> Option<usize> {
+        let slot = self.probe(key_at, key);
+        let at = self.slots[slot];
+        if at != EMPTY {
+            return Some(at as usize);
+        }
+        self.slots[slot] = n as u32;
+        None
+    }
+
+    /// After appending the `n`th key: keep the load factor under 1/2.
+    #[inline(never)]
+    pub(crate) fn grown<'k>(&mut self, n: usize, key_at: &dyn Fn(usize) -> &'k [u8]) {
+        if n * 2 > self.slots.len() {
+            let size = self.slots.len() * 4;
+            self.rehash(n, key_at, size);
         }
     }
 }
@@ -178,18 +323,14 @@ impl ObjectBuilder {
 
     fn insert(&mut self, key: PyStr, value: Value) {
         if let Some(index) = &mut self.index {
-            let slot = index.probe(&self.members, key.as_bytes());
-            let at = index.slots[slot];
-            if at != EMPTY {
-                self.members[at as usize].1 = value;
+            let members = &self.members;
+            if let Some(at) = index.insert(members.len(), &|i| members[i].0.as_bytes(), key.as_bytes()) {
+                self.members[at].1 = value;
                 return;
             }
-            index.slots[slot] = self.members.len() as u32;
             self.members.push((key, value));
-            if self.members.len() * 2 > index.slots.len() {
-                let size = index.slots.len() * 4;
-                index.rehash(&self.members, size);
-            }
+            let members = &self.members;
+            index.grown(members.len(), &|i| members[i].0.as_bytes());
             return;
         }
         if let Some(slot) = self.members.iter_mut().find(|(k, _)| *k == key) {
@@ -198,9 +339,16 @@ impl ObjectBuilder {
         }
         self.members.push((key, value));
         if self.members.len() > INDEX_THRESHOLD {
-            self.index = Some(KeyIndex::build(&self.members));
+            let members = &self.members;
+            self.index = Some(KeyIndex::build(members.len(), &|i| members[i].0.as_bytes()));
         }
     }
+}
+
+/// A number token.
+enum Number<'a> {
+    Int(&'a str),
+    Float(f64, &'a str),
 }
 
 struct Parser<'a> {
@@ -232,7 +380,7 @@ impl<'a> Parser<'a> {
         )
     }
 
-    #[inline]
+    #[inline(always)]
     fn skip_ws(&mut self) {
         while let Some(&c) = self.b.get(self.pos) {
             if c == b' ' || c == b'\n' || c == b'\r' || c == b'\t' {
@@ -244,17 +392,18 @@ impl<'a> Parser<'a> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn peek(&self) -> Option<u8> {
         self.b.get(self.pos).copied()
     }
 
-    fn run(&mut self) -> Result<Value> {
+    fn run<S: Sink<'a>>(&mut self, sink: &mut S) -> Result<S::Value> {
         if !self.record && self.b.starts_with(&[0xEF, 0xBB, 0xBF]) {
             return Err(self.err("Unexpected UTF-8 BOM (decode using utf-8-sig)", 0));
         }
         self.skip_ws();
-        let mut stack: Vec<Frame> = Vec::new();
+        // The open containers, innermost last: true for an object.
+        let mut stack: Vec<bool> = Vec::new();
         'value: loop {
             // Read one value starting at `pos` (whitespace already skipped).
             let start = self.pos;
@@ -267,9 +416,10 @@ impl<'a> Parser<'a> {
                     self.skip_ws();
                     if self.peek() == Some(b']') {
                         self.pos += 1;
-                        Value::Array(Vec::new())
+                        sink.empty_array()
                     } else {
-                        stack.push(Frame::Array(Vec::new()));
+                        stack.push(false);
+                        sink.open_array();
                         continue 'value;
                     }
                 }
@@ -282,47 +432,54 @@ impl<'a> Parser<'a> {
                     match self.peek() {
                         Some(b'}') => {
                             self.pos += 1;
-                            Value::Object(Object::new())
+                            sink.empty_object()
                         }
                         Some(b'"') => {
                             let key = self.key_and_colon()?;
-                            stack.push(Frame::Object(ObjectBuilder::new(key)));
+                            stack.push(true);
+                            sink.open_object(key);
                             continue 'value;
                         }
                         _ => return Err(self.err("Expecting property name enclosed in double quotes", self.pos)),
                     }
                 }
-                Some(b'"') => Value::Str(self.string()?),
+                Some(b'"') => {
+                    let s = self.string()?;
+                    sink.string(s)
+                }
                 Some(b'n') if self.b[start..].starts_with(b"null") => {
                     self.pos += 4;
-                    Value::Null
+                    sink.null()
                 }
                 Some(b't') if self.b[start..].starts_with(b"true") => {
                     self.pos += 4;
-                    Value::Bool(true)
+                    sink.boolean(true)
                 }
                 Some(b'f') if self.b[start..].starts_with(b"false") => {
                     self.pos += 5;
-                    Value::Bool(false)
+                    sink.boolean(false)
                 }
                 Some(b'N') if self.b[start..].starts_with(b"NaN") => {
                     self.pos += 3;
-                    Value::Float(f64::NAN)
+                    sink.float(f64::NAN, None)
                 }
                 Some(b'I') if self.b[start..].starts_with(b"Infinity") => {
                     self.pos += 8;
-                    Value::Float(f64::INFINITY)
+                    sink.float(f64::INFINITY, None)
                 }
                 Some(b'-') if self.b[start..].starts_with(b"-Infinity") => {
                     self.pos += 9;
-                    Value::Float(f64::NEG_INFINITY)
+                    sink.float(f64::NEG_INFINITY, None)
                 }
-                Some(b'-') | Some(b'0'..=b'9') => self.number()?,
+                Some(b'-') | Some(b'0'..=b'9') => match self.number()? {
+                    Number::Int(digits) => sink.int(digits),
+                    Number::Float(f, lexeme) => sink.float(f, Some(lexeme)),
+                },
                 _ => return Err(self.err("Expecting value", start)),
             };
             // Attach the finished value to its parent, closing containers.
             loop {
-                match stack.last_mut() {
+                match stack.last() {
                     None => {
                         if self.record {
                             // Only spaces, tabs and `\r` may follow on the line.
@@ -344,8 +501,8 @@ impl<'a> Parser<'a> {
                         }
                         return Ok(value);
                     }
-                    Some(Frame::Array(items)) => {
-                        items.push(value);
+                    Some(false) => {
+                        sink.item(value);
                         self.skip_ws();
                         match self.peek() {
                             Some(b',') => {
@@ -355,15 +512,14 @@ impl<'a> Parser<'a> {
                             }
                             Some(b']') => {
                                 self.pos += 1;
-                                let Some(Frame::Array(items)) = stack.pop() else { unreachable!() };
-                                value = Value::Array(items);
+                                stack.pop();
+                                value = sink.close_array();
                             }
                             _ => return Err(self.err("Expecting ',' delimiter", self.pos)),
                         }
                     }
-                    Some(Frame::Object(obj)) => {
-                        let key = obj.key.take().unwrap_or_default();
-                        obj.insert(key, value);
+                    Some(true) => {
+                        sink.member(value);
                         self.skip_ws();
                         match self.peek() {
                             Some(b',') => {
@@ -373,15 +529,13 @@ impl<'a> Parser<'a> {
                                     return Err(self.err("Expecting property name enclosed in double quotes", self.pos));
                                 }
                                 let key = self.key_and_colon()?;
-                                if let Some(Frame::Object(obj)) = stack.last_mut() {
-                                    obj.key = Some(key);
-                                }
+                                sink.key(key);
                                 continue 'value;
                             }
                             Some(b'}') => {
                                 self.pos += 1;
-                                let Some(Frame::Object(obj)) = stack.pop() else { unreachable!() };
-                                value = Value::Object(Object::from_unique(obj.members));
+                                stack.pop();
+                                value = sink.close_object();
                             }
                             _ => return Err(self.err("Expecting ',' delimiter", self.pos)),
                         }
@@ -392,7 +546,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A member name (at `"`), the `:` after it, and the whitespace after that.
-    fn key_and_colon(&mut self) -> Result<PyStr> {
+    fn key_and_colon(&mut self) -> Result<Token<'a>> {
         let key = self.string()?;
         self.skip_ws();
         if self.peek() != Some(b':') {
@@ -405,7 +559,7 @@ impl<'a> Parser<'a> {
 
     /// A number token, as CPython's scanner reads it: `-?(0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?`
     /// (a `.` or `e` not followed by digits is left unread).
-    fn number(&mut self) -> Result<Value> {
+    fn number(&mut self) -> Result<Number<'a>> {
         let b = self.b;
         let start = self.pos;
         let mut i = start;
@@ -450,7 +604,7 @@ impl<'a> Parser<'a> {
             // Rust's parser is correctly rounded and overflows to infinity,
             // like CPython's float(str).
             match token.parse::<f64>() {
-                Ok(f) => Ok(Value::Float(f)),
+                Ok(f) => Ok(Number::Float(f, token)),
                 Err(_) => Err(self.err("Invalid number", start)),
             }
         } else {
@@ -465,16 +619,12 @@ impl<'a> Parser<'a> {
                     start,
                 ));
             }
-            if digits == "0" {
-                Ok(Value::Int("0".into()))
-            } else {
-                Ok(Value::Int(token.into()))
-            }
+            Ok(Number::Int(if digits == "0" { "0" } else { token }))
         }
     }
 
     /// A string token starting at `"`.
-    fn string(&mut self) -> Result<PyStr> {
+    fn string(&mut self) -> Result<Token<'a>> {
         let b = self.b;
         let open = self.pos;
         let mut i = open + 1;
@@ -486,7 +636,7 @@ impl<'a> Parser<'a> {
                 None => return Err(self.err("Unterminated string starting at", open)),
                 Some(b'"') => {
                     self.pos = i + 1;
-                    return Ok(PyStr::from(&self.text[chunk_start..i]));
+                    return Ok(Token::Wire(&self.text[chunk_start..i]));
                 }
                 Some(b'\\') => break,
                 Some(&c) if c < 0x20 => return Err(self.err("Invalid control character at", i)),
@@ -552,12 +702,12 @@ impl<'a> Parser<'a> {
             }
         }
         if lone {
-            Ok(PyStr::from_wtf8(out))
+            Ok(Token::Wtf8(out))
         } else {
             // Only valid UTF-8 was written (input slices and encoded scalars).
             match String::from_utf8(out) {
-                Ok(s) => Ok(PyStr::from(s)),
-                Err(e) => Ok(PyStr::from_wtf8(e.into_bytes())),
+                Ok(s) => Ok(Token::Text(s)),
+                Err(e) => Ok(Token::Wtf8(e.into_bytes())),
             }
         }
     }
@@ -572,11 +722,29 @@ impl<'a> Parser<'a> {
 /// finished byte by byte.
 #[inline]
 pub(crate) fn skip_plain(b: &[u8], mut i: usize) -> usize {
+    // Without SIMD128 the block test is sixteen scalar compares: wasm goes
+    // straight to the words.
+    #[cfg(not(target_arch = "wasm32"))]
     while let Some(block) = b.get(i..i + 16).and_then(|s| <&[u8; 16]>::try_from(s).ok()) {
         if block_has_special(block) {
             break;
         }
         i += 16;
+    }
+    // Words of eight: the lowest flagged byte of the SWAR test is exact
+    // (borrows only ever flag bytes above a true hit), so the first special
+    // byte of a word is found without a byte loop.
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    while let Some(chunk) = b.get(i..i + 8) {
+        let w = u64::from_le_bytes(<[u8; 8]>::try_from(chunk).unwrap_or([0; 8]));
+        let zero = |x: u64| x.wrapping_sub(LO) & !x;
+        let special =
+            (zero(w ^ (LO * b'"' as u64)) | zero(w ^ (LO * b'\\' as u64)) | (w.wrapping_sub(LO * 0x20) & !w)) & HI;
+        if special != 0 {
+            return i + (special.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
     }
     while let Some(&c) = b.get(i) {
         if c == b'"' || c == b'\\' || c < 0x20 {
@@ -590,6 +758,7 @@ pub(crate) fn skip_plain(b: &[u8], mut i: usize) -> usize {
 /// Does the block hold a `"`, a `\\` or a control char? Written as a
 /// reduction over a fixed-size array so that it compiles to vector compares.
 #[inline(always)]
+#[cfg(not(target_arch = "wasm32"))]
 fn block_has_special(block: &[u8; 16]) -> bool {
     let mut m = 0u8;
     for &c in block {

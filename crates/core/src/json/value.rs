@@ -276,13 +276,7 @@ impl PyStr {
     pub fn to_str_lossy(&self) -> Cow<'_, str> {
         match &self.repr {
             Repr::Utf8(s) => Cow::Borrowed(s),
-            Repr::Wtf8(bytes) => {
-                let mut out = String::with_capacity(bytes.len());
-                for cp in (CodePoints { bytes, pos: 0 }) {
-                    out.push(char::from_u32(cp).unwrap_or('\u{FFFD}'));
-                }
-                Cow::Owned(out)
-            }
+            Repr::Wtf8(bytes) => Cow::Owned(lossy(bytes)),
         }
     }
 
@@ -300,6 +294,15 @@ impl PyStr {
     pub fn code_points(&self) -> CodePoints<'_> {
         CodePoints { bytes: self.as_bytes(), pos: 0 }
     }
+}
+
+/// WTF-8 bytes as text, each lone surrogate replaced by U+FFFD.
+pub(crate) fn lossy(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    for cp in (CodePoints { bytes, pos: 0 }) {
+        out.push(char::from_u32(cp).unwrap_or('\u{FFFD}'));
+    }
+    out
 }
 
 /// Iterator over the code points of WTF-8 bytes.

@@ -15,6 +15,7 @@
 //!
 //! The printer is iterative: no value, however deep, can overflow the stack.
 
+use super::doc::{Kind, Ref};
 use super::value::{PyStr, Value};
 use crate::py::float;
 
@@ -34,8 +35,83 @@ impl Options {
     pub const COMPACT: Options = Options { sort_keys: false, ensure_ascii: false };
 }
 
+/// A JSON value the printer walks: the owned [`Value`] (as `&Value`) and
+/// the borrowed [`Ref`] of a [`Doc`](super::Doc). One printer for both.
+pub trait Tree<'a>: Copy {
+    /// What this value is (containers without their children).
+    fn shape(self) -> Shape<'a>;
+    /// Append the children in order: array items (with an empty key) or
+    /// object members (key bytes, WTF-8).
+    fn children(self, out: &mut Vec<(&'a [u8], Self)>);
+}
+
+/// A value's shape, for [`Tree`].
+pub enum Shape<'a> {
+    /// `null`.
+    Null,
+    /// `true` / `false`.
+    Bool(bool),
+    /// Integer digits.
+    Int(&'a str),
+    /// A float.
+    Float(f64),
+    /// A float given as the text Python's `repr` prints for it (see [`is_repr_lexeme`]).
+    Lexeme(&'a str),
+    /// A string's WTF-8 bytes.
+    Str(&'a [u8]),
+    /// An array (children from [`Tree::children`]).
+    Array,
+    /// An object (children from [`Tree::children`]).
+    Object,
+}
+
+impl<'a> Tree<'a> for &'a Value {
+    fn shape(self) -> Shape<'a> {
+        match self {
+            Value::Null => Shape::Null,
+            Value::Bool(b) => Shape::Bool(*b),
+            Value::Int(d) => Shape::Int(d),
+            Value::Float(f) => Shape::Float(*f),
+            Value::Str(s) => Shape::Str(s.as_bytes()),
+            Value::Array(_) => Shape::Array,
+            Value::Object(_) => Shape::Object,
+        }
+    }
+    fn children(self, out: &mut Vec<(&'a [u8], Self)>) {
+        match self {
+            Value::Array(items) => out.extend(items.iter().map(|v| (&b""[..], v))),
+            Value::Object(o) => out.extend(o.members().iter().map(|(k, v)| (k.as_bytes(), v))),
+            _ => {}
+        }
+    }
+}
+
+impl<'a> Tree<'a> for Ref<'a> {
+    fn shape(self) -> Shape<'a> {
+        self.shape()
+    }
+    fn children(self, out: &mut Vec<(&'a [u8], Self)>) {
+        match self.kind() {
+            Kind::Array(items) => {
+                for i in 0..items.len() {
+                    if let Some(v) = items.get(i) {
+                        out.push((b"", v));
+                    }
+                }
+            }
+            Kind::Object(m) => {
+                for i in 0..m.len() {
+                    let (k, v) = m.at(i);
+                    out.push((k.as_bytes(), v));
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
 /// Print `value` as a `String`.
-pub fn write(value: &Value, options: Options) -> String {
+pub fn write<'a, T: Tree<'a>>(value: T, options: Options) -> String {
     let mut out = Vec::new();
     write_into(value, options, &mut out);
     // Only valid UTF-8 is ever written (lone surrogates are escaped).
@@ -45,56 +121,110 @@ pub fn write(value: &Value, options: Options) -> String {
     }
 }
 
-enum Item<'a> {
-    Value(&'a Value),
-    Key(&'a PyStr),
+enum Item<'a, T> {
+    Value(T),
+    Key(&'a [u8]),
     Raw(u8),
 }
 
 /// Append the text of `value` to `out`.
-pub fn write_into(value: &Value, options: Options, out: &mut Vec<u8>) {
-    let mut stack: Vec<Item<'_>> = vec![Item::Value(value)];
+pub fn write_into<'a, T: Tree<'a>>(value: T, options: Options, out: &mut Vec<u8>) {
+    let mut stack: Vec<Item<'a, T>> = vec![Item::Value(value)];
+    // Children of the container being opened (reused).
+    let mut kids: Vec<(&'a [u8], T)> = Vec::new();
+    // An object's (key, child) order (reused).
+    let mut order: Vec<(&'a [u8], u32)> = Vec::new();
     while let Some(item) = stack.pop() {
         match item {
             Item::Raw(c) => out.push(c),
             Item::Key(k) => {
-                write_str(k, options.ensure_ascii, out);
+                write_bytes(k, options.ensure_ascii, out);
                 out.push(b':');
             }
-            Item::Value(v) => match v {
-                Value::Null => out.extend_from_slice(b"null"),
-                Value::Bool(true) => out.extend_from_slice(b"true"),
-                Value::Bool(false) => out.extend_from_slice(b"false"),
-                Value::Int(digits) => out.extend_from_slice(digits.as_bytes()),
-                Value::Float(f) => write_float(*f, out),
-                Value::Str(s) => write_str(s, options.ensure_ascii, out),
-                Value::Array(items) => {
+            Item::Value(v) => match v.shape() {
+                Shape::Null => out.extend_from_slice(b"null"),
+                Shape::Bool(true) => out.extend_from_slice(b"true"),
+                Shape::Bool(false) => out.extend_from_slice(b"false"),
+                Shape::Int(digits) => out.extend_from_slice(digits.as_bytes()),
+                Shape::Float(f) => write_float(f, out),
+                Shape::Lexeme(text) => out.extend_from_slice(text.as_bytes()),
+                Shape::Str(s) => write_bytes(s, options.ensure_ascii, out),
+                Shape::Array => {
                     out.push(b'[');
                     stack.push(Item::Raw(b']'));
-                    for (i, item) in items.iter().enumerate().rev() {
+                    kids.clear();
+                    v.children(&mut kids);
+                    for (i, &(_, item)) in kids.iter().enumerate().rev() {
                         stack.push(Item::Value(item));
                         if i > 0 {
                             stack.push(Item::Raw(b','));
                         }
                     }
                 }
-                Value::Object(obj) => {
+                Shape::Object => {
                     out.push(b'{');
                     stack.push(Item::Raw(b'}'));
-                    let mut members: Vec<&(PyStr, Value)> = obj.members().iter().collect();
+                    kids.clear();
+                    v.children(&mut kids);
+                    order.clear();
+                    order.extend(kids.iter().enumerate().map(|(i, &(k, _))| (k, i as u32)));
                     if options.sort_keys {
-                        members.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+                        sort_keys(&mut order);
                     }
-                    for (i, (k, v)) in members.into_iter().enumerate().rev() {
-                        stack.push(Item::Value(v));
+                    for (n, &(k, i)) in order.iter().enumerate().rev() {
+                        stack.push(Item::Value(kids[i as usize].1));
                         stack.push(Item::Key(k));
-                        if i > 0 {
+                        if n > 0 {
                             stack.push(Item::Raw(b','));
                         }
                     }
                 }
             },
         }
+    }
+}
+
+/// Sort members by key bytes (WTF-8 order = code point order; keys are
+/// unique, so any correct sort gives the same order). Not generic over the
+/// tree type, so the wasm carries one sort.
+/// Insertion sort for the usual handful of keys, heapsort (O(n log n), no
+/// allocation, little code) for large objects.
+#[inline(never)]
+fn sort_keys(v: &mut [(&[u8], u32)]) {
+    let n = v.len();
+    if n <= 24 {
+        for i in 1..n {
+            let mut j = i;
+            while j > 0 && v[j - 1].0 > v[j].0 {
+                v.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+        return;
+    }
+    // Sift `root` down within `v[..end]` (a max-heap on keys).
+    fn sift(v: &mut [(&[u8], u32)], mut root: usize, end: usize) {
+        loop {
+            let mut child = 2 * root + 1;
+            if child >= end {
+                return;
+            }
+            if child + 1 < end && v[child].0 < v[child + 1].0 {
+                child += 1;
+            }
+            if v[root].0 >= v[child].0 {
+                return;
+            }
+            v.swap(root, child);
+            root = child;
+        }
+    }
+    for root in (0..n / 2).rev() {
+        sift(v, root, n);
+    }
+    for end in (1..n).rev() {
+        v.swap(0, end);
+        sift(v, 0, end);
     }
 }
 
@@ -109,6 +239,42 @@ pub fn write_float(f: f64, out: &mut Vec<u8>) {
         float::write_repr(f, &mut s);
         out.extend_from_slice(s.as_bytes());
     }
+}
+
+/// Is this JSON number token (with `.` or an exponent) exactly what Python's
+/// `repr` prints for the double it denotes? True for fixed notation
+/// `-?D.F` with at most 15 significant digits, no trailing zero in `F`
+/// (except `F` = `0`) and `1e-4 ≤ |x| < 1e16` or zero. Why: a decimal of at
+/// most 15 significant digits survives decimal → double → 15 digits
+/// (DBL_DIG), so the shortest round-tripping digits repr finds denote the
+/// same decimal, and repr writes them in this very fixed form in that range.
+pub(crate) fn is_repr_lexeme(t: &str) -> bool {
+    let b = t.as_bytes();
+    let b = b.strip_prefix(b"-").unwrap_or(b);
+    let Some(dot) = b.iter().position(|&c| c == b'.') else { return false };
+    let (int, frac) = (&b[..dot], &b[dot + 1..]);
+    if int.is_empty() || frac.is_empty() || !int.iter().chain(frac).all(u8::is_ascii_digit) {
+        return false;
+    }
+    if frac.len() > 1 && frac.last() == Some(&b'0') {
+        return false;
+    }
+    let significant = if int == b"0" {
+        let zeros = frac.iter().take_while(|&&c| c == b'0').count();
+        if zeros == frac.len() {
+            return true; // 0.0 / -0.0
+        }
+        if zeros > 3 {
+            return false; // below 1e-4: repr uses an exponent
+        }
+        frac.len() - zeros
+    } else {
+        if int[0] == b'0' {
+            return false;
+        }
+        int.len() + if frac == b"0" { 0 } else { frac.len() }
+    };
+    significant <= 15
 }
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
@@ -144,7 +310,11 @@ fn ascii_escape(c: u8, ensure_ascii: bool, out: &mut Vec<u8>) -> bool {
 
 /// Write a quoted, escaped string.
 pub fn write_str(s: &PyStr, ensure_ascii: bool, out: &mut Vec<u8>) {
-    let b = s.as_bytes();
+    write_bytes(s.as_bytes(), ensure_ascii, out)
+}
+
+/// Write a quoted, escaped string given as WTF-8 bytes.
+pub fn write_bytes(b: &[u8], ensure_ascii: bool, out: &mut Vec<u8>) {
     out.reserve(b.len() + 2);
     out.push(b'"');
     let mut i = 0;
@@ -261,6 +431,71 @@ mod tests {
         assert_eq!(canon("[-0,-0e0,0e-5]"), "[0,-0.0,0.0]");
         let v = parse(r#"{"b":"é\u007f\ud800","a":1}"#).unwrap();
         assert_eq!(write(&v, Options::COMPACT), "{\"b\":\"é\u{7f}\\ud800\",\"a\":1}");
+    }
+
+    /// Every lexeme the printer copies is what repr prints (and the rule
+    /// accepts the common shapes): random fixed-notation tokens of 1..=18
+    /// digits, with and without a sign and leading zeros in the fraction.
+    #[test]
+    fn repr_lexemes_are_repr() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let mut accepted = 0;
+        for _ in 0..200_000 {
+            let int_len = next(17) as usize;
+            let frac_len = 1 + next(17) as usize;
+            let mut t = String::new();
+            if next(2) == 0 {
+                t.push('-');
+            }
+            if int_len == 0 {
+                t.push('0');
+            } else {
+                t.push((b'1' + next(9) as u8) as char);
+                for _ in 1..int_len {
+                    t.push((b'0' + next(10) as u8) as char);
+                }
+            }
+            t.push('.');
+            let zeros = if next(3) == 0 { next(6) as usize } else { 0 };
+            for k in 0..frac_len {
+                t.push(if k < zeros { '0' } else { (b'0' + next(10) as u8) as char });
+            }
+            if is_repr_lexeme(&t) {
+                accepted += 1;
+                let mut out = Vec::new();
+                write_float(t.parse().unwrap(), &mut out);
+                assert_eq!(String::from_utf8(out).unwrap(), t);
+            }
+        }
+        assert!(accepted > 20_000, "{accepted}");
+        for (t, ok) in [("0.0", true), ("-0.0", true), ("1.0", true), ("0.0001", true), ("0.00001", false)] {
+            assert_eq!(is_repr_lexeme(t), ok, "{t}");
+        }
+        for t in ["1e5", "1.50", "01.5", "1.", ".5", "1234567890123456.0", "0.1000000000000000055511151231257827"] {
+            assert!(!is_repr_lexeme(t), "{t}");
+        }
+    }
+
+    /// The printer's own sort agrees with the standard one, small and large.
+    #[test]
+    fn key_sort() {
+        for n in [0usize, 1, 2, 7, 24, 25, 100, 1000] {
+            let keys: Vec<Vec<u8>> = (0..n).map(|i| format!("k{}", (i * 7919) % 1009).into_bytes()).collect();
+            let mut keys: Vec<Vec<u8>> =
+                keys.into_iter().collect::<std::collections::BTreeSet<_>>().into_iter().rev().collect();
+            keys.rotate_left(n / 3);
+            let mut order: Vec<(&[u8], u32)> = keys.iter().enumerate().map(|(i, k)| (&k[..], i as u32)).collect();
+            sort_keys(&mut order);
+            let mut want: Vec<&[u8]> = keys.iter().map(|k| &k[..]).collect();
+            want.sort();
+            assert_eq!(order.iter().map(|p| p.0).collect::<Vec<_>>(), want, "{n}");
+        }
     }
 
     #[test]

@@ -1,0 +1,695 @@
+//! The parser's other output: a borrowed, flat document ([`Doc`]).
+//!
+//! [`super::parse_doc`] reads exactly what [`super::parse`] reads (same
+//! parser, same errors, same dict semantics for duplicate keys), but instead
+//! of a heap tree of owned values it fills three flat arrays: the nodes,
+//! the children of arrays and the members of objects. A string without
+//! escapes (nearly all) stays a slice of the input text; integers keep their
+//! lexeme as a slice. Nothing is allocated per value, and dropping the
+//! document frees a handful of vectors.
+//!
+//! The receipt verifier reads a whole response body this way: it hashes
+//! contents straight from the wire bytes, compares fields in place and
+//! prints only the receipt canonically ([`super::write`] prints both forms).
+//!
+//! [`Ref`] is a cheap copyable handle on one node, with the read API of
+//! [`Value`](super::Value) (`get`, `as_array`, `as_object`, `as_str`, ...).
+
+use std::borrow::Cow;
+
+use super::parse::{KeyIndex, Sink, Token};
+use super::value::lossy;
+
+/// Objects with more members than this get a hash index for duplicate-key
+/// detection while they are built (below it a key filter and, on a filter
+/// hit, a scan of at most this many keys: linear time either way).
+const INDEX_THRESHOLD: usize = 32;
+
+/// Where a string's WTF-8 bytes are.
+#[derive(Clone, Copy, Debug)]
+enum Str<'a> {
+    /// A slice of the input (no escapes).
+    Wire(&'a str),
+    /// Decoded text in [`Doc::text`] (start, end).
+    Text(u32, u32),
+    /// Decoded WTF-8 with lone surrogates in [`Doc::wtf8`] (start, end).
+    Wtf8(u32, u32),
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Node<'a> {
+    Null,
+    Bool(bool),
+    Int(&'a str),
+    /// The value and, when it is the text Python's `repr` prints for it, the lexeme.
+    Float(f64, Option<&'a str>),
+    Str(Str<'a>),
+    /// Children at `Doc::items[start..start + len]`.
+    Array(u32, u32),
+    /// Members at `Doc::members[start..start + len]`.
+    Object(u32, u32),
+}
+
+/// An object under construction: its members are `Doc::open_members[start..]`.
+struct Open<'a> {
+    start: usize,
+    key: Option<Str<'a>>,
+    index: Option<KeyIndex>,
+    /// A 64-bit filter of the keys so far (by length and end bytes): a key
+    /// whose bit is clear is new, with no scan.
+    seen: u64,
+}
+
+/// The filter bit of a key for [`Open::seen`].
+fn key_bit(k: &[u8]) -> u64 {
+    let h = k.len().wrapping_mul(31) ^ (*k.first().unwrap_or(&0) as usize) ^ ((*k.last().unwrap_or(&0) as usize) << 2);
+    1 << (h & 63)
+}
+
+/// A parsed JSON document borrowing its input text (see the module docs).
+pub struct Doc<'a> {
+    nodes: Vec<Node<'a>>,
+    items: Vec<u32>,
+    members: Vec<(Str<'a>, u32)>,
+    text: String,
+    wtf8: Vec<u8>,
+    root: u32,
+    // Build state (empty once parsed).
+    open_items: Vec<u32>,
+    open_members: Vec<(Str<'a>, u32)>,
+    /// Start of each open array in `open_items`.
+    open_arrays: Vec<usize>,
+    open_objects: Vec<Open<'a>>,
+}
+
+#[inline(always)]
+fn bytes_of<'s>(text: &'s str, wtf8: &'s [u8], s: Str<'s>) -> &'s [u8] {
+    match s {
+        Str::Wire(w) => w.as_bytes(),
+        Str::Text(a, b) => &text.as_bytes()[a as usize..b as usize],
+        Str::Wtf8(a, b) => &wtf8[a as usize..b as usize],
+    }
+}
+
+/// The big arrays of the last dropped [`Doc`] on this thread, empty, kept
+/// for the next parse: a document of a megabyte needs arrays of megabytes,
+/// and allocating them afresh per parse costs page faults natively (more
+/// kernel time than the parse itself). Not in wasm: its linear memory never
+/// shrinks, so freed arrays are simply reused by the allocator (and the pool
+/// would cost ~1.3 KB gzip).
+#[cfg(not(target_arch = "wasm32"))]
+#[derive(Default)]
+struct Spare {
+    nodes: Vec<Node<'static>>,
+    items: Vec<u32>,
+    members: Vec<(Str<'static>, u32)>,
+    open_items: Vec<u32>,
+    open_members: Vec<(Str<'static>, u32)>,
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+thread_local! {
+    static SPARE: std::cell::RefCell<Spare> = std::cell::RefCell::new(Spare::default());
+}
+
+/// Buffers larger than this (bytes) are not kept.
+#[cfg(not(target_arch = "wasm32"))]
+const MAX_SPARE_BYTES: usize = 64 << 20;
+
+/// An emptied vector of borrowed items as a vector of `'static` ones, same
+/// allocation (an empty in-place collect: no item is ever converted).
+#[cfg(not(target_arch = "wasm32"))]
+fn recycle<T, U>(mut v: Vec<T>) -> Vec<U> {
+    v.clear();
+    v.into_iter().filter_map(|_| None).collect()
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl Drop for Doc<'_> {
+    fn drop(&mut self) {
+        let bytes = self.nodes.capacity() * std::mem::size_of::<Node<'_>>()
+            + self.members.capacity() * std::mem::size_of::<(Str<'_>, u32)>();
+        if bytes > MAX_SPARE_BYTES {
+            return;
+        }
+        let spare = Spare {
+            nodes: recycle(std::mem::take(&mut self.nodes)),
+            items: recycle(std::mem::take(&mut self.items)),
+            members: recycle(std::mem::take(&mut self.members)),
+            open_items: recycle(std::mem::take(&mut self.open_items)),
+            open_members: recycle(std::mem::take(&mut self.open_members)),
+        };
+        let _ = SPARE.try_with(|s| {
+            if let Ok(mut s) = s.try_borrow_mut() {
+                if s.nodes.capacity() <= spare.nodes.capacity() {
+                    *s = spare;
+                }
+            }
+        });
+    }
+}
+
+impl<'a> Doc<'a> {
+    /// An empty document (reusing the arrays of the last one dropped on this thread).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(crate) fn new() -> Doc<'a> {
+        let spare = SPARE.try_with(|s| s.try_borrow_mut().map(|mut s| std::mem::take(&mut *s)).ok()).ok().flatten();
+        let spare = spare.unwrap_or_default();
+        Doc {
+            nodes: spare.nodes,
+            items: spare.items,
+            members: spare.members,
+            text: String::new(),
+            wtf8: Vec::new(),
+            root: 0,
+            open_items: spare.open_items,
+            open_members: spare.open_members,
+            open_arrays: Vec::new(),
+            open_objects: Vec::new(),
+        }
+    }
+
+    /// An empty document.
+    #[cfg(target_arch = "wasm32")]
+    pub(crate) fn new() -> Doc<'a> {
+        Doc {
+            nodes: Vec::new(),
+            items: Vec::new(),
+            members: Vec::new(),
+            text: String::new(),
+            wtf8: Vec::new(),
+            root: 0,
+            open_items: Vec::new(),
+            open_members: Vec::new(),
+            open_arrays: Vec::new(),
+            open_objects: Vec::new(),
+        }
+    }
+
+    /// The root value.
+    pub fn root(&self) -> Ref<'_> {
+        Ref { doc: self, id: self.root }
+    }
+
+    pub(crate) fn set_root(&mut self, root: u32) {
+        self.root = root;
+        self.open_items.clear();
+        self.open_members.clear();
+        self.open_arrays = Vec::new();
+        self.open_objects = Vec::new();
+    }
+
+    #[inline]
+    fn push(&mut self, node: Node<'a>) -> u32 {
+        self.nodes.push(node);
+        (self.nodes.len() - 1) as u32
+    }
+
+    fn intern(&mut self, t: Token<'a>) -> Str<'a> {
+        match t {
+            Token::Wire(s) => Str::Wire(s),
+            Token::Text(s) => {
+                let a = self.text.len() as u32;
+                self.text.push_str(&s);
+                Str::Text(a, self.text.len() as u32)
+            }
+            Token::Wtf8(b) => {
+                let a = self.wtf8.len() as u32;
+                self.wtf8.extend_from_slice(&b);
+                Str::Wtf8(a, self.wtf8.len() as u32)
+            }
+        }
+    }
+}
+
+impl<'a> Sink<'a> for Doc<'a> {
+    type Value = u32;
+    fn null(&mut self) -> u32 {
+        self.push(Node::Null)
+    }
+    fn boolean(&mut self, b: bool) -> u32 {
+        self.push(Node::Bool(b))
+    }
+    fn int(&mut self, digits: &'a str) -> u32 {
+        self.push(Node::Int(digits))
+    }
+    fn float(&mut self, f: f64, lexeme: Option<&'a str>) -> u32 {
+        self.push(Node::Float(f, lexeme.filter(|l| super::write::is_repr_lexeme(l))))
+    }
+    fn string(&mut self, s: Token<'a>) -> u32 {
+        let s = self.intern(s);
+        self.push(Node::Str(s))
+    }
+    fn empty_array(&mut self) -> u32 {
+        self.push(Node::Array(0, 0))
+    }
+    fn empty_object(&mut self) -> u32 {
+        self.push(Node::Object(0, 0))
+    }
+    fn open_array(&mut self) {
+        self.open_arrays.push(self.open_items.len());
+    }
+    fn open_object(&mut self, first_key: Token<'a>) {
+        let key = self.intern(first_key);
+        self.open_objects.push(Open { start: self.open_members.len(), key: Some(key), index: None, seen: 0 });
+    }
+    fn item(&mut self, v: u32) {
+        self.open_items.push(v);
+    }
+    fn member(&mut self, v: u32) {
+        let Some(open) = self.open_objects.last_mut() else { return };
+        let Some(key) = open.key.take() else { return };
+        let (text, wtf8) = (self.text.as_str(), self.wtf8.as_slice());
+        let mine = &mut self.open_members[open.start..];
+        let kb = bytes_of(text, wtf8, key);
+        if let Some(index) = &mut open.index {
+            if let Some(at) = index.insert(mine.len(), &|i| bytes_of(text, wtf8, mine[i].0), kb) {
+                mine[at].1 = v;
+                return;
+            }
+            self.open_members.push((key, v));
+            let mine = &self.open_members[open.start..];
+            index.grown(mine.len(), &|i| bytes_of(text, wtf8, mine[i].0));
+            return;
+        }
+        let bit = key_bit(kb);
+        if open.seen & bit != 0 {
+            if let Some(slot) = mine.iter_mut().find(|(k, _)| same_key(bytes_of(text, wtf8, *k), kb)) {
+                slot.1 = v;
+                return;
+            }
+        }
+        open.seen |= bit;
+        self.open_members.push((key, v));
+        let mine = &self.open_members[open.start..];
+        if mine.len() > INDEX_THRESHOLD {
+            open.index = Some(KeyIndex::build(mine.len(), &|i| bytes_of(text, wtf8, mine[i].0)));
+        }
+    }
+    fn key(&mut self, k: Token<'a>) {
+        let key = self.intern(k);
+        if let Some(open) = self.open_objects.last_mut() {
+            open.key = Some(key);
+        }
+    }
+    fn close_array(&mut self) -> u32 {
+        let start = self.open_arrays.pop().unwrap_or(0);
+        let at = self.items.len() as u32;
+        self.items.extend_from_slice(&self.open_items[start..]);
+        self.open_items.truncate(start);
+        self.push(Node::Array(at, self.items.len() as u32 - at))
+    }
+    fn close_object(&mut self) -> u32 {
+        let start = self.open_objects.pop().map_or(0, |o| o.start);
+        let at = self.members.len() as u32;
+        self.members.extend_from_slice(&self.open_members[start..]);
+        self.open_members.truncate(start);
+        self.push(Node::Object(at, self.members.len() as u32 - at))
+    }
+}
+
+/// Key equality with a cheap rejection first (length, last byte): most keys
+/// compared during lookups differ there, and a call to `memcmp` is dear in wasm.
+#[inline(always)]
+pub(crate) fn same_key(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.last() == b.last() && bytes_eq(a, b)
+}
+
+/// `a == b` eight bytes at a time (wasm's `memcmp` goes byte by byte; body
+/// texts compared with their receipt_view copies run to kilobytes).
+pub(crate) fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let word =
+        |s: &[u8], i: usize| u64::from_le_bytes(s.get(i..i + 8).and_then(|w| w.try_into().ok()).unwrap_or([0; 8]));
+    let mut i = 0;
+    while i + 8 <= a.len() {
+        if word(a, i) != word(b, i) {
+            return false;
+        }
+        i += 8;
+    }
+    a.iter().zip(b).skip(i).all(|(x, y)| x == y)
+}
+
+/// A Python `str` inside a [`Doc`]: WTF-8 bytes, UTF-8 unless it holds a
+/// lone surrogate (the borrowed counterpart of [`PyStr`](super::PyStr)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Text<'d> {
+    /// Valid UTF-8.
+    Utf8(&'d str),
+    /// WTF-8 with at least one lone surrogate.
+    Wtf8(&'d [u8]),
+}
+
+impl<'d> Text<'d> {
+    /// The WTF-8 bytes.
+    pub fn as_bytes(self) -> &'d [u8] {
+        match self {
+            Text::Utf8(s) => s.as_bytes(),
+            Text::Wtf8(b) => b,
+        }
+    }
+
+    /// The text, if it has no lone surrogates.
+    pub fn as_str(self) -> Option<&'d str> {
+        match self {
+            Text::Utf8(s) => Some(s),
+            Text::Wtf8(_) => None,
+        }
+    }
+
+    /// The text with each lone surrogate replaced by U+FFFD.
+    pub fn to_str_lossy(self) -> Cow<'d, str> {
+        match self {
+            Text::Utf8(s) => Cow::Borrowed(s),
+            Text::Wtf8(b) => Cow::Owned(lossy(b)),
+        }
+    }
+
+    /// True for the empty string.
+    pub fn is_empty(self) -> bool {
+        self.as_bytes().is_empty()
+    }
+}
+
+/// The shape of a node, for matching.
+#[derive(Clone, Copy)]
+pub enum Kind<'d> {
+    /// `None`.
+    Null,
+    /// `True` / `False`.
+    Bool(bool),
+    /// A Python `int`: its decimal text (as [`Value::Int`](super::Value::Int)).
+    Int(&'d str),
+    /// A Python `float`.
+    Float(f64),
+    /// A Python `str`.
+    Str(Text<'d>),
+    /// A Python `list`.
+    Array(Items<'d>),
+    /// A Python `dict`.
+    Object(Members<'d>),
+}
+
+/// A handle on one node of a [`Doc`].
+#[derive(Clone, Copy)]
+pub struct Ref<'d> {
+    doc: &'d Doc<'d>,
+    id: u32,
+}
+
+impl std::fmt::Debug for Ref<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&super::write::write(*self, super::WriteOptions::COMPACT))
+    }
+}
+
+/// The children of an array node.
+#[derive(Clone, Copy)]
+pub struct Items<'d> {
+    doc: &'d Doc<'d>,
+    ids: &'d [u32],
+}
+
+/// The members of an object node, in insertion order (keys unique).
+#[derive(Clone, Copy)]
+pub struct Members<'d> {
+    doc: &'d Doc<'d>,
+    members: &'d [(Str<'d>, u32)],
+}
+
+impl<'d> Items<'d> {
+    /// The number of items.
+    pub fn len(self) -> usize {
+        self.ids.len()
+    }
+    /// True when there are no items.
+    pub fn is_empty(self) -> bool {
+        self.ids.is_empty()
+    }
+    /// The `i`th item.
+    #[inline]
+    pub fn get(self, i: usize) -> Option<Ref<'d>> {
+        self.ids.get(i).map(|&id| Ref { doc: self.doc, id })
+    }
+    /// The items in order.
+    pub fn iter(self) -> impl DoubleEndedIterator<Item = Ref<'d>> + ExactSizeIterator {
+        let doc = self.doc;
+        self.ids.iter().map(move |&id| Ref { doc, id })
+    }
+}
+
+impl<'d> Members<'d> {
+    /// The number of members.
+    pub fn len(self) -> usize {
+        self.members.len()
+    }
+    /// True when there are no members.
+    pub fn is_empty(self) -> bool {
+        self.members.is_empty()
+    }
+    /// The `i`th member.
+    #[inline]
+    pub fn at(self, i: usize) -> (Text<'d>, Ref<'d>) {
+        let (k, id) = self.members[i];
+        (self.doc.text_of(k), Ref { doc: self.doc, id })
+    }
+    /// The members in order.
+    pub fn iter(self) -> impl DoubleEndedIterator<Item = (Text<'d>, Ref<'d>)> + ExactSizeIterator {
+        let doc = self.doc;
+        self.members.iter().map(move |&(k, id)| (doc.text_of(k), Ref { doc, id }))
+    }
+    /// The value of `key`, if present.
+    pub fn get(self, key: &str) -> Option<Ref<'d>> {
+        self.get_bytes(key.as_bytes())
+    }
+    /// The value of the key with these WTF-8 bytes, if present.
+    #[inline(never)]
+    pub fn get_bytes(self, key: &[u8]) -> Option<Ref<'d>> {
+        let doc = self.doc;
+        for &(k, id) in self.members {
+            if same_key(bytes_of(&doc.text, &doc.wtf8, k), key) {
+                return Some(Ref { doc, id });
+            }
+        }
+        None
+    }
+}
+
+impl<'d> Doc<'d> {
+    #[inline]
+    fn text_of(&'d self, s: Str<'d>) -> Text<'d> {
+        match s {
+            Str::Wire(w) => Text::Utf8(w),
+            Str::Text(a, b) => Text::Utf8(&self.text[a as usize..b as usize]),
+            Str::Wtf8(a, b) => Text::Wtf8(&self.wtf8[a as usize..b as usize]),
+        }
+    }
+}
+
+impl<'d> Ref<'d> {
+    /// The printer's view of this node.
+    pub(crate) fn shape(self) -> super::write::Shape<'d> {
+        use super::write::Shape;
+        match self.node() {
+            Node::Null => Shape::Null,
+            Node::Bool(b) => Shape::Bool(b),
+            Node::Int(d) => Shape::Int(d),
+            Node::Float(_, Some(lexeme)) => Shape::Lexeme(lexeme),
+            Node::Float(f, None) => Shape::Float(f),
+            Node::Str(s) => Shape::Str(self.doc.text_of(s).as_bytes()),
+            Node::Array(..) => Shape::Array,
+            Node::Object(..) => Shape::Object,
+        }
+    }
+
+    /// What this node is.
+    #[inline]
+    pub fn kind(self) -> Kind<'d> {
+        let doc = self.doc;
+        match self.node() {
+            Node::Null => Kind::Null,
+            Node::Bool(b) => Kind::Bool(b),
+            Node::Int(d) => Kind::Int(d),
+            Node::Float(f, _) => Kind::Float(f),
+            Node::Str(s) => Kind::Str(doc.text_of(s)),
+            Node::Array(a, n) => Kind::Array(self.items(a, n)),
+            Node::Object(a, n) => Kind::Object(self.members(a, n)),
+        }
+    }
+
+    #[inline]
+    fn node(self) -> Node<'d> {
+        self.doc.nodes.get(self.id as usize).copied().unwrap_or(Node::Null)
+    }
+
+    #[inline]
+    fn items(self, a: u32, n: u32) -> Items<'d> {
+        let doc = self.doc;
+        Items { doc, ids: doc.items.get(a as usize..(a + n) as usize).unwrap_or(&[]) }
+    }
+
+    #[inline]
+    fn members(self, a: u32, n: u32) -> Members<'d> {
+        let doc = self.doc;
+        Members { doc, members: doc.members.get(a as usize..(a + n) as usize).unwrap_or(&[]) }
+    }
+
+    /// Python's type name, as [`Value::type_name`](super::Value::type_name).
+    pub fn type_name(self) -> &'static str {
+        match self.node() {
+            Node::Null => "null",
+            Node::Bool(_) => "boolean",
+            Node::Int(_) => "integer",
+            Node::Float(..) => "float",
+            Node::Str(_) => "string",
+            Node::Array(..) => "array",
+            Node::Object(..) => "object",
+        }
+    }
+
+    /// True for `null`.
+    #[inline]
+    pub fn is_null(self) -> bool {
+        matches!(self.node(), Node::Null)
+    }
+
+    /// The members, if this is an object.
+    #[inline]
+    pub fn as_object(self) -> Option<Members<'d>> {
+        match self.node() {
+            Node::Object(a, n) => Some(self.members(a, n)),
+            _ => None,
+        }
+    }
+
+    /// The items, if this is an array.
+    #[inline]
+    pub fn as_array(self) -> Option<Items<'d>> {
+        match self.node() {
+            Node::Array(a, n) => Some(self.items(a, n)),
+            _ => None,
+        }
+    }
+
+    /// The string, if this is one (lone surrogates included).
+    #[inline]
+    pub fn as_text(self) -> Option<Text<'d>> {
+        match self.node() {
+            Node::Str(s) => Some(self.doc.text_of(s)),
+            _ => None,
+        }
+    }
+
+    /// The string, if this is a string without lone surrogates.
+    #[inline]
+    pub fn as_str(self) -> Option<&'d str> {
+        self.as_text().and_then(Text::as_str)
+    }
+
+    /// Look up a member of an object (None for non-objects).
+    #[inline]
+    pub fn get(self, key: &str) -> Option<Ref<'d>> {
+        self.as_object().and_then(|o| o.get(key))
+    }
+
+    /// The owned [`Value`](super::Value) of this node.
+    pub fn to_value(self) -> super::Value {
+        use super::{Object, PyStr, Value};
+        match self.kind() {
+            Kind::Null => Value::Null,
+            Kind::Bool(b) => Value::Bool(b),
+            Kind::Int(d) => Value::Int(d.into()),
+            Kind::Float(f) => Value::Float(f),
+            Kind::Str(Text::Utf8(s)) => Value::str(s),
+            Kind::Str(Text::Wtf8(b)) => Value::Str(PyStr::from_wtf8(b.to_vec())),
+            Kind::Array(items) => Value::Array(items.iter().map(Ref::to_value).collect()),
+            Kind::Object(m) => Value::Object(Object::from_unique(
+                m.iter()
+                    .map(|(k, v)| {
+                        let k = match k {
+                            Text::Utf8(s) => PyStr::from(s),
+                            Text::Wtf8(b) => PyStr::from_wtf8(b.to_vec()),
+                        };
+                        (k, v.to_value())
+                    })
+                    .collect(),
+            )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{canonical, parse, parse_doc, to_json_string, write};
+    use super::*;
+
+    /// The borrowed form reads every document as the owned one does:
+    /// same values (via `to_value`), same canonical and compact text, same errors.
+    #[test]
+    fn doc_equals_value() {
+        let mut big = String::from("{");
+        for i in 0..40 {
+            big.push_str(&format!("\"k{i}\":{i},"));
+        }
+        big.push_str("\"k5\":\"last\",\"k39\":[1]}");
+        let texts = [
+            r#"{"zeta":[1,1.0,-0.0,1e-7,18446744073709551616,true,null],"😀":"x","ctl":"a\tb\u0000\"\\\/","café":{"b":2,"a":[],"":{}}}"#,
+            r#"{"z":1,"y":2,"z":{"q":"\ud800"}}"#,
+            r#"["\ud83d\ude00","\udc00\ud800",-0,NaN,-Infinity,"é\u007f"]"#,
+            "[]",
+            "{}",
+            "  \"s\" ",
+            "-0",
+            big.as_str(),
+            "[1,]",
+            "{\"a\" 1}",
+            "\u{feff}{}",
+            "[x",
+        ];
+        for t in texts {
+            match (parse(t), parse_doc(t)) {
+                (Ok(v), Ok(d)) => {
+                    // (Debug, not ==: NaN is not equal to itself.)
+                    assert_eq!(format!("{:?}", d.root().to_value()), format!("{v:?}"), "{t}");
+                    assert_eq!(write::write(d.root(), write::Options::CANONICAL), canonical(&v), "{t}");
+                    assert_eq!(write::write(d.root(), write::Options::COMPACT), to_json_string(&v), "{t}");
+                }
+                (Err(a), Err(b)) => assert_eq!(format!("{a:?}"), format!("{b:?}"), "{t}"),
+                (a, b) => panic!("{t}: {:?} vs {:?}", a.is_ok(), b.is_ok()),
+            }
+        }
+        let deep = "[".repeat(513) + &"]".repeat(513);
+        assert!(parse_doc(&deep).is_err());
+    }
+
+    /// A dropped document's arrays serve the next parse (same allocation).
+    #[test]
+    #[cfg(not(target_arch = "wasm32"))]
+    fn arrays_are_reused() {
+        let text = format!("[{}]", "{\"a\":[1,2]},".repeat(1000) + "0");
+        let cap = {
+            let d = parse_doc(&text).unwrap();
+            assert_eq!(d.root().as_array().map(Items::len), Some(1001));
+            d.nodes.capacity()
+        };
+        let d = parse_doc("[]").unwrap();
+        assert!(d.nodes.capacity() >= cap, "{} < {cap}", d.nodes.capacity());
+        let v: Vec<Node<'static>> = recycle(Vec::<Node<'_>>::with_capacity(77));
+        assert!(v.capacity() >= 77);
+    }
+
+    #[test]
+    fn lookups() {
+        let d = parse_doc(r#"{"a":{"b":[10,"x\n"]},"c":null}"#).unwrap();
+        let r = d.root();
+        let b = r.get("a").and_then(|a| a.get("b")).and_then(Ref::as_array).unwrap();
+        assert_eq!(b.len(), 2);
+        assert_eq!(b.get(1).and_then(Ref::as_str), Some("x\n"));
+        assert!(matches!(b.get(0).map(Ref::kind), Some(Kind::Int("10"))));
+        assert!(r.get("c").is_some_and(Ref::is_null));
+        assert_eq!(r.type_name(), "object");
+    }
+}
