@@ -317,7 +317,7 @@ pub(crate) fn same_key(a: &[u8], b: &[u8]) -> bool {
 
 /// `a == b` eight bytes at a time (wasm's `memcmp` goes byte by byte; body
 /// texts compared with their receipt_view copies run to kilobytes).
-pub(crate) fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
+pub fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
     if a.len() != b.len() {
         return false;
     }

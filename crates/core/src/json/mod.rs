@@ -14,7 +14,8 @@ mod parse;
 mod value;
 pub mod write;
 
-pub(crate) use doc::bytes_eq;
+#[doc(hidden)]
+pub use doc::bytes_eq;
 pub use doc::{Doc, Items, Kind, Members, Ref, Text};
 pub use parse::{parse, parse_bytes, parse_doc, parse_record, MAX_INT_DIGITS};
 pub use value::{CodePoints, Object, PyStr, Value};
