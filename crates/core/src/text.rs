@@ -49,12 +49,21 @@ pub fn sample(text: &str) -> std::borrow::Cow<'_, str> {
 }
 
 /// Byte offset where the last `n` chars of `s` start (0 when `s` has at most
-/// `n` chars): counts char starts from the end, eight bytes at a time.
+/// `n` chars): counts char starts from the end, 64 bytes, then eight bytes,
+/// at a time.
 #[inline]
 pub(crate) fn char_offset_from_end(s: &str, n: usize) -> usize {
     let b = s.as_bytes();
     let mut seen = 0usize;
     let mut i = b.len();
+    while i >= BLOCK {
+        let starts = block_starts(&b[i - BLOCK..i]);
+        if seen + starts >= n {
+            break;
+        }
+        seen += starts;
+        i -= BLOCK;
+    }
     while i >= 8 {
         let w = u64::from_le_bytes(<[u8; 8]>::try_from(&b[i - 8..i]).unwrap_or([0; 8]));
         let starts = char_starts(w);
@@ -76,14 +85,33 @@ pub(crate) fn char_offset_from_end(s: &str, n: usize) -> usize {
     0
 }
 
+/// Bytes per step of the block loops of the char counters.
+const BLOCK: usize = 64;
+
+/// One bit (bit 0 of each byte) per continuation byte (`10xxxxxx`) of `w`.
+#[inline(always)]
+fn continuation_lanes(w: u64) -> u64 {
+    const HI: u64 = 0x8080_8080_8080_8080;
+    // Bit 7 set and bit 6 clear.
+    (w & !(w << 1) & HI) >> 7
+}
+
 /// How many bytes of the word `w` start a char (are not `10xxxxxx`).
 #[inline(always)]
 fn char_starts(w: u64) -> u32 {
-    const HI: u64 = 0x8080_8080_8080_8080;
-    // A continuation byte has bit 7 set and bit 6 clear; one bit per byte,
-    // summed by a multiply (no popcount instruction in baseline x86-64).
-    let cont = (w & !(w << 1) & HI) >> 7;
-    8 - (cont.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32
+    // Summed by a multiply (no popcount instruction in baseline x86-64).
+    8 - (continuation_lanes(w).wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32
+}
+
+/// How many bytes of `block` (`BLOCK` bytes) start a char: the eight words'
+/// continuation lanes are added (at most 8 per byte lane) and summed once.
+#[inline(always)]
+fn block_starts(block: &[u8]) -> usize {
+    let mut lanes = 0u64;
+    for chunk in block.chunks_exact(8) {
+        lanes += continuation_lanes(u64::from_le_bytes(<[u8; 8]>::try_from(chunk).unwrap_or([0; 8])));
+    }
+    block.len() - (lanes.wrapping_mul(0x0101_0101_0101_0101) >> 56) as usize
 }
 
 /// Is `c` in one of the unsegmented-script ranges that are bigrammed?
@@ -150,7 +178,15 @@ pub fn char_offset(s: &str, n: usize) -> usize {
     let b = s.as_bytes();
     let mut seen = 0usize;
     let mut i = 0usize;
-    // Whole words while the n-th char start cannot be inside them.
+    // Whole blocks, then words, while the n-th char start cannot be inside them.
+    while let Some(block) = b.get(i..i + BLOCK) {
+        let starts = block_starts(block);
+        if seen + starts > n {
+            break;
+        }
+        seen += starts;
+        i += BLOCK;
+    }
     while let Some(chunk) = b.get(i..i + 8) {
         let w = u64::from_le_bytes(<[u8; 8]>::try_from(chunk).unwrap_or([0; 8]));
         let starts = char_starts(w) as usize;
@@ -176,8 +212,12 @@ pub fn char_offset(s: &str, n: usize) -> usize {
 #[inline]
 pub fn char_count(s: &str) -> usize {
     let b = s.as_bytes();
-    let mut words = b.chunks_exact(8);
+    let mut blocks = b.chunks_exact(BLOCK);
     let mut n = 0usize;
+    for block in blocks.by_ref() {
+        n += block_starts(block);
+    }
+    let mut words = blocks.remainder().chunks_exact(8);
     for chunk in words.by_ref() {
         n += char_starts(u64::from_le_bytes(<[u8; 8]>::try_from(chunk).unwrap_or([0; 8]))) as usize;
     }
