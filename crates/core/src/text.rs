@@ -507,6 +507,135 @@ pub fn for_each_folded_token(sample: &str, folded: &mut String, cap: usize, mut 
     count
 }
 
+/// Matches content tokens against the distinct sorted query tokens.
+///
+/// Most content tokens match no query token. A filter rejects nearly all of
+/// them before any string comparison: a mask of the byte lengths of the
+/// still-unmatched query tokens, and a 1,024-bit set of a hash of (length,
+/// first, second, last byte). It is rebuilt after each new match (at most
+/// once per query token), so frequent words that already matched ("the")
+/// stop passing it.
+pub struct Matcher<'q> {
+    q: &'q [&'q str],
+    /// `matched[k]`: `q[k]` was seen.
+    matched: Vec<bool>,
+    remaining: usize,
+    seen: usize,
+    /// How many tokens must be seen before [`Matcher::feed`] may stop.
+    needed: usize,
+    filter: Filter,
+}
+
+impl<'q> Matcher<'q> {
+    /// A matcher of the distinct sorted query tokens `q` that asks to stop
+    /// once every one matched and `needed` tokens were fed.
+    pub fn new(q: &'q [&'q str], needed: usize) -> Matcher<'q> {
+        let mut m =
+            Matcher { q, matched: vec![false; q.len()], remaining: q.len(), seen: 0, needed, filter: Filter::EMPTY };
+        m.rebuild();
+        m
+    }
+
+    /// How many query tokens are still unmatched.
+    pub fn remaining(&self) -> usize {
+        self.remaining
+    }
+
+    fn rebuild(&mut self) {
+        let mut filter = Filter::EMPTY;
+        for (t, _) in self.q.iter().zip(&self.matched).filter(|(_, &m)| !m) {
+            filter.lengths |= 1 << t.len().min(63);
+            let h = token_hash(t);
+            filter.bits[h >> 6] |= 1 << (h & 63);
+        }
+        self.filter = filter;
+    }
+
+    /// Mark `t` if it is a not-yet-matched query token.
+    #[inline(always)]
+    pub fn mark(&mut self, t: &str) {
+        if self.filter.lengths & (1 << t.len().min(63)) == 0 {
+            return;
+        }
+        let h = token_hash(t);
+        if self.filter.bits[h >> 6] & (1 << (h & 63)) != 0 {
+            self.mark_slow(t);
+        }
+    }
+
+    #[inline(never)]
+    fn mark_slow(&mut self, t: &str) {
+        if let Ok(k) = self.q.binary_search(&t) {
+            if let Some(m) = self.matched.get_mut(k).filter(|m| !**m) {
+                *m = true;
+                self.remaining -= 1;
+                self.rebuild();
+            }
+        }
+    }
+
+    /// One content token; false when the answer cannot change any more
+    /// (every query token matched and `needed` tokens seen).
+    #[inline(always)]
+    pub fn feed(&mut self, t: &str) -> bool {
+        self.seen += 1;
+        if self.remaining > 0 {
+            self.mark(t);
+        }
+        !(self.remaining == 0 && self.seen >= self.needed)
+    }
+}
+
+/// The query-token filter of [`Matcher`].
+struct Filter {
+    /// Bit `n` set: some unmatched query token is `n` bytes long (63 = 63 or more).
+    lengths: u64,
+    /// A 1,024-bit set of [`token_hash`] values.
+    bits: [u64; 16],
+}
+
+impl Filter {
+    const EMPTY: Filter = Filter { lengths: 0, bits: [0; 16] };
+}
+
+/// A 10-bit hash of a token's length and its first two and last byte.
+#[inline(always)]
+fn token_hash(t: &str) -> usize {
+    let b = t.as_bytes();
+    let (f, s, l) = match b {
+        [] => (0, 0, 0),
+        [only] => (*only, 0, *only),
+        [f, l] => (*f, *l, *l),
+        [f, s, .., l] => (*f, *s, *l),
+    };
+    let x = (b.len() as u32) | (f as u32) << 8 | (s as u32) << 16 | (l as u32) << 24;
+    (x.wrapping_mul(0x9E37_79B1) >> 22) as usize
+}
+
+/// [`for_each_token`] feeding `m` ([`Matcher::feed`]): instantiated here,
+/// so the token pass is compiled with this crate's settings wherever it is
+/// called (and never inlined into a caller compiled for size: one call per text).
+#[inline(never)]
+pub fn match_tokens(folded: &str, cap: usize, m: &mut Matcher<'_>) -> usize {
+    for_each_token(folded, cap, |t| m.feed(t))
+}
+
+/// [`for_each_folded_token`] feeding `m` ([`Matcher::feed`]), instantiated here.
+#[inline(never)]
+pub fn match_folded_tokens(sample: &str, folded: &mut String, cap: usize, m: &mut Matcher<'_>) -> usize {
+    for_each_folded_token(sample, folded, cap, |t| m.feed(t))
+}
+
+/// [`Matcher::mark`] with each of the first [`TOKEN_CAP`] tokens of `folded`,
+/// stopping once every query token matched.
+#[inline(never)]
+pub fn mark_tokens(folded: &str, m: &mut Matcher<'_>) {
+    for_each_token(folded, TOKEN_CAP, |t| {
+        m.mark(t);
+        m.remaining > 0
+    });
+}
+
 /// The offset of the first char at or after byte `i` of `s` that is a
 /// separator and its own casefold (`s.len()` when there is none).
 fn next_fixed_separator(s: &str, mut i: usize) -> usize {
@@ -624,7 +753,9 @@ pub struct Signals {
 
 /// Compute durable, date and ephemeral with one scan of the sample's word
 /// runs (stopping as soon as both durable and date are true), on the `&str`
-/// itself: no `Vec<char>` of the sample.
+/// itself: no `Vec<char>` of the sample. Never inlined, so the scan keeps
+/// this crate's optimization level in a caller compiled for size.
+#[inline(never)]
 pub fn signals(sample: &str) -> Signals {
     // ASCII `\w` bytes: letters, digits, `_`.
     const WORD: [bool; 128] = {
