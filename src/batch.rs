@@ -148,6 +148,47 @@ impl Scorer {
         let tokens: Option<Vec<&str>> = self.cache.tokens(&input).map(|t| t.iter().map(String::as_str).collect());
         Ok(score::score_memory_with(&input, &content, &mut self.scratch, tokens.as_deref()))
     }
+
+    /// [`Scorer::score`] of a candidate the caller no longer needs: the same
+    /// checks in the same order, with `metadata`, `purpose` and `content`
+    /// moved out of it instead of copied.
+    fn score_owned(&mut self, candidate: Value) -> Result<Breakdown> {
+        limits::check_api_input(&candidate)?;
+        let obj = match candidate {
+            Value::Object(o) => o,
+            other => return Err(Error::wrong_type("", "an object", other.type_name())),
+        };
+        match obj.get("content").or(self.shared.content.as_ref()) {
+            Some(Value::Str(_)) => {}
+            Some(other) => return Err(Error::wrong_type("/content", "a string", other.type_name())),
+            None => return Err(Error::new(ErrorCode::MissingField, "/content", "`content` is required")),
+        }
+        let reference_time = match obj.get("reference_time").or(self.shared.reference_time.as_ref()) {
+            None | Some(Value::Null) => {
+                return Err(Error::new(ErrorCode::MissingField, "/reference_time", "`reference_time` is required"))
+            }
+            Some(v) => score::datetime(v, "/reference_time")?,
+        };
+        let mut input = self.shared.base.clone();
+        input.reference_time = reference_time;
+        let mut own_content = None;
+        for (key, value) in obj.into_members() {
+            let Some(key) = key.as_str() else { continue };
+            // Each move is what `set` does with a copy of the value.
+            match (key, value) {
+                ("content", Value::Str(s)) => own_content = Some(s),
+                ("metadata", Value::Object(m)) => input.metadata = m,
+                ("purpose", Value::Str(p)) => input.purpose = p,
+                (key, value) => input.set(key, &value)?,
+            }
+        }
+        let content = match (&own_content, &self.shared.content) {
+            (Some(s), _) | (None, Some(Value::Str(s))) => s.to_str_lossy(),
+            _ => return Err(Error::new(ErrorCode::MissingField, "/content", "`content` is required")),
+        };
+        let tokens: Option<Vec<&str>> = self.cache.tokens(&input).map(|t| t.iter().map(String::as_str).collect());
+        Ok(score::score_memory_with(&input, &content, &mut self.scratch, tokens.as_deref()))
+    }
 }
 
 /// Score candidates given as JSON values.
@@ -168,7 +209,7 @@ pub fn score_candidates(shared: &Value, candidates: &[Value]) -> Result<Batch> {
 /// as their error rows. No count cap: the caller bounds its input.
 pub fn score_candidates_read(shared: &Value, candidates: impl IntoIterator<Item = Result<Value>>) -> Result<Batch> {
     let mut scorer = Scorer::new(shared)?;
-    Ok(Batch { results: candidates.into_iter().map(|c| c.and_then(|c| scorer.score(&c))).collect() })
+    Ok(Batch { results: candidates.into_iter().map(|c| c.and_then(|c| scorer.score_owned(c))).collect() })
 }
 
 /// Score candidates given as text: a JSON array of objects, or JSON Lines
@@ -187,7 +228,7 @@ pub fn score_candidates_text(shared: &Value, candidates: &str) -> Result<Batch> 
     let mut results = Vec::new();
     let mut at = 0;
     while let Some((record, next)) = json::parse_record(candidates, at) {
-        results.push(record.and_then(|c| scorer.score(&c)));
+        results.push(record.and_then(|c| scorer.score_owned(c)));
         at = next;
     }
     Ok(Batch { results })

@@ -283,7 +283,7 @@ pub const TOKENS_NEEDED: usize = 12;
 /// tokenized only when the query is truthy and some query token is still
 /// unmatched after the content (its tokens cannot change the answer otherwise).
 pub fn relevance_streamed(query: &Query<'_>, folded_content: &str, metadata: &Object) -> (Component, usize) {
-    relevance_tokens(query, |cap, m| crate::text::for_each_token(folded_content, cap, |t| m.feed(t)), metadata, None)
+    relevance_tokens(query, |cap, m| crate::text::match_tokens(folded_content, cap, m), metadata, None)
 }
 
 /// The distinct query tokens, sorted, that [`relevance_streamed`] matches
@@ -349,12 +349,7 @@ pub fn relevance_streamed_with(
     metadata: &Object,
     precomputed: Option<&[&str]>,
 ) -> (Component, usize) {
-    relevance_tokens(
-        query,
-        |cap, m| crate::text::for_each_token(folded_content, cap, |t| m.feed(t)),
-        metadata,
-        precomputed,
-    )
+    relevance_tokens(query, |cap, m| crate::text::match_tokens(folded_content, cap, m), metadata, precomputed)
 }
 
 /// [`relevance_streamed_with`] on the content *sample* (not yet casefolded):
@@ -367,12 +362,7 @@ pub fn relevance_sampled(
     metadata: &Object,
     precomputed: Option<&[&str]>,
 ) -> (Component, usize) {
-    relevance_tokens(
-        query,
-        |cap, m| crate::text::for_each_folded_token(sample, folded, cap, |t| m.feed(t)),
-        metadata,
-        precomputed,
-    )
+    relevance_tokens(query, |cap, m| crate::text::match_folded_tokens(sample, folded, cap, m), metadata, precomputed)
 }
 
 /// The shared body: `tokens(cap, matcher)` streams the content tokens (at
@@ -380,13 +370,13 @@ pub fn relevance_sampled(
 /// returns how many it passed.
 fn relevance_tokens(
     query: &Query<'_>,
-    tokens: impl FnOnce(usize, &mut Matcher<'_>) -> usize,
+    tokens: impl FnOnce(usize, &mut crate::text::Matcher<'_>) -> usize,
     metadata: &Object,
     precomputed: Option<&[&str]>,
 ) -> (Component, usize) {
-    use crate::text::{for_each_token, TOKEN_CAP};
+    use crate::text::{Matcher, TOKEN_CAP};
     if !query.text.is_some_and(|t| !t.is_empty()) {
-        let mut m = Matcher::new(&[]);
+        let mut m = Matcher::new(&[], TOKENS_NEEDED);
         return (neutral_relevance(), tokens(TOKENS_NEEDED, &mut m));
     }
     let owned;
@@ -399,113 +389,15 @@ fn relevance_tokens(
             &owned_refs
         }
     };
-    let mut m = Matcher::new(q);
+    let mut m = Matcher::new(q, TOKENS_NEEDED);
     let n = tokens(TOKEN_CAP, &mut m);
-    if m.remaining > 0 {
+    if m.remaining() > 0 {
         let meta = crate::metadata::metadata_text(metadata);
         let mut folded_meta = String::with_capacity(meta.len());
         unicode::casefold_into(&meta, &mut folded_meta);
-        for_each_token(&folded_meta, TOKEN_CAP, |t| {
-            m.mark(t);
-            m.remaining > 0
-        });
+        crate::text::mark_tokens(&folded_meta, &mut m);
     }
-    (relevance_component(query, q.len() - m.remaining, q.len()), n)
-}
-
-/// Matches content tokens against the distinct sorted query tokens.
-///
-/// Most content tokens match no query token. A filter rejects nearly all of
-/// them before any string comparison: a mask of the byte lengths of the
-/// still-unmatched query tokens, and a 1,024-bit set of a hash of (length,
-/// first, second, last byte). It is rebuilt after each new match (at most
-/// once per query token), so frequent words that already matched ("the")
-/// stop passing it.
-pub(crate) struct Matcher<'q> {
-    q: &'q [&'q str],
-    /// `matched[k]`: `q[k]` was seen.
-    matched: Vec<bool>,
-    remaining: usize,
-    seen: usize,
-    filter: Filter,
-}
-
-impl<'q> Matcher<'q> {
-    fn new(q: &'q [&'q str]) -> Matcher<'q> {
-        let mut m = Matcher { q, matched: vec![false; q.len()], remaining: q.len(), seen: 0, filter: Filter::EMPTY };
-        m.rebuild();
-        m
-    }
-
-    fn rebuild(&mut self) {
-        let mut filter = Filter::EMPTY;
-        for (t, _) in self.q.iter().zip(&self.matched).filter(|(_, &m)| !m) {
-            filter.lengths |= 1 << t.len().min(63);
-            let h = token_hash(t);
-            filter.bits[h >> 6] |= 1 << (h & 63);
-        }
-        self.filter = filter;
-    }
-
-    /// Mark `t` if it is a not-yet-matched query token.
-    #[inline(always)]
-    fn mark(&mut self, t: &str) {
-        if self.filter.lengths & (1 << t.len().min(63)) == 0 {
-            return;
-        }
-        let h = token_hash(t);
-        if self.filter.bits[h >> 6] & (1 << (h & 63)) != 0 {
-            self.mark_slow(t);
-        }
-    }
-
-    #[inline(never)]
-    fn mark_slow(&mut self, t: &str) {
-        if let Ok(k) = self.q.binary_search(&t) {
-            if let Some(m) = self.matched.get_mut(k).filter(|m| !**m) {
-                *m = true;
-                self.remaining -= 1;
-                self.rebuild();
-            }
-        }
-    }
-
-    /// One content token; false when the answer cannot change any more
-    /// (every query token matched and [`TOKENS_NEEDED`] tokens seen).
-    #[inline(always)]
-    pub(crate) fn feed(&mut self, t: &str) -> bool {
-        self.seen += 1;
-        if self.remaining > 0 {
-            self.mark(t);
-        }
-        !(self.remaining == 0 && self.seen >= TOKENS_NEEDED)
-    }
-}
-
-/// The query-token filter of [`Matcher`].
-struct Filter {
-    /// Bit `n` set: some unmatched query token is `n` bytes long (63 = 63 or more).
-    lengths: u64,
-    /// A 1,024-bit set of [`token_hash`] values.
-    bits: [u64; 16],
-}
-
-impl Filter {
-    const EMPTY: Filter = Filter { lengths: 0, bits: [0; 16] };
-}
-
-/// A 10-bit hash of a token's length and its first two and last byte.
-#[inline(always)]
-fn token_hash(t: &str) -> usize {
-    let b = t.as_bytes();
-    let (f, s, l) = match b {
-        [] => (0, 0, 0),
-        [only] => (*only, 0, *only),
-        [f, l] => (*f, *l, *l),
-        [f, s, .., l] => (*f, *s, *l),
-    };
-    let x = (b.len() as u32) | (f as u32) << 8 | (s as u32) << 16 | (l as u32) << 24;
-    (x.wrapping_mul(0x9E37_79B1) >> 22) as usize
+    (relevance_component(query, q.len() - m.remaining(), q.len()), n)
 }
 
 /// §4.6 stability.

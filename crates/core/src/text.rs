@@ -49,12 +49,21 @@ pub fn sample(text: &str) -> std::borrow::Cow<'_, str> {
 }
 
 /// Byte offset where the last `n` chars of `s` start (0 when `s` has at most
-/// `n` chars): counts char starts from the end, eight bytes at a time.
+/// `n` chars): counts char starts from the end, 64 bytes, then eight bytes,
+/// at a time.
 #[inline]
 pub(crate) fn char_offset_from_end(s: &str, n: usize) -> usize {
     let b = s.as_bytes();
     let mut seen = 0usize;
     let mut i = b.len();
+    while i >= BLOCK {
+        let starts = block_starts(&b[i - BLOCK..i]);
+        if seen + starts >= n {
+            break;
+        }
+        seen += starts;
+        i -= BLOCK;
+    }
     while i >= 8 {
         let w = u64::from_le_bytes(<[u8; 8]>::try_from(&b[i - 8..i]).unwrap_or([0; 8]));
         let starts = char_starts(w);
@@ -76,14 +85,33 @@ pub(crate) fn char_offset_from_end(s: &str, n: usize) -> usize {
     0
 }
 
+/// Bytes per step of the block loops of the char counters.
+const BLOCK: usize = 64;
+
+/// One bit (bit 0 of each byte) per continuation byte (`10xxxxxx`) of `w`.
+#[inline(always)]
+fn continuation_lanes(w: u64) -> u64 {
+    const HI: u64 = 0x8080_8080_8080_8080;
+    // Bit 7 set and bit 6 clear.
+    (w & !(w << 1) & HI) >> 7
+}
+
 /// How many bytes of the word `w` start a char (are not `10xxxxxx`).
 #[inline(always)]
 fn char_starts(w: u64) -> u32 {
-    const HI: u64 = 0x8080_8080_8080_8080;
-    // A continuation byte has bit 7 set and bit 6 clear; one bit per byte,
-    // summed by a multiply (no popcount instruction in baseline x86-64).
-    let cont = (w & !(w << 1) & HI) >> 7;
-    8 - (cont.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32
+    // Summed by a multiply (no popcount instruction in baseline x86-64).
+    8 - (continuation_lanes(w).wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32
+}
+
+/// How many bytes of `block` (`BLOCK` bytes) start a char: the eight words'
+/// continuation lanes are added (at most 8 per byte lane) and summed once.
+#[inline(always)]
+fn block_starts(block: &[u8]) -> usize {
+    let mut lanes = 0u64;
+    for chunk in block.chunks_exact(8) {
+        lanes += continuation_lanes(u64::from_le_bytes(<[u8; 8]>::try_from(chunk).unwrap_or([0; 8])));
+    }
+    block.len() - (lanes.wrapping_mul(0x0101_0101_0101_0101) >> 56) as usize
 }
 
 /// Is `c` in one of the unsegmented-script ranges that are bigrammed?
@@ -150,7 +178,15 @@ pub fn char_offset(s: &str, n: usize) -> usize {
     let b = s.as_bytes();
     let mut seen = 0usize;
     let mut i = 0usize;
-    // Whole words while the n-th char start cannot be inside them.
+    // Whole blocks, then words, while the n-th char start cannot be inside them.
+    while let Some(block) = b.get(i..i + BLOCK) {
+        let starts = block_starts(block);
+        if seen + starts > n {
+            break;
+        }
+        seen += starts;
+        i += BLOCK;
+    }
     while let Some(chunk) = b.get(i..i + 8) {
         let w = u64::from_le_bytes(<[u8; 8]>::try_from(chunk).unwrap_or([0; 8]));
         let starts = char_starts(w) as usize;
@@ -176,8 +212,12 @@ pub fn char_offset(s: &str, n: usize) -> usize {
 #[inline]
 pub fn char_count(s: &str) -> usize {
     let b = s.as_bytes();
-    let mut words = b.chunks_exact(8);
+    let mut blocks = b.chunks_exact(BLOCK);
     let mut n = 0usize;
+    for block in blocks.by_ref() {
+        n += block_starts(block);
+    }
+    let mut words = blocks.remainder().chunks_exact(8);
     for chunk in words.by_ref() {
         n += char_starts(u64::from_le_bytes(<[u8; 8]>::try_from(chunk).unwrap_or([0; 8]))) as usize;
     }
@@ -467,6 +507,135 @@ pub fn for_each_folded_token(sample: &str, folded: &mut String, cap: usize, mut 
     count
 }
 
+/// Matches content tokens against the distinct sorted query tokens.
+///
+/// Most content tokens match no query token. A filter rejects nearly all of
+/// them before any string comparison: a mask of the byte lengths of the
+/// still-unmatched query tokens, and a 1,024-bit set of a hash of (length,
+/// first, second, last byte). It is rebuilt after each new match (at most
+/// once per query token), so frequent words that already matched ("the")
+/// stop passing it.
+pub struct Matcher<'q> {
+    q: &'q [&'q str],
+    /// `matched[k]`: `q[k]` was seen.
+    matched: Vec<bool>,
+    remaining: usize,
+    seen: usize,
+    /// How many tokens must be seen before [`Matcher::feed`] may stop.
+    needed: usize,
+    filter: Filter,
+}
+
+impl<'q> Matcher<'q> {
+    /// A matcher of the distinct sorted query tokens `q` that asks to stop
+    /// once every one matched and `needed` tokens were fed.
+    pub fn new(q: &'q [&'q str], needed: usize) -> Matcher<'q> {
+        let mut m =
+            Matcher { q, matched: vec![false; q.len()], remaining: q.len(), seen: 0, needed, filter: Filter::EMPTY };
+        m.rebuild();
+        m
+    }
+
+    /// How many query tokens are still unmatched.
+    pub fn remaining(&self) -> usize {
+        self.remaining
+    }
+
+    fn rebuild(&mut self) {
+        let mut filter = Filter::EMPTY;
+        for (t, _) in self.q.iter().zip(&self.matched).filter(|(_, &m)| !m) {
+            filter.lengths |= 1 << t.len().min(63);
+            let h = token_hash(t);
+            filter.bits[h >> 6] |= 1 << (h & 63);
+        }
+        self.filter = filter;
+    }
+
+    /// Mark `t` if it is a not-yet-matched query token.
+    #[inline(always)]
+    pub fn mark(&mut self, t: &str) {
+        if self.filter.lengths & (1 << t.len().min(63)) == 0 {
+            return;
+        }
+        let h = token_hash(t);
+        if self.filter.bits[h >> 6] & (1 << (h & 63)) != 0 {
+            self.mark_slow(t);
+        }
+    }
+
+    #[inline(never)]
+    fn mark_slow(&mut self, t: &str) {
+        if let Ok(k) = self.q.binary_search(&t) {
+            if let Some(m) = self.matched.get_mut(k).filter(|m| !**m) {
+                *m = true;
+                self.remaining -= 1;
+                self.rebuild();
+            }
+        }
+    }
+
+    /// One content token; false when the answer cannot change any more
+    /// (every query token matched and `needed` tokens seen).
+    #[inline(always)]
+    pub fn feed(&mut self, t: &str) -> bool {
+        self.seen += 1;
+        if self.remaining > 0 {
+            self.mark(t);
+        }
+        !(self.remaining == 0 && self.seen >= self.needed)
+    }
+}
+
+/// The query-token filter of [`Matcher`].
+struct Filter {
+    /// Bit `n` set: some unmatched query token is `n` bytes long (63 = 63 or more).
+    lengths: u64,
+    /// A 1,024-bit set of [`token_hash`] values.
+    bits: [u64; 16],
+}
+
+impl Filter {
+    const EMPTY: Filter = Filter { lengths: 0, bits: [0; 16] };
+}
+
+/// A 10-bit hash of a token's length and its first two and last byte.
+#[inline(always)]
+fn token_hash(t: &str) -> usize {
+    let b = t.as_bytes();
+    let (f, s, l) = match b {
+        [] => (0, 0, 0),
+        [only] => (*only, 0, *only),
+        [f, l] => (*f, *l, *l),
+        [f, s, .., l] => (*f, *s, *l),
+    };
+    let x = (b.len() as u32) | (f as u32) << 8 | (s as u32) << 16 | (l as u32) << 24;
+    (x.wrapping_mul(0x9E37_79B1) >> 22) as usize
+}
+
+/// [`for_each_token`] feeding `m` ([`Matcher::feed`]): instantiated here,
+/// so the token pass is compiled with this crate's settings wherever it is
+/// called (and never inlined into a caller compiled for size: one call per text).
+#[inline(never)]
+pub fn match_tokens(folded: &str, cap: usize, m: &mut Matcher<'_>) -> usize {
+    for_each_token(folded, cap, |t| m.feed(t))
+}
+
+/// [`for_each_folded_token`] feeding `m` ([`Matcher::feed`]), instantiated here.
+#[inline(never)]
+pub fn match_folded_tokens(sample: &str, folded: &mut String, cap: usize, m: &mut Matcher<'_>) -> usize {
+    for_each_folded_token(sample, folded, cap, |t| m.feed(t))
+}
+
+/// [`Matcher::mark`] with each of the first [`TOKEN_CAP`] tokens of `folded`,
+/// stopping once every query token matched.
+#[inline(never)]
+pub fn mark_tokens(folded: &str, m: &mut Matcher<'_>) {
+    for_each_token(folded, TOKEN_CAP, |t| {
+        m.mark(t);
+        m.remaining > 0
+    });
+}
+
 /// The offset of the first char at or after byte `i` of `s` that is a
 /// separator and its own casefold (`s.len()` when there is none).
 fn next_fixed_separator(s: &str, mut i: usize) -> usize {
@@ -584,7 +753,9 @@ pub struct Signals {
 
 /// Compute durable, date and ephemeral with one scan of the sample's word
 /// runs (stopping as soon as both durable and date are true), on the `&str`
-/// itself: no `Vec<char>` of the sample.
+/// itself: no `Vec<char>` of the sample. Never inlined, so the scan keeps
+/// this crate's optimization level in a caller compiled for size.
+#[inline(never)]
 pub fn signals(sample: &str) -> Signals {
     // ASCII `\w` bytes: letters, digits, `_`.
     const WORD: [bool; 128] = {

@@ -131,13 +131,35 @@ fn casefold_char(c: char) -> Mapped {
 ///
 /// Derived, not generated: the tables stay the single source of truth, and
 /// `tests/unicode_exhaustive.rs` checks every code point through these paths.
+/// - `pages`: per BMP page, [`token_class`]'s page-wide answer: `PAGE_FOLDS`
+///   (a fold page), else whether none, all or some of its chars are in the
+///   unsegmented ranges (`PAGE_SEGMENTED`, `PAGE_UNSEGMENTED`, `PAGE_MIXED`).
 struct Fast {
     alnum: [u64; 1024],
     fold_pages: [u64; 4],
+    pages: [u8; 256],
 }
 
+const PAGE_SEGMENTED: u8 = 0;
+const PAGE_UNSEGMENTED: u8 = 1;
+const PAGE_MIXED: u8 = 2;
+const PAGE_FOLDS: u8 = 3;
+
+/// The ranges of [`is_unsegmented`] (inclusive), for the page classes.
+const UNSEGMENTED_RANGES: [(u32, u32); 9] = [
+    (0x0E00, 0x0E7F),
+    (0x0E80, 0x0EFF),
+    (0x1000, 0x109F),
+    (0x1780, 0x17FF),
+    (0x3040, 0x30FF),
+    (0x3400, 0x4DBF),
+    (0x4E00, 0x9FFF),
+    (0xAC00, 0xD7AF),
+    (0xF900, 0xFAFF),
+];
+
 fn build_fast() -> Fast {
-    let mut f = Fast { alnum: [0; 1024], fold_pages: [0; 4] };
+    let mut f = Fast { alnum: [0; 1024], fold_pages: [0; 4], pages: [PAGE_SEGMENTED; 256] };
     // Inversion list: [b0, b1) is in, [b1, b2) out, ...; an odd-length list ends "in" at 0x10000.
     for pair in ALNUM_BMP.chunks(2) {
         let start = pair.first().map(|&s| s as usize).unwrap_or(0);
@@ -160,6 +182,20 @@ fn build_fast() -> Fast {
     }
     for &cp in CASEFOLD_MULTI_KEYS.iter() {
         mark(cp);
+    }
+    for (page, class) in f.pages.iter_mut().enumerate() {
+        let (lo, hi) = ((page as u32) << 8, ((page as u32) << 8) | 0xFF);
+        // The ranges are disjoint: their overlaps with the page add up.
+        let covered: u32 = UNSEGMENTED_RANGES.iter().map(|&(a, b)| (b.min(hi) + 1).saturating_sub(a.max(lo))).sum();
+        *class = if f.fold_pages[page >> 6] & (1 << (page & 63)) != 0 {
+            PAGE_FOLDS
+        } else if covered == 0 {
+            PAGE_SEGMENTED
+        } else if covered == 256 {
+            PAGE_UNSEGMENTED
+        } else {
+            PAGE_MIXED
+        };
     }
     f
 }
@@ -298,14 +334,14 @@ pub fn token_class(c: char) -> u8 {
         return CLASS_FOLDS;
     }
     let f = fast();
-    let page = (cp >> 8) as usize;
-    if f.fold_pages[page >> 6] & (1 << (page & 63)) != 0 {
+    let page = f.pages[(cp >> 8) as usize & 0xFF];
+    if page == PAGE_FOLDS {
         return CLASS_FOLDS;
     }
-    let cp = cp as usize;
-    if f.alnum[cp >> 6] & (1 << (cp & 63)) == 0 {
+    let i = cp as usize;
+    if f.alnum[i >> 6] & (1 << (i & 63)) == 0 {
         CLASS_SEP
-    } else if is_unsegmented(c) {
+    } else if page == PAGE_UNSEGMENTED || (page == PAGE_MIXED && is_unsegmented(c)) {
         CLASS_UNSEGMENTED
     } else {
         CLASS_WORD
@@ -444,6 +480,29 @@ fn is_final_sigma(s: &str, i: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The page-class `token_class` against its definition, at every non-ASCII char.
+    #[test]
+    fn token_class_is_its_definition() {
+        let f = fast();
+        for cp in 0x80..=0x10_FFFFu32 {
+            let Some(c) = char::from_u32(cp) else { continue };
+            let page = (cp >> 8) as usize;
+            let want = if cp >= 0x1_0000 || f.fold_pages[page >> 6] & (1 << (page & 63)) != 0 {
+                CLASS_FOLDS
+            } else if !is_alnum(c) {
+                CLASS_SEP
+            } else if is_unsegmented(c) {
+                CLASS_UNSEGMENTED
+            } else {
+                CLASS_WORD
+            };
+            assert_eq!(token_class(c), want, "U+{cp:04X}");
+            if want != CLASS_FOLDS {
+                assert_eq!(casefold(&c.to_string()), c.to_string(), "U+{cp:04X}");
+            }
+        }
+    }
 
     #[test]
     fn tables_are_unicode_15() {
