@@ -125,19 +125,31 @@ impl Scorer {
         Ok(Scorer { shared: Shared::read(shared)?, cache: QueryCache::default(), scratch: Scratch::default() })
     }
 
+    /// The checks every candidate gets first, in this order: `content` (its
+    /// own or the shared one) is a string, `reference_time` is present and
+    /// valid (returned).
+    fn required(&self, obj: &Object) -> Result<PyDateTime> {
+        match obj.get("content").or(self.shared.content.as_ref()) {
+            Some(Value::Str(_)) => {}
+            Some(other) => return Err(Error::wrong_type("/content", "a string", other.type_name())),
+            None => return Err(Error::new(ErrorCode::MissingField, "/content", "`content` is required")),
+        }
+        match obj.get("reference_time").or(self.shared.reference_time.as_ref()) {
+            None | Some(Value::Null) => {
+                Err(Error::new(ErrorCode::MissingField, "/reference_time", "`reference_time` is required"))
+            }
+            Some(v) => score::datetime(v, "/reference_time"),
+        }
+    }
+
     fn score(&mut self, candidate: &Value) -> Result<Breakdown> {
         limits::check_api_input(candidate)?;
         let obj = candidate.as_object().ok_or_else(|| Error::wrong_type("", "an object", candidate.type_name()))?;
+        let reference_time = self.required(obj)?;
         let content = match obj.get("content").or(self.shared.content.as_ref()) {
             Some(Value::Str(s)) => s.to_str_lossy(),
-            Some(other) => return Err(Error::wrong_type("/content", "a string", other.type_name())),
-            None => return Err(Error::new(ErrorCode::MissingField, "/content", "`content` is required")),
-        };
-        let reference_time = match obj.get("reference_time").or(self.shared.reference_time.as_ref()) {
-            None | Some(Value::Null) => {
-                return Err(Error::new(ErrorCode::MissingField, "/reference_time", "`reference_time` is required"))
-            }
-            Some(v) => score::datetime(v, "/reference_time")?,
+            // `required` has checked that it is a string.
+            _ => std::borrow::Cow::Borrowed(""),
         };
         let mut input = self.shared.base.clone();
         input.reference_time = reference_time;
@@ -158,17 +170,7 @@ impl Scorer {
             Value::Object(o) => o,
             other => return Err(Error::wrong_type("", "an object", other.type_name())),
         };
-        match obj.get("content").or(self.shared.content.as_ref()) {
-            Some(Value::Str(_)) => {}
-            Some(other) => return Err(Error::wrong_type("/content", "a string", other.type_name())),
-            None => return Err(Error::new(ErrorCode::MissingField, "/content", "`content` is required")),
-        }
-        let reference_time = match obj.get("reference_time").or(self.shared.reference_time.as_ref()) {
-            None | Some(Value::Null) => {
-                return Err(Error::new(ErrorCode::MissingField, "/reference_time", "`reference_time` is required"))
-            }
-            Some(v) => score::datetime(v, "/reference_time")?,
-        };
+        let reference_time = self.required(&obj)?;
         let mut input = self.shared.base.clone();
         input.reference_time = reference_time;
         let mut own_content = None;
