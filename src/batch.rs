@@ -304,74 +304,20 @@ impl Batch {
             out.push(']');
         };
         let flag = |out: &mut String, v: bool| out.push_str(if v { "true" } else { "false" });
-        column(&mut out, "final_score", &|b, out| write_unit(b.final_score, out));
+        column(&mut out, "final_score", &|b, out| write_repr(b.final_score, out));
         column(&mut out, "eligible", &|b, out| flag(out, b.eligible()));
         column(&mut out, "safety_eligible", &|b, out| flag(out, b.safety_eligible));
         column(&mut out, "temporal_eligible", &|b, out| flag(out, b.temporal_eligible));
         for (k, name) in COMPONENTS.iter().enumerate() {
-            column(&mut out, name, &|b, out| write_unit(round6(b.components[k]), out));
+            column(&mut out, name, &|b, out| write_repr(round6(b.components[k]), out));
         }
         out.push('}');
         out
     }
 }
 
-/// [`write_repr`] of `v`, with a fast path for what the compact columns
-/// hold: `v` in [1e-4, 1] with at most 6 decimals (a rounded score), or 0.
-///
-/// When `n / 10⁶ == v` for `n = round(v·10⁶)`, the decimal `n·10⁻⁶` parses
-/// back to `v`, and no other decimal of at most 6 places does (two differ by
-/// at least 10⁻⁶, far more than the spacing of doubles below 1), so it is the
-/// shortest round-tripping string, the one repr prints: fixed notation for
-/// 1e-4 ≤ v, trailing zeros dropped, at least one fractional digit.
-fn write_unit(v: f64, out: &mut String) {
-    if v == 0.0 && v.is_sign_positive() {
-        out.push_str("0.0");
-        return;
-    }
-    if v == 1.0 {
-        out.push_str("1.0");
-        return;
-    }
-    if (1e-4..1.0).contains(&v) {
-        let n = (v * 1e6).round();
-        if n / 1e6 == v {
-            let mut digits = [b'0'; 6];
-            let mut n = n as u32;
-            for d in digits.iter_mut().rev() {
-                *d = b'0' + (n % 10) as u8;
-                n /= 10;
-            }
-            let keep = digits.iter().rposition(|&d| d != b'0').map_or(1, |k| k + 1);
-            out.push_str("0.");
-            out.extend(digits[..keep].iter().map(|&d| d as char));
-            return;
-        }
-    }
-    write_repr(v, out);
-}
-
 #[cfg(test)]
 mod tests {
-    #[test]
-    fn write_unit_is_repr() {
-        let check = |v: f64| {
-            let (mut a, mut b) = (String::new(), String::new());
-            super::write_unit(v, &mut a);
-            super::write_repr(v, &mut b);
-            assert_eq!(a, b, "{v:e}");
-        };
-        for k in 0..=1_000_000u32 {
-            let v = k as f64 / 1e6;
-            check(v);
-            check(super::round6(v + 3e-7));
-            check(super::round6(v - 4e-7));
-        }
-        for v in [-0.0, 1e-5, 5e-5, 0.1 + 0.2, 1.0 - 1e-12, 1.5, 2.0, -0.5, f64::NAN, f64::INFINITY, 1e-300] {
-            check(v);
-        }
-    }
-
     use super::*;
 
     fn merged(shared: &Value, cand: &Value) -> Value {

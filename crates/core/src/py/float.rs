@@ -45,53 +45,51 @@ pub fn write_repr(x: f64, out: &mut String) {
     write_repr_general(x, out);
 }
 
-/// Powers of ten exactly representable as doubles.
-const POW10: [f64; 7] = [1.0, 10.0, 100.0, 1e3, 1e4, 1e5, 1e6];
-
 /// Fast path of [`write_repr`] for the floats the scorer prints most (scores
 /// rounded to 6 places, weights, small amounts): `1e-4 ≤ |x| < 1e8` with at
 /// most 6 fractional digits. For the smallest `d ≤ 6` such that `n / 10^d`
 /// (a correctly rounded division, i.e. exactly what parsing the decimal
 /// `n·10^-d` gives) equals `x`, that decimal is a round-tripping string with
-/// the fewest significant digits; requiring that `n ± 1` do not round-trip
-/// makes it the only one of that length, so it is what repr prints (no tie to
-/// break). In this range `x·10^d` is far below 2^53 and its rounding error is
-/// under 0.02, so `round(x·10^d)` is the only candidate. Python prints this
-/// range in fixed notation with at least one fractional digit. Returns false
-/// (writing nothing) when the fast path does not apply.
+/// the fewest significant digits, and the only one of that length (so it is
+/// what repr prints, no tie to break): `n ± 1` differ from it by `10^-d ≥
+/// 10^-6`, far more than the spacing of doubles below 1e8 (≤ 1.5·10^-8), so
+/// they cannot round to `x`. In this range `x·10^6` is far below 2^53 and its rounding error is
+/// under 0.02, so `n6 = round(x·10^6)` is the only 6-place candidate, and a
+/// shorter decimal `n·10^-d` that parses to `x` is the same number, so `n` is
+/// `n6` without its trailing zeros: one multiplication finds `d`. Python
+/// prints this range in fixed notation with at least one fractional digit.
+/// Returns false (writing nothing) when the fast path does not apply.
 fn write_repr_short_fixed(x: f64, out: &mut String) -> bool {
     let a = x.abs();
     if !(1e-4..1e8).contains(&a) {
         return false;
     }
-    for (d, &p) in POW10.iter().enumerate() {
-        let n = (a * p).round();
-        if n / p != a {
-            continue;
-        }
-        if (n - 1.0) / p == a || (n + 1.0) / p == a {
-            return false;
-        }
-        let n = n as u64;
-        let (int, frac) = (n / 10u64.pow(d as u32), n % 10u64.pow(d as u32));
-        if x < 0.0 {
-            out.push('-');
-        }
-        let mut buf = itoa_u64(int);
-        out.push_str(buf.as_str());
-        out.push('.');
-        if d == 0 {
-            out.push('0');
-        } else {
-            buf = itoa_u64(frac);
-            for _ in buf.as_str().len()..d {
-                out.push('0');
-            }
-            out.push_str(buf.as_str());
-        }
-        return true;
+    let n6 = (a * 1e6).round();
+    if n6 / 1e6 != a {
+        return false;
     }
-    false
+    let (mut n, mut d) = (n6 as u64, 6);
+    while d > 0 && n % 10 == 0 {
+        n /= 10;
+        d -= 1;
+    }
+    let (int, frac) = (n / 10u64.pow(d as u32), n % 10u64.pow(d as u32));
+    if x < 0.0 {
+        out.push('-');
+    }
+    let mut buf = itoa_u64(int);
+    out.push_str(buf.as_str());
+    out.push('.');
+    if d == 0 {
+        out.push('0');
+    } else {
+        buf = itoa_u64(frac);
+        for _ in buf.as_str().len()..d {
+            out.push('0');
+        }
+        out.push_str(buf.as_str());
+    }
+    true
 }
 
 /// Decimal digits of `v` in a stack buffer.
@@ -436,6 +434,31 @@ pub fn clamp01(x: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn short_fixed_is_general_on_rounded_scores() {
+        // Every 6-place value in [0, 1] and its neighbours after round6 (what
+        // the batch's compact columns print), plus edge cases.
+        let check = |v: f64| {
+            let (mut a, mut b) = (String::new(), String::new());
+            write_repr(v, &mut a);
+            if v.is_finite() && v != 0.0 {
+                write_repr_general(v, &mut b);
+            } else {
+                b = a.clone();
+            }
+            assert_eq!(a, b, "{v:e}");
+        };
+        for k in 0..=1_000_000u32 {
+            let v = k as f64 / 1e6;
+            check(v);
+            check(round6(v + 3e-7));
+            check(round6(v - 4e-7));
+        }
+        for v in [-0.0, 1e-5, 5e-5, 0.1 + 0.2, 1.0 - 1e-12, 1.5, 2.0, -0.5, f64::NAN, f64::INFINITY, 1e-300] {
+            check(v);
+        }
+    }
 
     #[test]
     fn repr_matches_python() {
