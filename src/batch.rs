@@ -142,29 +142,9 @@ impl Scorer {
         }
     }
 
-    fn score(&mut self, candidate: &Value) -> Result<Breakdown> {
-        limits::check_api_input(candidate)?;
-        let obj = candidate.as_object().ok_or_else(|| Error::wrong_type("", "an object", candidate.type_name()))?;
-        let reference_time = self.required(obj)?;
-        let content = match obj.get("content").or(self.shared.content.as_ref()) {
-            Some(Value::Str(s)) => s.to_str_lossy(),
-            // `required` has checked that it is a string.
-            _ => std::borrow::Cow::Borrowed(""),
-        };
-        let mut input = self.shared.base.clone();
-        input.reference_time = reference_time;
-        for (key, value) in obj.iter() {
-            let Some(key) = key.as_str() else { continue };
-            input.set(key, value)?;
-        }
-        let tokens: Option<Vec<&str>> = self.cache.tokens(&input).map(|t| t.iter().map(String::as_str).collect());
-        Ok(score::score_memory_with(&input, &content, &mut self.scratch, tokens.as_deref()))
-    }
-
-    /// [`Scorer::score`] of a candidate the caller no longer needs: the same
-    /// checks in the same order, with `metadata`, `purpose` and `content`
-    /// moved out of it instead of copied.
-    fn score_owned(&mut self, candidate: Value) -> Result<Breakdown> {
+    /// Score one candidate, consuming it: `metadata`, `purpose` and
+    /// `content` are moved out of it instead of copied.
+    fn score(&mut self, candidate: Value) -> Result<Breakdown> {
         limits::check_api_input(&candidate)?;
         let obj = match candidate {
             Value::Object(o) => o,
@@ -194,16 +174,22 @@ impl Scorer {
 }
 
 /// Score candidates given as JSON values.
+/// (Each is copied once; [`score_candidates_text`] and
+/// [`score_candidates_read`] consume theirs.)
 pub fn score_candidates(shared: &Value, candidates: &[Value]) -> Result<Batch> {
-    if candidates.len() > limits::MAX_ARRAY_ITEMS {
+    check_count(candidates.len())?;
+    score_candidates_read(shared, candidates.iter().cloned().map(Ok))
+}
+
+fn check_count(n: usize) -> Result<()> {
+    if n > limits::MAX_ARRAY_ITEMS {
         return Err(Error::new(
             ErrorCode::TooLarge,
             "/candidates",
-            format!("{} candidates; the limit is {}", candidates.len(), limits::MAX_ARRAY_ITEMS),
+            format!("{n} candidates; the limit is {}", limits::MAX_ARRAY_ITEMS),
         ));
     }
-    let mut scorer = Scorer::new(shared)?;
-    Ok(Batch { results: candidates.iter().map(|c| scorer.score(c)).collect() })
+    Ok(())
 }
 
 /// Score candidates that were read elsewhere (a binding converting its own
@@ -211,7 +197,7 @@ pub fn score_candidates(shared: &Value, candidates: &[Value]) -> Result<Batch> {
 /// as their error rows. No count cap: the caller bounds its input.
 pub fn score_candidates_read(shared: &Value, candidates: impl IntoIterator<Item = Result<Value>>) -> Result<Batch> {
     let mut scorer = Scorer::new(shared)?;
-    Ok(Batch { results: candidates.into_iter().map(|c| c.and_then(|c| scorer.score_owned(c))).collect() })
+    Ok(Batch { results: candidates.into_iter().map(|c| c.and_then(|c| scorer.score(c))).collect() })
 }
 
 /// Score candidates given as text: a JSON array of objects, or JSON Lines
@@ -222,7 +208,10 @@ pub fn score_candidates_text(shared: &Value, candidates: &str) -> Result<Batch> 
     limits::check_text(candidates, "the candidates text")?;
     if candidates.trim_start().starts_with('[') {
         return match json::parse(candidates)? {
-            Value::Array(items) => score_candidates(shared, &items),
+            Value::Array(items) => {
+                check_count(items.len())?;
+                score_candidates_read(shared, items.into_iter().map(Ok))
+            }
             other => Err(Error::wrong_type("/candidates", "an array of objects", other.type_name())),
         };
     }
@@ -230,7 +219,7 @@ pub fn score_candidates_text(shared: &Value, candidates: &str) -> Result<Batch> 
     let mut results = Vec::new();
     let mut at = 0;
     while let Some((record, next)) = json::parse_record(candidates, at) {
-        results.push(record.and_then(|c| scorer.score_owned(c)));
+        results.push(record.and_then(|c| scorer.score(c)));
         at = next;
     }
     Ok(Batch { results })
