@@ -13,11 +13,15 @@
 //! Options (env): `BENCH_QUICK=1` fewer samples; `BENCH_FILTER=substr` only
 //! matching cases.
 
+#[path = "clock.rs"]
+mod clock;
 #[path = "workload.rs"]
 mod workload;
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
+
+use clock::{percentile, thread_cpu_ms};
 
 use lians_score::json;
 use lians_score::score::{self, ScoreInput};
@@ -29,38 +33,6 @@ struct Stats {
     p90: f64,
     cpu_median: f64,
     samples: usize,
-}
-
-/// This thread's CPU time in ms (`clock_gettime(CLOCK_THREAD_CPUTIME_ID)`
-/// on Linux, declared here to avoid a `libc` dependency), or NaN elsewhere.
-/// Less disturbed by other load on the machine than wall time.
-#[cfg(all(target_os = "linux", target_pointer_width = "64"))]
-fn thread_cpu_ms() -> f64 {
-    #[repr(C)]
-    struct Timespec {
-        tv_sec: i64,
-        tv_nsec: i64,
-    }
-    extern "C" {
-        fn clock_gettime(clock: i32, ts: *mut Timespec) -> i32;
-    }
-    const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
-    let mut ts = Timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: a valid pointer to a properly laid out timespec.
-    if unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut ts) } != 0 {
-        return f64::NAN;
-    }
-    ts.tv_sec as f64 * 1e3 + ts.tv_nsec as f64 / 1e6
-}
-
-#[cfg(not(all(target_os = "linux", target_pointer_width = "64")))]
-fn thread_cpu_ms() -> f64 {
-    f64::NAN
-}
-
-fn percentile(sorted: &[f64], p: f64) -> f64 {
-    let idx = ((sorted.len() - 1) as f64 * p).round() as usize;
-    sorted[idx]
 }
 
 /// Time `f` (one unit of work per call). Returns per-call milliseconds.

@@ -10,36 +10,12 @@
 
 use std::time::Instant;
 
+#[path = "../benches/clock.rs"]
+mod clock;
+use clock::{median, thread_cpu_ms};
+
 use lians_score::json::{self, Value};
 use lians_score::{api, batch};
-
-#[cfg(all(target_os = "linux", target_pointer_width = "64"))]
-fn thread_cpu_ms() -> f64 {
-    #[repr(C)]
-    struct Timespec {
-        tv_sec: i64,
-        tv_nsec: i64,
-    }
-    extern "C" {
-        fn clock_gettime(clock: i32, ts: *mut Timespec) -> i32;
-    }
-    let mut ts = Timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: a valid pointer to a properly laid out timespec.
-    if unsafe { clock_gettime(3, &mut ts) } != 0 {
-        return f64::NAN;
-    }
-    ts.tv_sec as f64 * 1e3 + ts.tv_nsec as f64 / 1e6
-}
-
-#[cfg(not(all(target_os = "linux", target_pointer_width = "64")))]
-fn thread_cpu_ms() -> f64 {
-    f64::NAN
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(|a, b| a.total_cmp(b));
-    v[v.len() / 2]
-}
 
 /// Warm up, then at least `min` samples and 1 s; median wall and CPU ms.
 fn time(case: &str, bytes: usize, min: usize, mut f: impl FnMut()) {
