@@ -4,7 +4,7 @@
 //!
 //! The verifier itself ([`crate::receipt`]) builds a [`receipt::Report`];
 //! these types are its public, owned, (de)serializable form, and
-//! [`VerificationReport::to_json`] is the exact report object the JSON
+//! [`VerificationReport::to_json`], the one report printer, is the report object the JSON
 //! façade, the CLI and the bindings print. The conversion destructures every
 //! field of [`receipt::Report`], [`receipt::Check`] and
 //! [`receipt::BoundReceipt`], so a field added there fails to compile here

@@ -1,6 +1,11 @@
 //! Verification reports: findings as data, never exceptions.
+//!
+//! The verifier builds a [`Report`] (check codes are `&'static str`, so a
+//! passing check allocates only its pointer and message); its public, owned
+//! and (de)serializable form, and the one report printer, is
+//! [`crate::VerificationReport`].
 
-use crate::json::{Object, Value};
+use crate::json::Value;
 
 /// Failure codes (the conformance README's set) plus `invalid_given`.
 pub mod codes {
@@ -218,53 +223,11 @@ impl Report {
         out
     }
 
-    /// The report as a JSON value:
-    /// `{valid, receipt_sha256, schema, failures, checks:[{code,status,severity,pointer,compared_with?,message}],
-    ///   bound_receipts:[...], unbound_fields:[...], canonical}`.
+    /// The report object, printed by the one report printer,
+    /// [`crate::VerificationReport::to_json`] (this clones the report; the
+    /// façade converts it by value instead).
     pub fn to_json(&self) -> Value {
-        let opt = |s: &Option<String>| s.as_ref().map(|s| Value::str(s.as_str())).unwrap_or(Value::Null);
-        let mut o = Object::new();
-        o.push_unique("valid", Value::Bool(self.valid));
-        o.push_unique("receipt_sha256", opt(&self.receipt_sha256));
-        o.push_unique("schema", opt(&self.schema));
-        o.push_unique("failures", Value::Array(self.failures().into_iter().map(Value::str).collect()));
-        let checks = self
-            .checks
-            .iter()
-            .map(|c| {
-                let mut co = Object::new();
-                co.push_unique("code", Value::str(c.code));
-                co.push_unique("status", Value::str(c.status.as_str()));
-                co.push_unique("severity", Value::str(c.severity.as_str()));
-                co.push_unique("pointer", Value::str(c.pointer.as_str()));
-                if let Some(w) = &c.compared_with {
-                    co.push_unique("compared_with", Value::str(w.as_str()));
-                }
-                co.push_unique("message", Value::str(c.message.as_str()));
-                Value::Object(co)
-            })
-            .collect();
-        o.push_unique("checks", Value::Array(checks));
-        let bound = self
-            .bound_receipts
-            .iter()
-            .map(|b| {
-                let mut bo = Object::new();
-                bo.push_unique("pointer", Value::str(b.pointer.as_str()));
-                bo.push_unique("artifact_hash", opt(&b.artifact_hash));
-                bo.push_unique("receipt_sha256", opt(&b.receipt_sha256));
-                bo.push_unique("schema", opt(&b.schema));
-                bo.push_unique("matches", Value::Bool(b.matches));
-                Value::Object(bo)
-            })
-            .collect();
-        o.push_unique("bound_receipts", Value::Array(bound));
-        o.push_unique(
-            "unbound_fields",
-            Value::Array(self.unbound_fields.iter().map(|p| Value::str(p.as_str())).collect()),
-        );
-        o.push_unique("canonical", opt(&self.canonical));
-        Value::Object(o)
+        crate::VerificationReport::from(self.clone()).to_json()
     }
 }
 
