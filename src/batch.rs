@@ -14,9 +14,13 @@
 //! * `shared` is read and validated once; the query is sampled, casefolded,
 //!   tokenized, sorted and deduplicated once per distinct query (candidates
 //!   may still carry their own `query`: each distinct one is tokenized once);
-//! * content is read straight from the parsed text, never copied again, and
-//!   the casefold buffer is reused; the middle of a long content (beyond the
-//!   8,192-char head/tail sample) is never scanned after parsing;
+//! * a JSON Lines record is parsed into a borrowed [`json::Doc`] (one,
+//!   reused): its content is scored straight from the text, never copied;
+//!   only its other (small) members become owned values. Candidates given as
+//!   values are read in place. One scoring path serves both
+//!   (`Scorer::score_object`). The casefold buffer is reused; the middle of
+//!   a long content (beyond the 8,192-char head/tail sample) is never
+//!   scanned after parsing;
 //! * the result can be compact ([`Batch::write_compact`]: columns of rounded
 //!   values) instead of 1,600 seventeen-key objects.
 //!
@@ -27,6 +31,7 @@
 //! members, the first in the candidate's order is named) and the others are
 //! still scored.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use crate::json::{self, Object, Value};
@@ -125,60 +130,133 @@ impl Scorer {
         Ok(Scorer { shared: Shared::read(shared)?, cache: QueryCache::default(), scratch: Scratch::default() })
     }
 
-    /// The checks every candidate gets first, in this order: `content` (its
-    /// own or the shared one) is a string, `reference_time` is present and
-    /// valid (returned).
-    fn required(&self, obj: &Object) -> Result<PyDateTime> {
-        match obj.get("content").or(self.shared.content.as_ref()) {
-            Some(Value::Str(_)) => {}
-            Some(other) => return Err(Error::wrong_type("/content", "a string", other.type_name())),
-            None => return Err(Error::new(ErrorCode::MissingField, "/content", "`content` is required")),
-        }
-        match obj.get("reference_time").or(self.shared.reference_time.as_ref()) {
-            None | Some(Value::Null) => {
-                Err(Error::new(ErrorCode::MissingField, "/reference_time", "`reference_time` is required"))
-            }
-            Some(v) => score::datetime(v, "/reference_time"),
+    /// Score one candidate given as a JSON value.
+    fn score(&mut self, candidate: &Value) -> Result<Breakdown> {
+        limits::check_api_input(candidate)?;
+        match candidate {
+            Value::Object(o) => self.score_object(Obj::Value(o)),
+            other => Err(Error::wrong_type("", "an object", other.type_name())),
         }
     }
 
-    /// Score one candidate, consuming it: `metadata`, `purpose` and
-    /// `content` are moved out of it instead of copied.
-    fn score(&mut self, candidate: Value) -> Result<Breakdown> {
-        limits::check_api_input(&candidate)?;
-        let obj = match candidate {
-            Value::Object(o) => o,
-            other => return Err(Error::wrong_type("", "an object", other.type_name())),
+    /// Score one candidate read in place from its text ([`json::Doc`]): the
+    /// content stays borrowed from the text. `text_bytes` is the length of
+    /// that text: the input caps are checked (on an owned copy) only when it
+    /// could break one.
+    fn score_doc(&mut self, candidate: json::Ref<'_>, text_bytes: usize) -> Result<Breakdown> {
+        if text_bytes > limits::WITHIN_CAPS_TEXT_BYTES {
+            limits::check_api_input(&candidate.to_value())?;
+        }
+        match candidate.as_object() {
+            Some(m) => self.score_object(Obj::Doc(m)),
+            None => Err(Error::wrong_type("", "an object", candidate.type_name())),
+        }
+    }
+
+    /// The one scoring path. The checks every candidate gets first, in this
+    /// order: `content` (its own or the shared one) is a string,
+    /// `reference_time` (its own or the shared one) is present and valid;
+    /// then its members apply in its order ([`ScoreInput::set`]).
+    fn score_object(&mut self, obj: Obj<'_>) -> Result<Breakdown> {
+        let shared = &self.shared;
+        let own_content = obj.get("content");
+        let content = match own_content.or(shared.content.as_ref().map(Member::Value)) {
+            Some(c) => c.text().ok_or_else(|| Error::wrong_type("/content", "a string", c.type_name()))?,
+            None => return Err(Error::new(ErrorCode::MissingField, "/content", "`content` is required")),
         };
-        let reference_time = self.required(&obj)?;
-        let mut input = self.shared.base.clone();
+        let reference_time = match obj.get("reference_time").or(shared.reference_time.as_ref().map(Member::Value)) {
+            Some(Member::Value(v)) if !v.is_null() => score::datetime(v, "/reference_time")?,
+            Some(Member::Doc(v)) if !v.is_null() => score::datetime(&v.to_value(), "/reference_time")?,
+            _ => return Err(Error::new(ErrorCode::MissingField, "/reference_time", "`reference_time` is required")),
+        };
+        let mut input = shared.base.clone();
         input.reference_time = reference_time;
-        let mut own_content = None;
-        for (key, value) in obj.into_members() {
-            let Some(key) = key.as_str() else { continue };
-            // Each move is what `set` does with a copy of the value.
-            match (key, value) {
-                ("content", Value::Str(s)) => own_content = Some(s),
-                ("metadata", Value::Object(m)) => input.metadata = m,
-                ("purpose", Value::Str(p)) => input.purpose = p,
-                (key, value) => input.set(key, &value)?,
+        for i in 0..obj.len() {
+            match obj.at(i) {
+                // Lone-surrogate keys are skipped (as by `ScoreInput::from_json`);
+                // `set` skips these two, read above.
+                (None | Some("content" | "reference_time"), _) => {}
+                (Some(key), Member::Value(v)) => input.set(key, v)?,
+                // An owned copy of a small value; `metadata` and `purpose` moved into the input.
+                (Some(key), Member::Doc(v)) => match (key, v.to_value()) {
+                    ("metadata", Value::Object(m)) => input.metadata = m,
+                    ("purpose", Value::Str(p)) => input.purpose = p,
+                    (key, value) => input.set(key, &value)?,
+                },
             }
         }
-        let content = match (&own_content, &self.shared.content) {
-            (Some(s), _) | (None, Some(Value::Str(s))) => s.to_str_lossy(),
-            _ => return Err(Error::new(ErrorCode::MissingField, "/content", "`content` is required")),
-        };
         let tokens: Option<Vec<&str>> = self.cache.tokens(&input).map(|t| t.iter().map(String::as_str).collect());
         Ok(score::score_memory_with(&input, &content, &mut self.scratch, tokens.as_deref()))
     }
 }
 
+/// A candidate object: owned, or in a [`json::Doc`].
+#[derive(Clone, Copy)]
+enum Obj<'a> {
+    Value(&'a Object),
+    Doc(json::Members<'a>),
+}
+
+/// A member value of an [`Obj`] (or a shared value).
+#[derive(Clone, Copy)]
+enum Member<'a> {
+    Value(&'a Value),
+    Doc(json::Ref<'a>),
+}
+
+impl<'a> Obj<'a> {
+    fn len(self) -> usize {
+        match self {
+            Obj::Value(o) => o.len(),
+            Obj::Doc(m) => m.len(),
+        }
+    }
+
+    /// The `i`th member: its key (None if it holds a lone surrogate) and value.
+    fn at(self, i: usize) -> (Option<&'a str>, Member<'a>) {
+        match self {
+            Obj::Value(o) => {
+                let (k, v) = &o.members()[i];
+                (k.as_str(), Member::Value(v))
+            }
+            Obj::Doc(m) => {
+                let (k, v) = m.at(i);
+                (k.as_str(), Member::Doc(v))
+            }
+        }
+    }
+
+    fn get(self, key: &str) -> Option<Member<'a>> {
+        match self {
+            Obj::Value(o) => o.get(key).map(Member::Value),
+            Obj::Doc(m) => m.get(key).map(Member::Doc),
+        }
+    }
+}
+
+impl<'a> Member<'a> {
+    /// The string (lone surrogates as U+FFFD), if this is one.
+    fn text(self) -> Option<Cow<'a, str>> {
+        match self {
+            Member::Value(Value::Str(s)) => Some(s.to_str_lossy()),
+            Member::Value(_) => None,
+            Member::Doc(v) => v.as_text().map(json::Text::to_str_lossy),
+        }
+    }
+
+    fn type_name(self) -> &'static str {
+        match self {
+            Member::Value(v) => v.type_name(),
+            Member::Doc(v) => v.type_name(),
+        }
+    }
+}
+
 /// Score candidates given as JSON values.
-/// (Each is copied once; [`score_candidates_text`] and
-/// [`score_candidates_read`] consume theirs.)
 pub fn score_candidates(shared: &Value, candidates: &[Value]) -> Result<Batch> {
     check_count(candidates.len())?;
-    score_candidates_read(shared, candidates.iter().cloned().map(Ok))
+    let mut scorer = Scorer::new(shared)?;
+    Ok(Batch { results: candidates.iter().map(|c| scorer.score(c)).collect() })
 }
 
 fn check_count(n: usize) -> Result<()> {
@@ -197,7 +275,7 @@ fn check_count(n: usize) -> Result<()> {
 /// as their error rows. No count cap: the caller bounds its input.
 pub fn score_candidates_read(shared: &Value, candidates: impl IntoIterator<Item = Result<Value>>) -> Result<Batch> {
     let mut scorer = Scorer::new(shared)?;
-    Ok(Batch { results: candidates.into_iter().map(|c| c.and_then(|c| scorer.score(c))).collect() })
+    Ok(Batch { results: candidates.into_iter().map(|c| c.and_then(|c| scorer.score(&c))).collect() })
 }
 
 /// Score candidates given as text: a JSON array of objects, or JSON Lines
@@ -217,10 +295,9 @@ pub fn score_candidates_text(shared: &Value, candidates: &str) -> Result<Batch> 
     }
     let mut scorer = Scorer::new(shared)?;
     let mut results = Vec::new();
-    let mut at = 0;
-    while let Some((record, next)) = json::parse_record(candidates, at) {
-        results.push(record.and_then(|c| scorer.score(c)));
-        at = next;
+    let mut records = json::DocRecords::new(candidates);
+    while let Some((record, taken)) = records.next_record() {
+        results.push(record.and_then(|c| scorer.score_doc(c, taken)));
     }
     Ok(Batch { results })
 }
@@ -385,6 +462,25 @@ mod tests {
         let compact = b.write_compact();
         assert!(compact.starts_with(r#"{"count":3,"errors":[{"index":1,"error":"malformed_json""#), "{compact}");
         assert!(json::parse(&compact).is_ok());
+    }
+
+    /// Records long enough to break an input cap are checked as a single
+    /// call checks them (same error, same pointer); shorter ones cannot break one.
+    #[test]
+    fn input_caps_of_long_records() {
+        let shared = json::parse(r#"{"reference_time":"2026-11-30T00:00:00+00:00","query":"a"}"#).unwrap();
+        let many = vec!["0"; limits::MAX_METADATA_VALUES].join(",");
+        let lines = [
+            format!(r#"{{"content":"a","metadata":{{"x":[{many}]}}}}"#),
+            format!(r#"{{"content":"a","metadata":{{"x":"{}"}}}}"#, "a".repeat(limits::WITHIN_CAPS_TEXT_BYTES)),
+            format!(r#"{{"content":"a","risk_tags":[{}]}}"#, vec!["\"\""; limits::MAX_METADATA_VALUES].join(",")),
+        ];
+        let values: Vec<Value> = lines.iter().map(|l| json::parse(l).unwrap()).collect();
+        let want = score_candidates(&shared, &values).unwrap();
+        let got = score_candidates_text(&shared, &lines.join("\n")).unwrap();
+        assert_eq!(got.to_jsonl(), want.to_jsonl());
+        let codes: Vec<_> = got.results.iter().map(|r| r.as_ref().err().map(|e| (e.code, e.path.as_str()))).collect();
+        assert_eq!(codes, [Some((ErrorCode::TooLarge, "/metadata")), None, None]);
     }
 
     #[test]

@@ -207,6 +207,23 @@ fn pointer_of(base: &str, frames: &[(&Value, usize)]) -> String {
     p
 }
 
+/// A JSON text of at most this many bytes cannot break any cap of
+/// [`check_api_input`]: every value takes at least one byte of text, a
+/// decoded string (or key) is never longer than its text, and the parser
+/// already refuses nesting deeper than [`MAX_DEPTH`]. (The smallest of the
+/// caps; the batch skips the walk for such JSON Lines records.)
+pub const WITHIN_CAPS_TEXT_BYTES: usize = {
+    let caps = [MAX_METADATA_VALUES, MAX_INPUT_VALUES, MAX_ARRAY_ITEMS, MAX_STRING_BYTES, MAX_METADATA_BYTES];
+    let (mut min, mut i) = (MAX_INPUT_BYTES, 0);
+    while i < caps.len() {
+        if caps[i] < min {
+            min = caps[i];
+        }
+        i += 1;
+    }
+    min
+};
+
 /// The caps of an API input: the whole value against [`Caps::INPUT`], and a
 /// top-level `metadata` object against [`Caps::METADATA`].
 pub fn check_api_input(input: &Value) -> Result<()> {

@@ -199,6 +199,20 @@ impl<'a> Doc<'a> {
         self.open_objects = Vec::new();
     }
 
+    /// Empty the document for the next parse, keeping its arrays.
+    pub(crate) fn reset(&mut self) {
+        self.nodes.clear();
+        self.items.clear();
+        self.members.clear();
+        self.text.clear();
+        self.wtf8.clear();
+        self.root = 0;
+        self.open_items.clear();
+        self.open_members.clear();
+        self.open_arrays.clear();
+        self.open_objects.clear();
+    }
+
     #[inline]
     fn push(&mut self, node: Node<'a>) -> u32 {
         self.nodes.push(node);
@@ -598,25 +612,32 @@ impl<'d> Ref<'d> {
     /// The owned [`Value`](super::Value) of this node.
     pub fn to_value(self) -> super::Value {
         use super::{Object, PyStr, Value};
+        let pystr = |t: Text<'_>| match t {
+            Text::Utf8(s) => PyStr::from(s),
+            Text::Wtf8(b) => PyStr::from_wtf8(b.to_vec()),
+        };
+        // (Plain loops: smaller wasm than iterator adapters.)
         match self.kind() {
             Kind::Null => Value::Null,
             Kind::Bool(b) => Value::Bool(b),
             Kind::Int(d) => Value::Int(d.into()),
             Kind::Float(f) => Value::Float(f),
-            Kind::Str(Text::Utf8(s)) => Value::str(s),
-            Kind::Str(Text::Wtf8(b)) => Value::Str(PyStr::from_wtf8(b.to_vec())),
-            Kind::Array(items) => Value::Array(items.iter().map(Ref::to_value).collect()),
-            Kind::Object(m) => Value::Object(Object::from_unique(
-                m.iter()
-                    .map(|(k, v)| {
-                        let k = match k {
-                            Text::Utf8(s) => PyStr::from(s),
-                            Text::Wtf8(b) => PyStr::from_wtf8(b.to_vec()),
-                        };
-                        (k, v.to_value())
-                    })
-                    .collect(),
-            )),
+            Kind::Str(t) => Value::Str(pystr(t)),
+            Kind::Array(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for &id in items.ids {
+                    out.push(Ref { doc: self.doc, id }.to_value());
+                }
+                Value::Array(out)
+            }
+            Kind::Object(m) => {
+                let mut out = Vec::with_capacity(m.len());
+                for i in 0..m.len() {
+                    let (k, v) = m.at(i);
+                    out.push((pystr(k), v.to_value()));
+                }
+                Value::Object(Object::from_unique(out))
+            }
         }
     }
 }

@@ -17,7 +17,7 @@ pub mod write;
 #[doc(hidden)]
 pub use doc::bytes_eq;
 pub use doc::{Doc, Items, Kind, Members, Ref, Text};
-pub use parse::{parse, parse_bytes, parse_doc, parse_record, MAX_INT_DIGITS};
+pub use parse::{parse, parse_bytes, parse_doc, parse_record, DocRecords, MAX_INT_DIGITS};
 pub use value::{CodePoints, Object, PyStr, Value};
 pub use write::Options as WriteOptions;
 

@@ -55,6 +55,46 @@ pub fn parse_doc(text: &str) -> Result<Doc<'_>> {
 /// fails (or whose value spans a newline) is cut out and parsed again by
 /// [`parse`], so its error names the line's own positions.
 pub fn parse_record(text: &str, start: usize) -> Option<(Result<Value>, usize)> {
+    record(text, start, |p| p.run(&mut Tree::default()))
+}
+
+/// JSON Lines records read one at a time into one reused [`Doc`] (the
+/// borrowed form): the records, errors and offsets of [`parse_record`].
+pub struct DocRecords<'a> {
+    text: &'a str,
+    at: usize,
+    doc: Doc<'a>,
+}
+
+impl<'a> DocRecords<'a> {
+    /// Read `text` from its start.
+    pub fn new(text: &'a str) -> DocRecords<'a> {
+        DocRecords { text, at: 0, doc: Doc::new() }
+    }
+
+    /// The next record (its root node) and the number of bytes of text it
+    /// took (blank lines before it and its `\n` included); `None` at the end.
+    pub fn next_record(&mut self) -> Option<(Result<super::Ref<'_>>, usize)> {
+        let doc = &mut self.doc;
+        let (r, next) = record(self.text, self.at, |p| {
+            doc.reset();
+            let root = p.run(doc)?;
+            doc.set_root(root);
+            Ok(())
+        })?;
+        let taken = next - self.at;
+        self.at = next;
+        Some((r.map(|()| self.doc.root()), taken))
+    }
+}
+
+/// [`parse_record`] with any sink: `read` parses in place, or (the slow
+/// path) a line alone as [`parse`] does.
+fn record<'a, T>(
+    text: &'a str,
+    start: usize,
+    mut read: impl FnMut(&mut Parser<'a>) -> Result<T>,
+) -> Option<(Result<T>, usize)> {
     let b = text.as_bytes();
     let mut at = start;
     loop {
@@ -75,7 +115,7 @@ pub fn parse_record(text: &str, start: usize) -> Option<(Result<Value>, usize)> 
         }
         let mut p = Parser { text, b, pos: at, record: true, crossed_newline: false };
         if b.get(at) != Some(&0xEF) {
-            if let Ok(value) = p.run(&mut Tree::default()) {
+            if let Ok(value) = read(&mut p) {
                 if !p.crossed_newline {
                     return Some((Ok(value), p.pos));
                 }
@@ -92,7 +132,8 @@ pub fn parse_record(text: &str, start: usize) -> Option<(Result<Value>, usize)> 
             }
             continue;
         }
-        return Some((parse(line), next));
+        let mut alone = Parser { text: line, b: line.as_bytes(), pos: 0, record: false, crossed_newline: false };
+        return Some((read(&mut alone), next));
     }
 }
 
@@ -920,6 +961,14 @@ mod tests {
                 at = next;
             }
             assert_eq!(got, want, "{text:?}");
+            // The borrowed form: the same records, errors and offsets.
+            let (mut records, mut at, mut docs) = (DocRecords::new(text), 0, Vec::new());
+            while let Some((r, taken)) = records.next_record() {
+                docs.push(format!("{:?}", r.map(|d| d.to_value())));
+                at += taken;
+                assert_eq!(parse_record(text, at - taken).map(|(_, n)| n), Some(at));
+            }
+            assert_eq!(docs, want, "{text:?}");
         }
     }
 
