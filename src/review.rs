@@ -473,7 +473,7 @@ fn drift(stored: &Object, rescored: &Value) -> Value {
 fn num(v: Option<&Value>) -> Option<f64> {
     match v {
         Some(Value::Float(f)) => Some(*f),
-        Some(Value::Int(d)) => d.parse::<f64>().ok(),
+        Some(Value::Int(d)) => crate::py::float::parse_f64(d),
         _ => None,
     }
 }

@@ -15,6 +15,8 @@
 
 use std::cmp::Ordering;
 
+use crate::py::float::clamp_to;
+
 /// A closed interval `[lo, hi]` of retrieval scores (`lo <= hi`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Interval {
@@ -33,7 +35,7 @@ impl Interval {
     /// The double halfway between the ends (an end itself when they are adjacent).
     pub fn mid(self) -> f64 {
         let m = self.lo + (self.hi - self.lo) / 2.0;
-        m.clamp(self.lo, self.hi)
+        clamp_to(m, self.lo, self.hi)
     }
 }
 
@@ -148,7 +150,7 @@ pub fn level_set_near(g: impl Fn(f64) -> f64, target: f64, guess: Option<(f64, f
     }
     let bracket = guess
         .filter(|(a, z)| a.is_finite() && z.is_finite() && a <= z)
-        .map(|(a, z)| (a.clamp(0.0, 1.0).to_bits(), z.clamp(0.0, 1.0).to_bits()));
+        .map(|(a, z)| (clamp_to(a, 0.0, 1.0).to_bits(), clamp_to(z, 0.0, 1.0).to_bits()));
     // lo: the smallest b with round6(g(b)) >= target.
     let lo = if ge(0.0) {
         0

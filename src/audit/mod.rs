@@ -605,7 +605,7 @@ fn rederive(
     let implied = |own: usize, a: usize, b: usize| {
         let i = retrieval.or_else(|| both(sets[a], sets[b]))?;
         Some(match sets[own] {
-            Some(o) => o.mid().clamp(i.lo, i.hi),
+            Some(o) => crate::py::float::clamp_to(o.mid(), i.lo, i.hi),
             None => i.mid(),
         })
     };

@@ -8,7 +8,7 @@ use super::hash::sha256_hex;
 use super::report::{codes, pointer, Report};
 use crate::json::write::{Shape, Tree};
 use crate::json::{self, Doc, Kind, PyStr, Ref, Text, Value};
-use crate::py::float::{int_to_f64, PyFloat};
+use crate::py::float::{int_to_f64, PyFloat, RustDisplay as Shown};
 use crate::ErrorCode;
 
 /// Parse the wire text; on failure record `malformed_json` or `nesting_too_deep`.
@@ -158,10 +158,7 @@ fn num_eq(a: Num<'_>, b: Num<'_>) -> bool {
             if !f.is_finite() || f.fract() != 0.0 {
                 return false;
             }
-            // An integral double prints exactly with {:.0}.
-            let s = format!("{:.0}", f);
-            let s = if s == "-0" { "0".to_string() } else { s };
-            s == i
+            crate::py::float::int_str(f) == i
         }
     }
 }
@@ -452,7 +449,7 @@ pub(crate) fn common_checks(report: &mut Report, receipt: Ref<'_>, rptr: &str, g
                 report.fail(
                     codes::ORDER_VIOLATION,
                     &pointer(&pointer(&results_ptr, &i.to_string()), "score"),
-                    format!("score {} is greater than the previous result's {}", c, p),
+                    format!("score {} is greater than the previous result's {}", Shown(c), Shown(p)),
                 );
             }
         }
@@ -497,7 +494,7 @@ fn stage_checks(report: &mut Report, results: &[Ref<'_>], results_ptr: &str) {
                 if p != inp && chain_problem.is_none() {
                     chain_problem = Some((
                         pointer(&jp, "input_score"),
-                        format!("input_score {inp} != previous stage's output_score {p}"),
+                        format!("input_score {} != previous stage's output_score {}", Shown(inp), Shown(p)),
                     ));
                 }
             }
@@ -506,7 +503,7 @@ fn stage_checks(report: &mut Report, results: &[Ref<'_>], results_ptr: &str) {
                     if pre != inp && chain_problem.is_none() {
                         chain_problem = Some((
                             pointer(&jp, "input_score"),
-                            format!("fusion input {inp} != pre_fusion_score {pre}"),
+                            format!("fusion input {} != pre_fusion_score {}", Shown(inp), Shown(pre)),
                         ));
                     }
                 }
@@ -517,14 +514,14 @@ fn stage_checks(report: &mut Report, results: &[Ref<'_>], results_ptr: &str) {
                 let n = f(st.get("candidate_count"));
                 if let (Some(inp), Some(out), Some(pos), Some(n)) = (input, output, pos, n) {
                     let n = n.max(1.0);
-                    let p = (pos - 1.0).clamp(0.0, n - 1.0);
+                    let p = crate::py::float::clamp_to(pos - 1.0, 0.0, n - 1.0);
                     let expect =
                         if n <= 1.0 { round6(clamp01(inp)) } else { round6((n - p + 0.5 * clamp01(inp)) / (n + 1.0)) };
                     // The recorded input is itself rounded: allow one unit in the sixth place.
                     if (expect - out).abs() > 1.5e-6 && calib_problem.is_none() {
                         calib_problem = Some((
                             pointer(&jp, "output_score"),
-                            format!("output_score {out} but rank_position_score gives {expect}"),
+                            format!("output_score {} but rank_position_score gives {}", Shown(out), Shown(expect)),
                         ));
                     }
                 } else if calib_problem.is_none() {
@@ -537,7 +534,7 @@ fn stage_checks(report: &mut Report, results: &[Ref<'_>], results_ptr: &str) {
             if last != fin && chain_problem.is_none() {
                 chain_problem = Some((
                     pointer(&sp, &(stages.len() - 1).to_string()),
-                    format!("last output_score {last} != final_score {fin}"),
+                    format!("last output_score {} != final_score {}", Shown(last), Shown(fin)),
                 ));
             }
         }

@@ -294,7 +294,7 @@ fn walk_array(
         return Err(error(
             ErrorCode::TooLarge,
             path,
-            format!("an array of {len} items; the limit is {MAX_ARRAY_ITEMS}"),
+            format!("an array of {} items; the limit is {MAX_ARRAY_ITEMS}", crate::py::float::RustDisplay(len)),
         ));
     }
     let len = len as u32;
@@ -361,7 +361,7 @@ pub fn to_js(v: &Value) -> JsValue {
     match v {
         Value::Null => JsValue::NULL,
         Value::Bool(b) => JsValue::from_bool(*b),
-        Value::Int(digits) => JsValue::from_f64(digits.parse::<f64>().unwrap_or(f64::NAN)),
+        Value::Int(digits) => JsValue::from_f64(crate::py::float::parse_f64(digits).unwrap_or(f64::NAN)),
         Value::Float(x) => JsValue::from_f64(*x),
         Value::Str(s) => pystr_to_js(s),
         Value::Array(items) => {

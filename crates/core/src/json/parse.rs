@@ -642,11 +642,11 @@ impl<'a> Parser<'a> {
         self.pos = i;
         let token = &self.text[start..i];
         if is_float {
-            // Rust's parser is correctly rounded and overflows to infinity,
+            // py::float::parse_f64 is correctly rounded and overflows to infinity,
             // like CPython's float(str).
-            match token.parse::<f64>() {
-                Ok(f) => Ok(Number::Float(f, token)),
-                Err(_) => Err(self.err("Invalid number", start)),
+            match crate::py::float::parse_f64(token) {
+                Some(f) => Ok(Number::Float(f, token)),
+                None => Err(self.err("Invalid number", start)),
             }
         } else {
             debug_assert_eq!(int_end, i);

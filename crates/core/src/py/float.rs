@@ -10,6 +10,11 @@
 //!   spellings).
 //! * [`clamp01`]: the scorer's `clamp` with Python's `max`/`min` tie
 //!   semantics (never returns `-0.0`).
+//! * [`parse_f64`]: the one correctly rounded decimal reader; with
+//!   [`int_str`] (`str(int(x))`) and [`RustDisplay`] (the reports' Rust-style
+//!   float text) the float printing and reading of the whole crate, in exact
+//!   decimal arithmetic without tables, so the wasm carries neither core's
+//!   float formatting (Grisu/Dragon) nor its parser (Eisel-Lemire's table).
 //!
 //! This module knows nothing about JSON (the `json` printer depends on it, not
 //! the other way round); `float(v)` and `clamp(v)` of a JSON value are
@@ -118,14 +123,8 @@ fn itoa_u64(mut v: u64) -> Digits {
 
 /// The general [`write_repr`] for finite non-zero `x` (any magnitude).
 pub fn write_repr_general(x: f64, out: &mut String) {
-    // `{:e}` prints the shortest round-trip digits: "d[.ddd]e<exp>".
-    let sci = format!("{:e}", x.abs());
-    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    let mut digits: String = mantissa.chars().filter(|c| *c != '.').collect();
-    if let Some(even) = tie_to_even(x.abs(), &digits, exp) {
-        digits = even;
-    }
+    let (digits, exp) = shortest_digits(x.abs(), true);
+    let digits = digits.as_str();
     let n = digits.len() as i32;
     let decpt = exp + 1;
     if x < 0.0 {
@@ -137,13 +136,13 @@ pub fn write_repr_general(x: f64, out: &mut String) {
             for _ in 0..(-decpt) {
                 out.push('0');
             }
-            out.push_str(&digits);
+            out.push_str(digits);
         } else if decpt < n {
             out.push_str(&digits[..decpt as usize]);
             out.push('.');
             out.push_str(&digits[decpt as usize..]);
         } else {
-            out.push_str(&digits);
+            out.push_str(digits);
             for _ in 0..(decpt - n) {
                 out.push('0');
             }
@@ -161,57 +160,436 @@ pub fn write_repr_general(x: f64, out: &mut String) {
         if e < 10 {
             out.push('0');
         }
-        out.push_str(&e.to_string());
+        out.push_str(itoa_u64(e as u64).as_str());
     }
 }
 
-/// Python's repr (David Gay's dtoa, mode 0) breaks an exact tie between two
-/// shortest digit strings to the even last digit; Rust's `{:e}` may pick the
-/// odd one (`1250457562980053.25` → Python `…053.2`, Rust `…053.3`). Given
-/// Rust's shortest `digits` (value `digits × 10^(exp-n+1)`) for `x > 0`,
-/// return the even alternative when `x` lies exactly halfway and the
-/// alternative also round-trips.
-fn tie_to_even(x: f64, digits: &str, exp: i32) -> Option<String> {
-    let n = digits.len();
-    if n == 0 || n > 17 || digits.as_bytes()[n - 1] % 2 == 0 {
-        return None;
+/// Rust's `{}` (`Display`) text of an `f64`, which the verification
+/// reports' messages have always printed: the shortest round-trip digits
+/// (an exact tie rounded up, not to even), in plain decimal notation (no
+/// exponent, no `.0` after an integer), `NaN`, `inf`, `-inf`, `-0`. Printed
+/// here so that the wasm build carries no second float printer.
+#[derive(Clone, Copy, Debug)]
+pub struct RustDisplay(pub f64);
+
+impl std::fmt::Display for RustDisplay {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let x = self.0;
+        if x.is_nan() {
+            return f.write_str("NaN");
+        }
+        if x.is_sign_negative() {
+            f.write_str("-")?;
+        }
+        let a = x.abs();
+        if a.is_infinite() {
+            return f.write_str("inf");
+        }
+        if a == 0.0 {
+            return f.write_str("0");
+        }
+        let (digits, exp) = shortest_digits(a, false);
+        let digits = digits.as_str();
+        let (n, decpt) = (digits.len() as i32, exp + 1);
+        if decpt <= 0 {
+            f.write_str("0.")?;
+            for _ in 0..-decpt {
+                f.write_str("0")?;
+            }
+            f.write_str(digits)
+        } else if decpt < n {
+            f.write_str(&digits[..decpt as usize])?;
+            f.write_str(".")?;
+            f.write_str(&digits[decpt as usize..])
+        } else {
+            f.write_str(digits)?;
+            for _ in 0..decpt - n {
+                f.write_str("0")?;
+            }
+            Ok(())
+        }
     }
-    let d: u64 = digits.parse().ok()?;
-    let q = exp - n as i32 + 1;
-    // x = m · 2^e exactly.
+}
+
+/// `x = m · 2^e` exactly (`m < 2^53`), for finite `x ≥ 0`.
+fn decode(x: f64) -> (u64, i32) {
     let bits = x.to_bits();
     let biased = ((bits >> 52) & 0x7FF) as i32;
     let frac = bits & ((1u64 << 52) - 1);
-    let (m, e) = if biased == 0 { (frac, -1074) } else { (frac | (1u64 << 52), biased - 1075) };
-    // Split v into (v', twos, fives) with v' coprime to 10.
-    fn split(mut v: u64) -> (u64, i32, i32) {
-        let (mut twos, mut fives) = (0, 0);
-        while v != 0 && v % 2 == 0 {
-            v /= 2;
-            twos += 1;
-        }
-        while v != 0 && v % 5 == 0 {
-            v /= 5;
-            fives += 1;
-        }
-        (v, twos, fives)
+    if biased == 0 {
+        (frac, -1074)
+    } else {
+        (frac | (1u64 << 52), biased - 1075)
     }
-    let (m1, a1, b1) = split(m);
-    for (twice, alt) in [(2 * d - 1, d - 1), (2 * d + 1, d + 1)] {
-        // x == twice/2 · 10^q  ⇔  m · 2^(e+1) == twice · 2^q · 5^q
-        let (r1, a2, b2) = split(twice);
-        if m1 == r1 && a1 + e + 1 == a2 + q && b1 == b2 + q {
-            let alt_s = alt.to_string();
-            if alt_s.len() != n || alt_s.ends_with('0') {
+}
+
+/// Python's repr digits (David Gay's dtoa, mode 0) of a finite `x > 0`: the
+/// shortest decimal that reads back as `x` (round-half-even reading: the
+/// halfway points to the neighbouring doubles belong to `x` when its
+/// mantissa is even), and of those the nearest to `x`, an exact tie going to
+/// the even last digit (to the larger one with `ties_even` false, as Rust's
+/// own float formatting does). Returns the digits (no trailing zero) and the
+/// decimal exponent of the first one (`x ≈ d.ddd × 10^exp`).
+///
+/// Exact decimal arithmetic, no tables: the halfway points `L < x < H` are
+/// written out exactly; for k = 1, 2, ... significant places (counted from
+/// the first place of `H`) the k-place decimals inside the interval are
+/// `lo..=hi`, and the first k where that range is not empty is the shortest
+/// length; the answer is `x` rounded to k places (half-even), clamped into it.
+fn shortest_digits(x: f64, ties_even: bool) -> (Digits, i32) {
+    let (m, e) = decode(x);
+    // The gap below a power of two is half the gap above (not below the
+    // smallest normal, whose lower neighbour is a subnormal as far away).
+    let low_gap = if m == 1u64 << 52 && e > -1074 { 1 } else { 2 };
+    let inclusive = m % 2 == 0;
+    let xd = ExactDec::of(4 * m, e - 2);
+    let hd = ExactDec::of(4 * m + 2, e - 2);
+    let ld = ExactDec::of(4 * m - low_gap, e - 2);
+    let top = hd.dp;
+    let mut k = 1;
+    let (lo, hi) = loop {
+        let (ht, h_rest) = hd.places(top, k);
+        let hi = if h_rest || inclusive { ht } else { ht - 1 };
+        let (lt, l_rest) = ld.places(top, k);
+        let lo = if l_rest || !inclusive { lt + 1 } else { lt };
+        if lo <= hi || k >= 20 {
+            break (lo, hi);
+        }
+        k += 1;
+    };
+    let (xt, _) = xd.places(top, k);
+    let up = match xd.rest_vs_half(top, k) {
+        std::cmp::Ordering::Greater => true,
+        std::cmp::Ordering::Equal => !ties_even || xt % 2 == 1,
+        std::cmp::Ordering::Less => false,
+    };
+    let mut r = (xt + up as i128).clamp(lo, hi) as u64;
+    let mut zeros = 0;
+    while r != 0 && r % 10 == 0 {
+        r /= 10;
+        zeros += 1;
+    }
+    let d = itoa_u64(r);
+    let n = (d.buf.len() - d.start) as i32;
+    (d, top - k + zeros + n - 1)
+}
+
+/// An exact decimal: `0.d₀d₁d₂… × 10^dp`, digits `0..=9`, the first and
+/// last non-zero (empty for zero).
+struct ExactDec {
+    d: Vec<u8>,
+    dp: i32,
+}
+
+impl ExactDec {
+    /// The exact decimal of `n · 2^q`.
+    fn of(n: u64, q: i32) -> ExactDec {
+        let d: Vec<u8> = itoa_u64(n).as_str().bytes().map(|b| b - b'0').collect();
+        let mut x = ExactDec { dp: d.len() as i32, d };
+        let mut q = q;
+        while q > 0 {
+            let s = q.min(59);
+            x.mul_pow2(s as u32);
+            q -= s;
+        }
+        while q < 0 {
+            let s = (-q).min(59);
+            x.div_pow2(s as u32);
+            q += s;
+        }
+        while x.d.last() == Some(&0) {
+            x.d.pop();
+        }
+        x
+    }
+
+    /// `self · 2^s`, `s ≤ 59` (9 · 2^59 plus a carry below 2^60 fits a u64).
+    fn mul_pow2(&mut self, s: u32) {
+        let mut carry = 0u64;
+        for digit in self.d.iter_mut().rev() {
+            let v = ((*digit as u64) << s) + carry;
+            *digit = (v % 10) as u8;
+            carry = v / 10;
+        }
+        let mut head = Vec::new();
+        while carry > 0 {
+            head.push((carry % 10) as u8);
+            carry /= 10;
+        }
+        self.dp += head.len() as i32;
+        head.reverse();
+        head.extend_from_slice(&self.d);
+        self.d = head;
+    }
+
+    /// `self / 2^s`, `s ≤ 59`, exactly (the quotient of a decimal by a power
+    /// of two ends after at most `s` more places).
+    fn div_pow2(&mut self, s: u32) {
+        let mask = (1u64 << s) - 1;
+        let mut out = Vec::with_capacity(self.d.len() + s as usize);
+        let (mut rem, mut i) = (0u64, 0);
+        loop {
+            match self.d.get(i) {
+                Some(&digit) => rem = rem * 10 + digit as u64,
+                None if rem == 0 => break,
+                None => rem *= 10,
+            }
+            i += 1;
+            let q = rem >> s;
+            rem &= mask;
+            if out.is_empty() && q == 0 {
+                self.dp -= 1;
+            } else {
+                out.push(q as u8);
+            }
+        }
+        self.d = out;
+    }
+
+    /// Index in `d` of the place `10^(top - k - 1)`, the first one after the
+    /// `k` places that start at `10^(top - 1)`.
+    fn cut(&self, top: i32, k: i32) -> i32 {
+        k + self.dp - top
+    }
+
+    /// The `k` places from `10^(top - 1)` down as an integer, and whether
+    /// any non-zero digit follows them.
+    fn places(&self, top: i32, k: i32) -> (i128, bool) {
+        let cut = self.cut(top, k);
+        let mut v = 0i128;
+        for i in cut - k..cut {
+            let digit = if i >= 0 { self.d.get(i as usize).copied().unwrap_or(0) } else { 0 };
+            v = v * 10 + digit as i128;
+        }
+        (v, self.d.len() as i32 > cut.max(0))
+    }
+
+    /// What follows the `k` places from `10^(top - 1)`, against one half of
+    /// the last of them.
+    fn rest_vs_half(&self, top: i32, k: i32) -> std::cmp::Ordering {
+        use std::cmp::Ordering::*;
+        // Before the first digit (cut < 0) the next place is a leading zero.
+        let cut = self.cut(top, k);
+        match self.d.get(usize::try_from(cut).unwrap_or(usize::MAX)) {
+            Some(&5) if self.d.len() as i32 == cut + 1 => Equal,
+            Some(&digit) if digit >= 5 => Greater,
+            _ => Less,
+        }
+    }
+}
+
+/// A decimal literal `[+-]digits[.digits][(e|E)[+-]digits]` (digits on
+/// either side of the point may be missing, not both) as the nearest double,
+/// ties to even, overflowing to ±infinity: what `str::parse::<f64>` returns
+/// for that syntax (and `None` for anything else, `inf`/`nan` included).
+/// Every caller passes text already checked to be such a literal (a JSON
+/// number, an integer's digits, a cleaned Python float literal); this is the
+/// crate's one decimal reader, so that the wasm build carries none of
+/// core's (its 10 KB power-of-five table).
+///
+/// Up to 19 significant digits forming an integer `w ≤ 2^53` scaled by
+/// `10^p`, `|p| ≤ 22`, take one correctly rounded multiplication or
+/// division of two exact doubles (Clinger's fast path: JSON's usual
+/// numbers). Otherwise exact decimal arithmetic: the value is halved or
+/// doubled into `[1/2, 1)`, then its top 53 bits (fewer for subnormals) are
+/// the mantissa, rounded half-even on the exact rest. Significant digits
+/// past the 800th are replaced by one non-zero sticky digit: no double or
+/// halfway point between two has more than 767, so none lies between the
+/// exact value and the shortened one.
+pub fn parse_f64(s: &str) -> Option<f64> {
+    let b = s.as_bytes();
+    let neg = b.first() == Some(&b'-');
+    let mut i = matches!(b.first(), Some(b'-' | b'+')) as usize;
+    // One pass over the syntax: the first 19 significant digits as `w`, the
+    // count `n` of significant digits (no leading zeros) and the decimal
+    // exponent `dp` of the point after them (value = 0.digits × 10^dp).
+    let (mut w, mut n, mut dp) = (0u64, 0i64, 0i64);
+    let (mut seen, mut point) = (false, false);
+    let digits_start = i;
+    while i < b.len() {
+        match b[i] {
+            c @ b'0'..=b'9' => {
+                seen = true;
+                if n == 0 && c == b'0' {
+                    dp -= point as i64;
+                } else {
+                    if n < 19 {
+                        w = w * 10 + (c - b'0') as u64;
+                    }
+                    n += 1;
+                    dp += !point as i64;
+                }
+            }
+            b'.' if !point => point = true,
+            _ => break,
+        }
+        i += 1;
+    }
+    let digits_end = i;
+    if !seen {
+        return None;
+    }
+    if i < b.len() {
+        if b[i] != b'e' && b[i] != b'E' {
+            return None;
+        }
+        i += 1;
+        let eneg = b.get(i) == Some(&b'-');
+        i += matches!(b.get(i), Some(b'-' | b'+')) as usize;
+        let start = i;
+        let mut e: i64 = 0;
+        while let Some(c @ b'0'..=b'9') = b.get(i).copied() {
+            e = (e * 10 + (c - b'0') as i64).min(1 << 40);
+            i += 1;
+        }
+        if i == start || i != b.len() {
+            return None;
+        }
+        dp += if eneg { -e } else { e };
+    }
+    let a = if n == 0 {
+        0.0
+    } else if let Some(a) = fast_path(w, n, dp) {
+        a
+    } else {
+        // The significant digits again, for the exact path.
+        let mut digits: Vec<u8> = Vec::with_capacity(n.min(801) as usize);
+        let mut sticky = false;
+        for &c in &b[digits_start..digits_end] {
+            if c == b'.' || (digits.is_empty() && c == b'0') {
                 continue;
             }
-            let back: f64 = format!("{alt_s}e{q}").parse().ok()?;
-            if back == x {
-                return Some(alt_s);
+            if digits.len() < 800 {
+                digits.push(c - b'0');
+            } else if c != b'0' {
+                sticky = true;
             }
         }
+        while digits.last() == Some(&0) {
+            digits.pop();
+        }
+        if sticky {
+            digits.push(1);
+        }
+        magnitude(digits, dp)
+    };
+    Some(if neg { -a } else { a })
+}
+
+/// Clinger's fast path: `n ≤ 19` significant digits forming `w ≤ 2^53`,
+/// times `10^p` with `|p| ≤ 22`: one correctly rounded operation on two
+/// exact doubles.
+fn fast_path(w: u64, n: i64, dp: i64) -> Option<f64> {
+    const POW10: [f64; 23] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
+        1e20, 1e21, 1e22,
+    ];
+    let p = dp - n;
+    if n > 19 || w > 1 << 53 || !(-22..=22).contains(&p) {
+        return None;
     }
-    None
+    let w = w as f64;
+    Some(if p >= 0 { w * POW10[p as usize] } else { w / POW10[(-p) as usize] })
+}
+
+/// The double nearest to `0.digits × 10^dp` (digits without leading or
+/// trailing zeros; empty for zero).
+fn magnitude(digits: Vec<u8>, dp: i64) -> f64 {
+    if digits.is_empty() {
+        return 0.0;
+    }
+    if dp > 310 {
+        return f64::INFINITY;
+    }
+    if dp < -324 {
+        return 0.0;
+    }
+    let mut x = ExactDec { d: digits, dp: dp as i32 };
+    // value = x · 2^e2; bring x into [1/2, 1).
+    let mut e2: i32 = 0;
+    while x.dp > 0 {
+        let s = (3 * x.dp).clamp(1, 59);
+        x.div_pow2(s as u32);
+        e2 += s;
+    }
+    while x.dp < 0 || x.d[0] < 5 {
+        let s = if x.dp < 0 { (-3 * x.dp).min(59) } else { 1 };
+        x.mul_pow2(s as u32);
+        e2 -= s;
+    }
+    // value = 0.5..1 × 2^e2 = m · 2^(e2 - bits) with 2^(bits-1) <= m < 2^bits.
+    if e2 > 1024 {
+        return f64::INFINITY;
+    }
+    let bits = (e2 + 1074).min(53);
+    if bits < 0 {
+        return 0.0;
+    }
+    let mut q = bits;
+    while q > 0 {
+        let s = q.min(59);
+        x.mul_pow2(s as u32);
+        q -= s;
+    }
+    while x.d.last() == Some(&0) {
+        x.d.pop();
+    }
+    // Integer part (≤ 2^53) and the rest against one half.
+    let int_len = x.dp.max(0) as usize;
+    let mut m = 0u64;
+    for i in 0..int_len {
+        m = m * 10 + x.d.get(i).copied().unwrap_or(0) as u64;
+    }
+    let up = match x.rest_vs_half(x.dp, x.dp) {
+        std::cmp::Ordering::Greater => true,
+        std::cmp::Ordering::Equal => m % 2 == 1,
+        std::cmp::Ordering::Less => false,
+    };
+    let m = m + up as u64;
+    // m · 2^(e2 - bits); m may have carried to 2^53 (or a subnormal to the
+    // smallest normal), which the multiplication by a power of two keeps exact.
+    let e = e2 - bits;
+    if e > 971 || (e == 971 && m >= 1 << 53) {
+        return f64::INFINITY;
+    }
+    ldexp(m as f64, e)
+}
+
+/// `m · 2^e` for an integer `m < 2^54` whose result is a double (no rounding).
+fn ldexp(m: f64, e: i32) -> f64 {
+    let mut x = m;
+    let mut e = e;
+    while e > 0 {
+        let s = e.min(1000);
+        x *= f64::from_bits(((1023 + s) as u64) << 52);
+        e -= s;
+    }
+    // Every step is exact: each intermediate is m · 2^k between m and the
+    // (representable) result.
+    while e < 0 {
+        let s = (-e).min(1022);
+        x /= f64::from_bits(((1023 + s) as u64) << 52);
+        e += s;
+    }
+    x
+}
+
+/// Python `str(int(x))` for an integral finite double (`-0.0` gives "0").
+pub fn int_str(x: f64) -> String {
+    let mut out = String::new();
+    if x < 0.0 {
+        out.push('-');
+    }
+    let (m, e) = decode(x.abs());
+    if e <= 0 {
+        out.push_str(itoa_u64(m >> (-e).min(63)).as_str());
+    } else {
+        let d = ExactDec::of(m, e);
+        for i in 0..d.dp {
+            out.push((b'0' + d.d.get(i as usize).copied().unwrap_or(0)) as char);
+        }
+    }
+    out
 }
 
 /// Python `round(x, 6)`: the decimal with 6 places nearest to the exact
@@ -249,18 +627,36 @@ pub fn round6(x: f64) -> f64 {
     round6_exact(x)
 }
 
-/// [`round6`] by exact decimal formatting (Rust's `{:.6}` is exact) and
-/// parsing back: the reference method, used for near-ties and large values.
+/// [`round6`] by exact arithmetic: the reference method, used for
+/// near-ties and large values. With `x = m · 2^e`: for `e ≥ -19` the spacing
+/// of doubles at `x` is above 10⁻⁶, so the 6-place decimal nearest to `x`
+/// (at most 5·10⁻⁷ away) has `x` as its nearest double; below, `x·10⁶ =
+/// m·10⁶ / 2^-e` with `m·10⁶ < 2^73`, rounded half-even to the integer `q <
+/// 2^53`, and `q / 10⁶` (one correctly rounded division of two exact
+/// doubles) is the double nearest to the decimal `q·10⁻⁶`, as Python returns.
 pub fn round6_exact(x: f64) -> f64 {
     if !x.is_finite() {
         return x;
     }
-    let r: f64 = format!("{:.6}", x).parse().unwrap_or(x);
-    // Python keeps the sign of zero: round(-1e-9, 6) == -0.0.
-    if r == 0.0 {
-        return if x.is_sign_negative() { -0.0 } else { 0.0 };
+    let (m, e) = decode(x.abs());
+    if e >= -19 {
+        return x;
     }
-    r
+    let n = m as u128 * 1_000_000;
+    let k = (-e) as u32;
+    let q = if k >= 100 {
+        0
+    } else {
+        let (q, rem, half) = (n >> k, n & ((1u128 << k) - 1), 1u128 << (k - 1));
+        q + (rem > half || (rem == half && q % 2 == 1)) as u128
+    };
+    let r = q as f64 / 1e6;
+    // Python keeps the sign of zero: round(-1e-9, 6) == -0.0.
+    if x.is_sign_negative() {
+        -r
+    } else {
+        r
+    }
 }
 
 /// CPython 3.12 `sum(values)` for floats (start value int 0): Neumaier
@@ -288,6 +684,18 @@ pub fn sum_py312(values: &[f64]) -> f64 {
     f
 }
 
+/// `x.clamp(lo, hi)` (NaN stays NaN) without the panic `f64::clamp`
+/// carries for `lo > hi` (and the float `Debug` printer its message pulls
+/// into the wasm): the same two steps, so `hi` wins then.
+pub fn clamp_to(x: f64, lo: f64, hi: f64) -> f64 {
+    let x = if x < lo { lo } else { x };
+    if x > hi {
+        hi
+    } else {
+        x
+    }
+}
+
 /// The outcome of Python `float(v)` for a JSON value ([`crate::json::Value::py_float`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum PyFloat {
@@ -302,10 +710,10 @@ pub enum PyFloat {
 /// Python `float(int)`: correctly rounded (round-half-even), OverflowError
 /// when the result would be infinite.
 pub fn int_to_f64(digits: &str) -> PyFloat {
-    match digits.parse::<f64>() {
-        Ok(f) if f.is_finite() => PyFloat::Ok(f),
-        Ok(_) => PyFloat::Overflow,
-        Err(_) => PyFloat::Invalid,
+    match parse_f64(digits) {
+        Some(f) if f.is_finite() => PyFloat::Ok(f),
+        Some(_) => PyFloat::Overflow,
+        None => PyFloat::Invalid,
     }
 }
 
@@ -414,7 +822,7 @@ fn parse_decimal_literal(s: &str) -> Option<f64> {
     if i != b.len() {
         return None;
     }
-    clean.parse::<f64>().ok()
+    parse_f64(&clean)
 }
 
 /// The scorer's `clamp` on a double: NaN and ±infinity give 0.0; otherwise
@@ -458,6 +866,273 @@ mod tests {
         for v in [-0.0, 1e-5, 5e-5, 0.1 + 0.2, 1.0 - 1e-12, 1.5, 2.0, -0.5, f64::NAN, f64::INFINITY, 1e-300] {
             check(v);
         }
+    }
+
+    /// The previous implementation (Rust's `{:e}` shortest digits with the
+    /// even-tie fix, `{:.6}`, `{:.0}`), kept here as the oracle of the
+    /// table-free exact arithmetic that replaced it.
+    mod formatted {
+        pub fn repr(x: f64) -> String {
+            let sci = format!("{:e}", x.abs());
+            let (mantissa, exp) = sci.split_once('e').unwrap();
+            let exp: i32 = exp.parse().unwrap();
+            let mut digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+            if let Some(even) = tie_to_even(x.abs(), &digits, exp) {
+                digits = even;
+            }
+            let n = digits.len() as i32;
+            let decpt = exp + 1;
+            let mut out = String::new();
+            if x < 0.0 {
+                out.push('-');
+            }
+            if -4 < decpt && decpt <= 16 {
+                if decpt <= 0 {
+                    out.push_str("0.");
+                    out.push_str(&"0".repeat((-decpt) as usize));
+                    out.push_str(&digits);
+                } else if decpt < n {
+                    out.push_str(&digits[..decpt as usize]);
+                    out.push('.');
+                    out.push_str(&digits[decpt as usize..]);
+                } else {
+                    out.push_str(&digits);
+                    out.push_str(&"0".repeat((decpt - n) as usize));
+                    out.push_str(".0");
+                }
+            } else {
+                out.push_str(&digits[..1]);
+                if n > 1 {
+                    out.push('.');
+                    out.push_str(&digits[1..]);
+                }
+                out.push_str(&format!("e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.unsigned_abs()));
+            }
+            out
+        }
+
+        fn tie_to_even(x: f64, digits: &str, exp: i32) -> Option<String> {
+            let n = digits.len();
+            if n == 0 || n > 17 || digits.as_bytes()[n - 1] % 2 == 0 {
+                return None;
+            }
+            let d: u64 = digits.parse().ok()?;
+            let q = exp - n as i32 + 1;
+            let (m, e) = super::decode(x);
+            fn split(mut v: u64) -> (u64, i32, i32) {
+                let (mut twos, mut fives) = (0, 0);
+                while v != 0 && v % 2 == 0 {
+                    v /= 2;
+                    twos += 1;
+                }
+                while v != 0 && v % 5 == 0 {
+                    v /= 5;
+                    fives += 1;
+                }
+                (v, twos, fives)
+            }
+            let (m1, a1, b1) = split(m);
+            for (twice, alt) in [(2 * d - 1, d - 1), (2 * d + 1, d + 1)] {
+                let (r1, a2, b2) = split(twice);
+                if m1 == r1 && a1 + e + 1 == a2 + q && b1 == b2 + q {
+                    let alt_s = alt.to_string();
+                    if alt_s.len() != n || alt_s.ends_with('0') {
+                        continue;
+                    }
+                    let back: f64 = format!("{alt_s}e{q}").parse().ok()?;
+                    if back == x {
+                        return Some(alt_s);
+                    }
+                }
+            }
+            None
+        }
+
+        pub fn round6(x: f64) -> f64 {
+            let r: f64 = format!("{:.6}", x).parse().unwrap_or(x);
+            if r == 0.0 {
+                return if x.is_sign_negative() { -0.0 } else { 0.0 };
+            }
+            r
+        }
+
+        pub fn int_str(x: f64) -> String {
+            let s = format!("{:.0}", x);
+            if s == "-0" {
+                "0".to_string()
+            } else {
+                s
+            }
+        }
+    }
+
+    #[test]
+    fn exact_arithmetic_matches_rust_formatting() {
+        let check = |x: f64| {
+            if !x.is_finite() {
+                assert_eq!(RustDisplay(x).to_string(), format!("{x}"));
+                return;
+            }
+            if x != 0.0 {
+                let mut got = String::new();
+                write_repr_general(x, &mut got);
+                assert_eq!(got, formatted::repr(x), "repr of {:#x}", x.to_bits());
+            }
+            let (a, b) = (round6_exact(x), formatted::round6(x));
+            assert!(
+                a == b && a.is_sign_negative() == b.is_sign_negative(),
+                "round6 of {:#x}: {a:e} vs {b:e}",
+                x.to_bits()
+            );
+            assert_eq!(RustDisplay(x).to_string(), format!("{x}"), "display of {:#x}", x.to_bits());
+            if x.fract() == 0.0 {
+                assert_eq!(int_str(x), formatted::int_str(x), "int of {:#x}", x.to_bits());
+            }
+        };
+        // Random bit patterns (every exponent, subnormals included).
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..400_000 {
+            check(f64::from_bits(next()));
+        }
+        // Powers of two (the asymmetric gap), their neighbours, subnormal edges.
+        for b in 0..2047u64 {
+            for d in [-2i64, -1, 0, 1, 2] {
+                let bits = (b << 52) as i64 + d;
+                if bits > 0 {
+                    check(f64::from_bits(bits as u64));
+                    check(-f64::from_bits(bits as u64));
+                }
+            }
+        }
+        for x in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 0.0, -0.0] {
+            check(x);
+        }
+        for bits in [1u64, 2, 3, (1 << 52) - 1, 1 << 52, (1 << 52) + 1, 0x7FEF_FFFF_FFFF_FFFF] {
+            check(f64::from_bits(bits));
+        }
+        // Short decimals and their neighbours (ties, round-trip edges), and
+        // exact halves of the sixth decimal place.
+        for _ in 0..200_000 {
+            let r = next();
+            let digits = (r % 100_000_000) as f64;
+            let exp = ((r >> 32) % 60) as i32 - 30;
+            let x = digits * 10f64.powi(exp);
+            check(x);
+            check(f64::from_bits(x.to_bits() + 1));
+            check(f64::from_bits(x.to_bits().saturating_sub(1)));
+            let half = ((r >> 8) % 10_000_000) as f64 + 0.5;
+            check(half / 1e6);
+            check((r % (1 << 40)) as f64 / (1u64 << 41) as f64);
+        }
+        check(-1250457562980053.2);
+        check(1250457562980053.2);
+        check(1e23);
+        check(9007199254740993.0);
+    }
+
+    #[test]
+    fn parse_f64_is_rusts_parser() {
+        let check = |t: &str| {
+            let want = t.parse::<f64>().ok();
+            let got = parse_f64(t);
+            assert_eq!(got.map(f64::to_bits), want.map(f64::to_bits), "{t}");
+        };
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        // Every double's repr, general and short, and its neighbours' halfway points.
+        for _ in 0..60_000 {
+            let x = f64::from_bits(next() & !(1 << 63));
+            if !x.is_finite() {
+                continue;
+            }
+            check(&repr(x));
+            check(&format!("{x:e}"));
+            check(&format!("{:.17e}", x));
+            check(&format!("{:.25e}", x));
+            // The exact halfway point to the next double up, and just around it.
+            if f64::from_bits(x.to_bits() + 1).is_finite() {
+                let (m, e) = decode(x);
+                let h = ExactDec::of(2 * m + 1, e - 1);
+                let ds: String = h.d.iter().map(|d| (b'0' + d) as char).collect();
+                let base = format!("0.{ds}e{}", h.dp);
+                check(&base);
+                check(&format!("0.{ds}1e{}", h.dp));
+                let mut lower = h.d.clone();
+                let last = lower.len() - 1;
+                lower[last] -= 1;
+                let ls: String = lower.iter().map(|d| (b'0' + d) as char).collect();
+                check(&format!("0.{ls}9999e{}", h.dp));
+            }
+        }
+        // Random literals of the grammar's alphabet (and some of its errors).
+        let alphabet = b"0123456789012345678900.eE+-";
+        for _ in 0..300_000 {
+            let r = next();
+            let len = 1 + (r % 30) as usize;
+            let t: String =
+                (0..len).map(|k| alphabet[((r >> (k * 2 % 60)) as usize + k * 7) % alphabet.len()] as char).collect();
+            check(&t);
+        }
+        for t in [
+            "0",
+            "-0",
+            "+0",
+            "0.0",
+            "1",
+            "1.",
+            ".5",
+            "-.5",
+            "1e5",
+            "1E+5",
+            "1e-5",
+            "1e",
+            "1e+",
+            ".",
+            "",
+            "-",
+            "e5",
+            "1e400",
+            "-1e400",
+            "1e-400",
+            "2.4703282292062327e-324",
+            "2.4703282292062328e-324",
+            "4.9406564584124654e-324",
+            "1.7976931348623157e308",
+            "1.7976931348623158e308",
+            "1.7976931348623159e308",
+            "9007199254740993",
+            "9007199254740992.5",
+            "123456789012345678901234567890",
+            "0.000000000000000000000000000001e30",
+            "1e99999999999999999999",
+            "1e-99999999999999999999",
+            "00000001.5000000000000000000000000000000001",
+        ] {
+            check(t);
+        }
+        let long = format!("0.{}1e-300", "0".repeat(2000));
+        check(&long);
+        let long = format!("2.{}1e-308", "2".repeat(1500));
+        check(&long);
+        // Halfway between the two largest doubles' neighbours, with a tail past 800 digits.
+        let h = ExactDec::of(2 * ((1u64 << 53) - 1) + 1, 971 - 1);
+        let ds: String = h.d.iter().map(|d| (b'0' + d) as char).collect();
+        check(&format!("0.{ds}e{}", h.dp));
+        let h = ExactDec::of(3, -1076);
+        let ds: String = h.d.iter().map(|d| (b'0' + d) as char).collect();
+        check(&format!("0.{ds}e{}", h.dp));
+        check(&format!("0.{ds}{}1e{}", "0".repeat(900), h.dp));
     }
 
     #[test]

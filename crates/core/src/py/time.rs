@@ -168,7 +168,7 @@ fn micros_to_seconds(micros: i64) -> f64 {
     let neg = micros < 0;
     let abs = micros.unsigned_abs();
     let text = format!("{}{}.{:06}", if neg { "-" } else { "" }, abs / 1_000_000, abs % 1_000_000);
-    text.parse().unwrap_or(0.0)
+    crate::py::float::parse_f64(&text).unwrap_or(0.0)
 }
 
 fn truncate_for_message(text: &str) -> String {
