@@ -222,6 +222,47 @@ test("verifies the captured signed Evidence Pack", () => {
   assert.ok(other.failures.includes("untrusted_key"));
 });
 
+test("bodies as UTF-8 bytes (Uint8Array, ArrayBuffer) verify exactly as the string", () => {
+  const key = sampleText("evidence_public_key.b64").trim();
+  const bytesOf = (text) => new TextEncoder().encode(text);
+  const cases = [
+    ["recall-08-fast-filters-acme-tinyfloat.json", (w) => lians.verifyRecallReceipt(w, { query: "acme revenue" })],
+    ["recall-08-fast-filters-acme-tinyfloat.json", (w) => lians.auditRecall(w)],
+    ["context-01-deep-acme-summary.json", (w) => lians.verifyContextReceipt(w)],
+    ["pack-01-v2-signed.json", (w) => lians.verifyEvidencePack(w, { trusted_public_key: key })],
+  ];
+  for (const [name, run] of cases) {
+    const text = sampleText(name);
+    const expected = run(text);
+    const bytes = bytesOf(text);
+    assert.deepEqual(run(bytes), expected, `${name}: Uint8Array`);
+    assert.deepEqual(run(bytes.buffer), expected, `${name}: ArrayBuffer`);
+    // A view into a larger buffer reads only its own bytes.
+    const padded = new Uint8Array(bytes.length + 8).fill(0x20);
+    padded.set(bytes, 4);
+    assert.deepEqual(run(padded.subarray(4, 4 + bytes.length)), expected, `${name}: subarray`);
+    // Non-ASCII text (a string escaped or not on the wire) reads the same from both forms.
+    const edited = text.replace('"receipt"', '"note":"caf\u00e9 é 😀 \ud83d\ude00","receipt"');
+    assert.notEqual(edited, text);
+    assert.deepEqual(run(bytesOf(edited)), run(edited), `${name}: non-ASCII`);
+  }
+  // Invalid UTF-8: the typed error, with the offset of the first bad byte.
+  for (const verify of [lians.verifyRecallReceipt, lians.verifyContextReceipt, lians.verifyEvidencePack, lians.auditRecall]) {
+    const e = codeOf(() => verify(new Uint8Array([0x7b, 0x22, 0x61, 0xc3, 0x28, 0x22, 0x7d])));
+    assert.equal(e.code, "malformed_json");
+    assert.equal(e.path, "");
+    assert.match(e.message, /not valid UTF-8 \(invalid byte at offset 3\)/);
+    // A sequence cut off by the end is invalid too.
+    assert.equal(codeOf(() => verify(new Uint8Array([0x7b, 0xe2, 0x82]))).code, "malformed_json");
+  }
+  // A byte order mark is not stripped, as in the string "\ufeff{...}" (Python's json.loads refuses both).
+  const wire = sampleText("recall-08-fast-filters-acme-tinyfloat.json");
+  const viaString = lians.verifyRecallReceipt("\ufeff" + wire);
+  const bom = new Uint8Array([0xef, 0xbb, 0xbf, ...bytesOf(wire)]);
+  assert.deepEqual(lians.verifyRecallReceipt(bom), viaString);
+  assert.equal(viaString.valid, false);
+});
+
 test("the body is bound by default: edited memory content or context text never reads valid", () => {
   const recall = readFileSync(path.join(SAMPLES, "recall-08-fast-filters-acme-tinyfloat.json"), "utf8");
   const body = JSON.parse(recall);
