@@ -292,3 +292,38 @@ test("the body is bound by default: edited memory content or context text never 
   assert.deepEqual(c.failures, ["context_hash_mismatch"]);
   assert.ok(c.checks.some((x) => x.status === "failed" && x.pointer === "/context_text" && x.compared_with === "/receipt/context_sha256"));
 });
+
+test("content hashes of many memories (hashed four at a time in wasm) match node:crypto, each bound to its own index", async () => {
+  const { createHash } = await import("node:crypto");
+  const sha = (s) => createHash("sha256").update(s, "utf8").digest("hex");
+  let x = 0x2545f491;
+  const rnd = () => ((x ^= x << 13), (x ^= x >>> 17), (x ^= x << 5), x >>> 0);
+  const alphabet = [..."abcdefghij é€😀\n\"\\"]; // code points: no lone surrogates
+  const text = (n) => Array.from({ length: n }, () => alphabet[rnd() % alphabet.length]).join("");
+  const sets = [
+    Array.from({ length: 300 }, (_, i) => i), // every length 0..299 in code points (longer in UTF-8)
+    [100000, 3, 64, 55, 56, 63, 119, 120], // one long content among short ones
+    [1, 2, 3, 70000, 5],
+    [7, 9],
+    ...Array.from({ length: 8 }, () => Array.from({ length: 1 + (rnd() % 41) }, () => rnd() % (rnd() % 8 ? 300 : 20000))),
+  ];
+  for (const lens of sets) {
+    const contents = lens.map(text);
+    const body = (hashes) =>
+      JSON.stringify({
+        memories: contents.map((content, i) => ({ id: `m${i}`, content })),
+        receipt: { schema: "lians.recall-receipt.v2", results: contents.map((_, i) => ({ id: `m${i}`, content_hash: hashes[i] })) },
+      });
+    const good = contents.map(sha);
+    for (const wire of [body(good), new TextEncoder().encode(body(good))]) {
+      const r = lians.verifyRecallReceipt(wire);
+      const checks = r.checks.filter((c) => c.code === "content_hash_mismatch");
+      assert.deepEqual(checks.map((c) => c.status), ["passed"], JSON.stringify(lens));
+    }
+    // Every third digest wrong: exactly those memories fail, each at its own pointer.
+    const bad = good.map((h, i) => (i % 3 === 1 ? sha(`x${i}`) : h));
+    const r = lians.verifyRecallReceipt(body(bad));
+    const failed = r.checks.filter((c) => c.code === "content_hash_mismatch" && c.status === "failed").map((c) => c.pointer);
+    assert.deepEqual(failed, bad.flatMap((h, i) => (i % 3 === 1 ? [`/memories/${i}/content`] : [])), JSON.stringify(lens));
+  }
+});
