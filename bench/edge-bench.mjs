@@ -5,7 +5,7 @@
 // One JSON line per case on stdout ({"side":"wasm","case","median_ms","cpu_median_ms","samples"}),
 // a readable line per case on stderr. Same cases as examples/edge_bench.rs, plus the per-candidate
 // scoreMemory from JS objects, the bare-receipt canonicalize+hash throughput and the cold start
-// (fresh processes).
+// (fresh processes). Verification runs twice: the body as a string and as its UTF-8 bytes (`_bytes`).
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { execFileSync } from "node:child_process";
@@ -67,12 +67,22 @@ time("verify_200", body.length, 31, () => {
   const r = pkg.verifyRecallReceipt(body, { query });
   if (!r.valid) throw new Error("the body must verify: " + r.failures.join(", "));
 });
+// The same body as its UTF-8 bytes (a Uint8Array, as from `await response.arrayBuffer()`):
+// no UTF-16 → UTF-8 conversion of the string on the way in.
+const bodyBytes = new Uint8Array(readFileSync(bodyPath));
+time("verify_200_bytes", bodyBytes.length, 31, () => {
+  const r = pkg.verifyRecallReceipt(bodyBytes, { query });
+  if (!r.valid) throw new Error("the body must verify: " + r.failures.join(", "));
+});
 // Canonicalize + hash in one call: the bare receipt as it appears in the body (no given).
 if (receiptPath) {
   const receiptText = readFileSync(receiptPath, "utf8");
   const bytes = Buffer.byteLength(receiptText);
   const row = time("canonical_hash_receipt_200", bytes, 31, () => pkg.verifyRecallReceipt(receiptText));
   console.error(`wasm   canonicalize+hash: ${(bytes / 1e6 / (row.median_ms / 1e3)).toFixed(1)} MB/s`);
+  const receiptBytes = new Uint8Array(readFileSync(receiptPath));
+  const rowB = time("canonical_hash_receipt_200_bytes", bytes, 31, () => pkg.verifyRecallReceipt(receiptBytes));
+  console.error(`wasm   canonicalize+hash (bytes): ${(bytes / 1e6 / (rowB.median_ms / 1e3)).toFixed(1)} MB/s`);
 }
 
 if (!only || "cold_start".includes(only)) coldStart();

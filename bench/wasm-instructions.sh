@@ -5,7 +5,8 @@
 # wasm is compiled by TurboFan before the first call and nothing compiles in the
 # background; each workload runs A and B times in two processes and the difference,
 # divided by B - A, is one call's instructions (start-up and compiling cancel out).
-#   bash bench/wasm-instructions.sh [DIST] [A B]     (default dist/node 2 5; ~3 min)
+#   bash bench/wasm-instructions.sh [DIST] [A B]     (default dist/node 2 5; ~5 min)
+# WASM_IR_CASES="verify verify_bytes" picks cases (default: all five; *_bytes = the body as a Uint8Array).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dist=${1:-dist/node} a=${2:-2} b=${3:-5}
@@ -19,7 +20,7 @@ count() { # <what> <n>
     "$batch" "$data/recall_receipt_200.wire.json" "$data/recall_receipt_200.receipt.json" "$query" 2>&1 |
     sed -n 's/.*Collected : //p'
 }
-for what in receipt verify batch; do
+for what in ${WASM_IR_CASES:-receipt receipt_bytes verify verify_bytes batch}; do
   i1=$(count $what $a) i2=$(count $what $b)
   echo "{\"side\":\"wasm\",\"case\":\"instructions_$what\",\"dist\":\"$dist\",\"instructions_per_call\":$(( (i2 - i1) / (b - a) ))}"
 done

@@ -52,6 +52,7 @@ try {
   const pid = child.pid;
   for (const [name, route, check] of [
     ["workerd_verify_200", "/verify", (r) => r.valid === true],
+    ["workerd_verify_200_bytes", "/verify-bytes", (r) => r.valid === true],
     ["workerd_score_1600", "/score", (r) => r.count === 1600 && r.errors === 0],
   ]) {
     for (let i = 0; i < 10; i++) await (await fetch(base + route)).json(); // warm-up (V8 tiers up)
@@ -65,7 +66,7 @@ try {
     const wall = performance.now() - t0;
     const row = { side: "workerd", case: name, requests: N, cpu_ms_per_request: cpu / N, requests_per_cpu_second: (N * 1000) / cpu, wall_ms_per_request: wall / N };
     console.log(JSON.stringify(row));
-    console.error(`workerd ${route.padEnd(8)} ${row.cpu_ms_per_request.toFixed(2)} ms CPU/request (${row.requests_per_cpu_second.toFixed(0)} requests per CPU-second, ${N} requests, wall ${row.wall_ms_per_request.toFixed(1)} ms)`);
+    console.error(`workerd ${route.padEnd(14)} ${row.cpu_ms_per_request.toFixed(2)} ms CPU/request (${row.requests_per_cpu_second.toFixed(0)} requests per CPU-second, ${N} requests, wall ${row.wall_ms_per_request.toFixed(1)} ms)`);
   }
 } finally {
   child.kill("SIGTERM");

@@ -15,7 +15,12 @@ export type JsonObject = { [key: string]: JsonValue };
  * which a JavaScript object cannot (`{"2":0,"1":0}` iterates as `1, 2`).
  */
 export type JsonText = string;
-/** Raw JSON text as received: a string, or its UTF-8 bytes. */
+/**
+ * Raw JSON text as received: a string (`await response.text()`), or its UTF-8
+ * bytes (`new Uint8Array(await response.arrayBuffer())`, the faster form: no
+ * string conversion on the way in). Bytes that are not valid UTF-8 throw
+ * `malformed_json`; a byte order mark is not stripped (as in a string).
+ */
 export type WireInput = string | Uint8Array | ArrayBuffer;
 
 // ---------------------------------------------------------------- constants

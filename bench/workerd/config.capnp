@@ -12,6 +12,7 @@ const worker :Workerd.Worker = (
   modules = [
     (name = "worker.mjs", esModule = embed "worker.mjs"),
     (name = "body.json", text = embed "../../target/bench-data/recall_receipt_200.wire.json"),
+    (name = "body.bin", data = embed "../../target/bench-data/recall_receipt_200.wire.json"),
     (name = "given.json", text = embed "../../target/bench-data/recall_receipt_200.given.json"),
     (name = "batch.jsonl", text = embed "../../target/bench-edge/batch.jsonl"),
     (name = "js/workerd.mjs", esModule = embed "../../js/workerd.mjs"),

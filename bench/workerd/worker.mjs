@@ -1,13 +1,17 @@
 // Bench worker (bench/workerd-bench.mjs): the two issue #15 workloads embedded as text
 // modules, so a request spends its CPU on the work itself, not on receiving 11 MB.
 //   GET /verify  verifyRecallReceipt(200-result body, { query })  -> {"valid": true}
+//   GET /verify-bytes  the same body as its UTF-8 bytes (a Uint8Array over a data module, as
+//                      from `await request.arrayBuffer()`)
 //   GET /score   scoreCandidates(null, 1,600-candidate JSONL)     -> {"count": 1600, "errors": 0}
 import { scoreCandidates, verifyRecallReceipt, isInitialized } from "./js/workerd.mjs";
 import body from "./body.json";
+import bodyData from "./body.bin";
 import given from "./given.json";
 import batch from "./batch.jsonl";
 
 const query = JSON.parse(given).query;
+const bodyBytes = new Uint8Array(bodyData);
 
 function json(value, status = 200) {
   return new Response(JSON.stringify(value), { status, headers: { "content-type": "application/json" } });
@@ -19,6 +23,10 @@ export default {
     if (url.pathname === "/health") return json({ ok: isInitialized() });
     if (url.pathname === "/verify") {
       const r = verifyRecallReceipt(body, { query });
+      return json({ valid: r.valid, failures: r.failures });
+    }
+    if (url.pathname === "/verify-bytes") {
+      const r = verifyRecallReceipt(bodyBytes, { query });
       return json({ valid: r.valid, failures: r.failures });
     }
     if (url.pathname === "/score") {

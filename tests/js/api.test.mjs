@@ -222,6 +222,47 @@ test("verifies the captured signed Evidence Pack", () => {
   assert.ok(other.failures.includes("untrusted_key"));
 });
 
+test("bodies as UTF-8 bytes (Uint8Array, ArrayBuffer) verify exactly as the string", () => {
+  const key = sampleText("evidence_public_key.b64").trim();
+  const bytesOf = (text) => new TextEncoder().encode(text);
+  const cases = [
+    ["recall-08-fast-filters-acme-tinyfloat.json", (w) => lians.verifyRecallReceipt(w, { query: "acme revenue" })],
+    ["recall-08-fast-filters-acme-tinyfloat.json", (w) => lians.auditRecall(w)],
+    ["context-01-deep-acme-summary.json", (w) => lians.verifyContextReceipt(w)],
+    ["pack-01-v2-signed.json", (w) => lians.verifyEvidencePack(w, { trusted_public_key: key })],
+  ];
+  for (const [name, run] of cases) {
+    const text = sampleText(name);
+    const expected = run(text);
+    const bytes = bytesOf(text);
+    assert.deepEqual(run(bytes), expected, `${name}: Uint8Array`);
+    assert.deepEqual(run(bytes.buffer), expected, `${name}: ArrayBuffer`);
+    // A view into a larger buffer reads only its own bytes.
+    const padded = new Uint8Array(bytes.length + 8).fill(0x20);
+    padded.set(bytes, 4);
+    assert.deepEqual(run(padded.subarray(4, 4 + bytes.length)), expected, `${name}: subarray`);
+    // Non-ASCII text (a string escaped or not on the wire) reads the same from both forms.
+    const edited = text.replace('"receipt"', '"note":"caf\u00e9 é 😀 \ud83d\ude00","receipt"');
+    assert.notEqual(edited, text);
+    assert.deepEqual(run(bytesOf(edited)), run(edited), `${name}: non-ASCII`);
+  }
+  // Invalid UTF-8: the typed error, with the offset of the first bad byte.
+  for (const verify of [lians.verifyRecallReceipt, lians.verifyContextReceipt, lians.verifyEvidencePack, lians.auditRecall]) {
+    const e = codeOf(() => verify(new Uint8Array([0x7b, 0x22, 0x61, 0xc3, 0x28, 0x22, 0x7d])));
+    assert.equal(e.code, "malformed_json");
+    assert.equal(e.path, "");
+    assert.match(e.message, /not valid UTF-8 \(invalid byte at offset 3\)/);
+    // A sequence cut off by the end is invalid too.
+    assert.equal(codeOf(() => verify(new Uint8Array([0x7b, 0xe2, 0x82]))).code, "malformed_json");
+  }
+  // A byte order mark is not stripped, as in the string "\ufeff{...}" (Python's json.loads refuses both).
+  const wire = sampleText("recall-08-fast-filters-acme-tinyfloat.json");
+  const viaString = lians.verifyRecallReceipt("\ufeff" + wire);
+  const bom = new Uint8Array([0xef, 0xbb, 0xbf, ...bytesOf(wire)]);
+  assert.deepEqual(lians.verifyRecallReceipt(bom), viaString);
+  assert.equal(viaString.valid, false);
+});
+
 test("the body is bound by default: edited memory content or context text never reads valid", () => {
   const recall = readFileSync(path.join(SAMPLES, "recall-08-fast-filters-acme-tinyfloat.json"), "utf8");
   const body = JSON.parse(recall);
@@ -250,4 +291,39 @@ test("the body is bound by default: edited memory content or context text never 
   const c = lians.verifyContextReceipt(injected);
   assert.deepEqual(c.failures, ["context_hash_mismatch"]);
   assert.ok(c.checks.some((x) => x.status === "failed" && x.pointer === "/context_text" && x.compared_with === "/receipt/context_sha256"));
+});
+
+test("content hashes of many memories (hashed four at a time in wasm) match node:crypto, each bound to its own index", async () => {
+  const { createHash } = await import("node:crypto");
+  const sha = (s) => createHash("sha256").update(s, "utf8").digest("hex");
+  let x = 0x2545f491;
+  const rnd = () => ((x ^= x << 13), (x ^= x >>> 17), (x ^= x << 5), x >>> 0);
+  const alphabet = [..."abcdefghij é€😀\n\"\\"]; // code points: no lone surrogates
+  const text = (n) => Array.from({ length: n }, () => alphabet[rnd() % alphabet.length]).join("");
+  const sets = [
+    Array.from({ length: 300 }, (_, i) => i), // every length 0..299 in code points (longer in UTF-8)
+    [100000, 3, 64, 55, 56, 63, 119, 120], // one long content among short ones
+    [1, 2, 3, 70000, 5],
+    [7, 9],
+    ...Array.from({ length: 8 }, () => Array.from({ length: 1 + (rnd() % 41) }, () => rnd() % (rnd() % 8 ? 300 : 20000))),
+  ];
+  for (const lens of sets) {
+    const contents = lens.map(text);
+    const body = (hashes) =>
+      JSON.stringify({
+        memories: contents.map((content, i) => ({ id: `m${i}`, content })),
+        receipt: { schema: "lians.recall-receipt.v2", results: contents.map((_, i) => ({ id: `m${i}`, content_hash: hashes[i] })) },
+      });
+    const good = contents.map(sha);
+    for (const wire of [body(good), new TextEncoder().encode(body(good))]) {
+      const r = lians.verifyRecallReceipt(wire);
+      const checks = r.checks.filter((c) => c.code === "content_hash_mismatch");
+      assert.deepEqual(checks.map((c) => c.status), ["passed"], JSON.stringify(lens));
+    }
+    // Every third digest wrong: exactly those memories fail, each at its own pointer.
+    const bad = good.map((h, i) => (i % 3 === 1 ? sha(`x${i}`) : h));
+    const r = lians.verifyRecallReceipt(body(bad));
+    const failed = r.checks.filter((c) => c.code === "content_hash_mismatch" && c.status === "failed").map((c) => c.pointer);
+    assert.deepEqual(failed, bad.flatMap((h, i) => (i % 3 === 1 ? [`/memories/${i}/content`] : [])), JSON.stringify(lens));
+  }
 });
