@@ -21,6 +21,9 @@ if (!query) {
 }
 const require = createRequire(import.meta.url);
 const pkg = require(`${dist}/lians_score.js`);
+// Plain JS data goes through the package's entry (js/node.cjs: one JSON-text call per
+// candidate, js/core.mjs jsonText), not through the bare glue (a crossing per property).
+const entry = distAt >= 0 ? pkg : require(resolve("js/node.cjs"));
 
 const batchText = readFileSync(batchPath, "utf8");
 const body = readFileSync(bodyPath, "utf8");
@@ -57,7 +60,7 @@ time("batch_scoreCandidates", batchText.length, 15, () => {
 });
 const objects = batchText.split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
 time("batch_per_candidate_objects", batchText.length, 7, () => {
-  for (const o of objects) pkg.scoreMemory(o);
+  for (const o of objects) entry.scoreMemory(o);
 });
 const lines = batchText.split("\n").filter((l) => l.trim());
 time("batch_per_candidate_text", batchText.length, 7, () => {

@@ -47,34 +47,7 @@ fn arg(v: &JsValue) -> Result<Value, JsValue> {
 /// `score_memory(**input)`: the breakdown object.
 #[wasm_bindgen(js_name = scoreMemory, skip_typescript)]
 pub fn score_memory(input: JsValue) -> JsResult {
-    match api::score_memory(&arg(&input)?) {
-        Ok(v) => Ok(breakdown_to_js(&v)),
-        Err(e) => Err(js_error(&e)),
-    }
-}
-
-/// [`to_js`] of a breakdown object through one `JSON.parse` of its JSON
-/// text instead of a property set per member (dozens of boundary crossings):
-/// the same plain object, as the breakdown has only fixed non-index keys
-/// (none `__proto__`), strings (lone surrogates are written as `\u` escapes,
-/// which JSON.parse turns back into lone units) and numbers written as
-/// shortest round-trip text. Non-finite floats (which JSON cannot carry)
-/// take [`to_js`].
-fn breakdown_to_js(v: &Value) -> JsValue {
-    fn finite(v: &Value) -> bool {
-        match v {
-            Value::Float(x) => x.is_finite(),
-            Value::Array(items) => items.iter().all(finite),
-            Value::Object(o) => o.iter().all(|(_, v)| finite(v)),
-            _ => true,
-        }
-    }
-    if finite(v) {
-        if let Ok(js) = js_sys::JSON::parse(&json::to_json_string(v)) {
-            return js;
-        }
-    }
-    to_js(v)
+    out(api::score_memory(&arg(&input)?))
 }
 
 /// Batch `score_memory` ([`crate::batch`]): `shared` (object, JSON text or
@@ -300,12 +273,8 @@ pub fn audit_recall(wire_json: JsValue, options: JsValue) -> JsResult {
     let text = wire(&wire_json, "the recall response")?;
     let options = options_value(&options)?;
     // api:: applies the limits (wire text, options) before auditing.
-    let report = api::audit_recall(&text, &options).map_err(|e| js_error(&e))?;
-    // The report holds thousands of values; JSON.parse of its text builds
-    // the same plain data about twice as fast as crossing the boundary per
-    // value. Text JSON.parse cannot read (NaN/Infinity echoed from a hostile
-    // body) takes the per-value path.
-    Ok(js_sys::JSON::parse(&json::to_json_string(&report)).unwrap_or_else(|_| to_js(&report)))
+    // The report holds thousands of values: to_js builds it with one JSON.parse.
+    out(api::audit_recall(&text, &options))
 }
 
 /// CLI: one scoring vector line → its `{"id","actual"}` checker line (no

@@ -355,9 +355,57 @@ fn walk_object(
 }
 
 /// Convert a [`Value`] to a JS value: objects become plain objects (JS
-/// reorders integer-like keys), ints become numbers (exact up to 2^53),
-/// strings keep lone surrogates.
+/// reorders integer-like keys), ints become numbers (exact up to 2^53,
+/// beyond it the nearest double), strings keep lone surrogates.
+///
+/// An array or object is built by one `JSON.parse` of its JSON text
+/// ([`crate::json::to_json_string`]) instead of a boundary crossing per
+/// value, when that builds the same JS value as [`to_js_values`], i.e. when
+/// every number of the tree is [`json_exact`]:
+/// - a finite float is printed as Python's `repr`, the shortest text that
+///   reads back as the same double (at most 17 significant digits); `-0.0`
+///   parses to `-0`; JSON.parse reads up to 20 significant digits correctly
+///   rounded (ECMA-262 `StringToNumber`), so it gives the double itself, as
+///   `JsValue::from_f64` does;
+/// - an int of at most 20 digits is printed as its digits, which JSON.parse
+///   rounds correctly to the double nearest to them, as Rust's `f64` parse
+///   does for `to_js_values` (beyond 20 digits ECMA-262 lets an engine round
+///   differently, so those trees take `to_js_values`);
+/// - NaN and ±infinity have no JSON form: `to_js_values`;
+/// - strings and keys: the printer writes valid UTF-8 with lone surrogates
+///   as `\udXXX` escapes, which JSON.parse turns into the same lone UTF-16
+///   units as [`pystr_to_js`];
+/// - JSON.parse defines every member and element as an own data property
+///   (`__proto__` included, as `to_js_values` defines it; a repeated key
+///   keeps its first position and takes the last value, as `Reflect.set`
+///   does), in the same order.
+///
+/// (Unlike `Reflect.set`, JSON.parse never calls a setter that a script
+/// put on `Object.prototype` or `Array.prototype`.) Scalars take
+/// `to_js_values` (one crossing either way).
 pub fn to_js(v: &Value) -> JsValue {
+    if matches!(v, Value::Array(_) | Value::Object(_)) && json_exact(v) {
+        if let Ok(js) = js_sys::JSON::parse(&crate::json::to_json_string(v)) {
+            return js;
+        }
+    }
+    to_js_values(v)
+}
+
+/// True when every number in `v` reads back from its JSON text through
+/// `JSON.parse` as [`to_js_values`] converts it (see [`to_js`]).
+pub fn json_exact(v: &Value) -> bool {
+    match v {
+        Value::Float(x) => x.is_finite(),
+        Value::Int(digits) => digits.trim_start_matches('-').len() <= 20,
+        Value::Array(items) => items.iter().all(json_exact),
+        Value::Object(o) => o.iter().all(|(_, v)| json_exact(v)),
+        _ => true,
+    }
+}
+
+/// [`to_js`] value by value: a property set per member and element.
+fn to_js_values(v: &Value) -> JsValue {
     match v {
         Value::Null => JsValue::NULL,
         Value::Bool(b) => JsValue::from_bool(*b),
@@ -367,7 +415,7 @@ pub fn to_js(v: &Value) -> JsValue {
         Value::Array(items) => {
             let arr = Array::new_with_length(items.len() as u32);
             for (i, item) in items.iter().enumerate() {
-                arr.set(i as u32, to_js(item));
+                arr.set(i as u32, to_js_values(item));
             }
             arr.into()
         }
@@ -375,7 +423,7 @@ pub fn to_js(v: &Value) -> JsValue {
             let obj = Object::new();
             for (k, item) in o.iter() {
                 let key = pystr_to_js(k);
-                let value = to_js(item);
+                let value = to_js_values(item);
                 if k.as_bytes() == b"__proto__" {
                     // A plain assignment would set the prototype instead.
                     let desc = Object::new();
