@@ -21,8 +21,7 @@ if (!query) {
 }
 const require = createRequire(import.meta.url);
 const pkg = require(`${dist}/lians_score.js`);
-// Plain JS data goes through the package's entry (js/node.cjs: one JSON-text call per
-// candidate, js/core.mjs jsonText), not through the bare glue (a crossing per property).
+// Plain JS data goes through the package's entry (js/node.cjs), as users call it.
 const entry = distAt >= 0 ? pkg : require(resolve("js/node.cjs"));
 
 const batchText = readFileSync(batchPath, "utf8");
