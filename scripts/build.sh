@@ -27,15 +27,14 @@ export CARGO_PROFILE_RELEASE_PANIC=abort
 export CARGO_PROFILE_RELEASE_LTO=true
 export CARGO_PROFILE_RELEASE_CODEGEN_UNITS=1
 export CARGO_PROFILE_RELEASE_DEBUG=false
-# lians-score-core (the hot JSON/Unicode/tokenizer loops) at "s", not z: see
-# the [profile.release.package.*] notes in Cargo.toml.
+# lians-score-core (the hot JSON/Unicode/tokenizer loops) and sha2 keep their
+# opt-level 3 from the [profile.release.package.*] sections: see the notes there.
 
 build() { # <wasm-pack target> <out dir name> <package type>
   local target=$1 dir=dist/$2 type=$3
   rm -rf "$dir"
   wasm-pack --quiet build --mode no-install "$mode" --target "$target" \
-    --out-dir "$dir" --out-name lians_score --no-typescript --no-pack --no-gitignore \
-    -- --config 'profile.release.package.lians-score-core.opt-level="s"'
+    --out-dir "$dir" --out-name lians_score --no-typescript --no-pack --no-gitignore
   rm -f "$dir/README.md" "$dir/.gitignore" "$dir/LICENSE"*
   # The nearest package.json decides how Node/Deno read the .js glue.
   printf '{"type":"%s"}\n' "$type" > "$dir/package.json"
