@@ -892,34 +892,11 @@ fn parse_decimal_literal(s: &str) -> Option<f64> {
     let b = s.as_bytes();
     let mut clean = String::with_capacity(b.len());
     let mut i = 0;
-    let mut mantissa_digits = 0;
-    // integer part
-    while i < b.len() && (b[i].is_ascii_digit() || b[i] == b'_') {
-        if b[i] == b'_' {
-            if !(i > 0 && b[i - 1].is_ascii_digit() && i + 1 < b.len() && b[i + 1].is_ascii_digit()) {
-                return None;
-            }
-        } else {
-            clean.push(b[i] as char);
-            mantissa_digits += 1;
-        }
-        i += 1;
-    }
+    let mut mantissa_digits = digit_run(b, &mut i, &mut clean)?;
     if i < b.len() && b[i] == b'.' {
         clean.push('.');
         i += 1;
-        let start = i;
-        while i < b.len() && (b[i].is_ascii_digit() || b[i] == b'_') {
-            if b[i] == b'_' {
-                if !(i > start && b[i - 1].is_ascii_digit() && i + 1 < b.len() && b[i + 1].is_ascii_digit()) {
-                    return None;
-                }
-            } else {
-                clean.push(b[i] as char);
-                mantissa_digits += 1;
-            }
-            i += 1;
-        }
+        mantissa_digits += digit_run(b, &mut i, &mut clean)?;
     }
     if mantissa_digits == 0 {
         return None;
@@ -931,20 +908,7 @@ fn parse_decimal_literal(s: &str) -> Option<f64> {
             clean.push(b[i] as char);
             i += 1;
         }
-        let start = i;
-        let mut exp_digits = 0;
-        while i < b.len() && (b[i].is_ascii_digit() || b[i] == b'_') {
-            if b[i] == b'_' {
-                if !(i > start && b[i - 1].is_ascii_digit() && i + 1 < b.len() && b[i + 1].is_ascii_digit()) {
-                    return None;
-                }
-            } else {
-                clean.push(b[i] as char);
-                exp_digits += 1;
-            }
-            i += 1;
-        }
-        if exp_digits == 0 {
+        if digit_run(b, &mut i, &mut clean)? == 0 {
             return None;
         }
     }
@@ -952,6 +916,25 @@ fn parse_decimal_literal(s: &str) -> Option<f64> {
         return None;
     }
     parse_f64(&clean)
+}
+
+/// The digits from `b[*i]` on, `_` allowed only between two digits, appended
+/// to `clean` without the `_`s; advances `*i` past them and returns how many
+/// digits there were (`None` for a misplaced `_`).
+fn digit_run(b: &[u8], i: &mut usize, clean: &mut String) -> Option<usize> {
+    let (start, mut digits) = (*i, 0);
+    while *i < b.len() && (b[*i].is_ascii_digit() || b[*i] == b'_') {
+        if b[*i] == b'_' {
+            if !(*i > start && b[*i - 1].is_ascii_digit() && *i + 1 < b.len() && b[*i + 1].is_ascii_digit()) {
+                return None;
+            }
+        } else {
+            clean.push(b[*i] as char);
+            digits += 1;
+        }
+        *i += 1;
+    }
+    Some(digits)
 }
 
 /// The scorer's `clamp` on a double: NaN and ±infinity give 0.0; otherwise
