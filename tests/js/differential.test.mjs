@@ -20,7 +20,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { ROOT, SAMPLES } from "./helpers.mjs";
+import { ROOT, SAMPLES, mulberry32 } from "./helpers.mjs";
 
 const require = createRequire(import.meta.url);
 const glue = require(path.join(ROOT, "dist/node/lians_score.js"));
@@ -33,16 +33,6 @@ const NATIVE = path.join(ROOT, "target/release/lians-score");
 
 // ---------------------------------------------------------------- random
 
-function mulberry32(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 let rand = mulberry32(SEED);
 const int = (n) => Math.floor(rand() * n);
 const pick = (items) => items[int(items.length)];

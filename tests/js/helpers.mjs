@@ -84,3 +84,15 @@ export function decodeMarkers(object, fields) {
   }
   return out;
 }
+
+/** Seeded PRNG (mulberry32): uniform floats in [0, 1), the same stream for the same seed. */
+export function mulberry32(seed) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

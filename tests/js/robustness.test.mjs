@@ -7,18 +7,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import * as lians from "lians-score";
-import { SAMPLES, vectorLines } from "./helpers.mjs";
-
-function rng(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { SAMPLES, vectorLines, mulberry32 as rng } from "./helpers.mjs";
 
 // LIANS_FUZZ_ITERATIONS / LIANS_FUZZ_SEED: longer or different runs by hand.
 const ITERATIONS = Number(process.env.LIANS_FUZZ_ITERATIONS ?? 300);

@@ -8,22 +8,11 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { ROOT } from "./helpers.mjs";
+import { ROOT, mulberry32 } from "./helpers.mjs";
 
 const require = createRequire(import.meta.url);
 const lians = require(path.join(ROOT, "js/node.cjs"));
 const SEED = Number(process.env.LIANS_TOJS_SEED ?? 20261201);
-
-function mulberry32(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A value's observable form: numbers by Object.is (-0, NaN), key order kept, strings by code units. */
 function describe(v, seen = new Set()) {
