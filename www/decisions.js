@@ -1,8 +1,11 @@
-// Decisions: the reviewer's approve/reject choices, exported (JSON, curl) or
-// submitted to the Lians server after an in-page confirmation.
-import { state, ui, safeOrigin, rowById } from './state.js';
+// Decisions: the reviewer's approve/reject choices, decided one by one or in
+// bulk (after an in-page confirmation), saved in the tab (state.js, saved.js),
+// exported (JSON, curl) or submitted to the Lians server after an in-page
+// confirmation.
+import { state, ui, safeOrigin, rowById, decideMany, forgetSaved, saveNow } from './state.js';
 import { h, replace, $, download } from './dom.js';
-import { buildDecisionExport } from './queue.js';
+import { buildDecisionExport, snippetOf, isUuid } from './queue.js';
+import { scopeLabel } from './saved.js';
 import { OUTCOMES, resolveUrl, submitDecisions } from './resolve.js';
 
 const decPreview = $('#dec-preview');
@@ -15,15 +18,29 @@ function currentExport() {
   }
   return buildDecisionExport(m, { baseUrl: safeOrigin(ui.apiBase()) || '' });
 }
-function renderDecisions() {
+// The counts are redrawn at once; the export preview (up to 1,500 entries of
+// text) after the frame, marked data-stale until then.
+let previewTimer = 0;
+function renderPreview() {
+  previewTimer = 0;
   const ex = currentExport();
-  const a = ex.doc.decisions.filter((d) => d.body.action === 'approve').length;
-  const rj = ex.doc.count - a;
-  $('#dec-count').textContent = ex.doc.count ? `${a} approve · ${rj} reject${ex.skipped.length ? ` · ${ex.skipped.length} skipped (id not a UUID)` : ''}` : 'none yet';
   decPreview.value = decFormat.value === 'curl' ? ex.curl : ex.json;
+  delete decPreview.dataset.stale;
+}
+function renderDecisions() {
+  let a = 0;
+  let rj = 0;
+  let skipped = 0;
+  for (const [id, v] of state.decisions) { if (!isUuid(id)) skipped++; else if (v === 'approve') a++; else rj++; }
+  const text = a + rj + skipped ? `${a} approve · ${rj} reject${skipped ? ` · ${skipped} skipped (id not a UUID)` : ''}` : 'none yet';
+  $('#dec-count').textContent = text;
+  $('#bar-decisions').textContent = a + rj ? `${text} · unsent` : 'no decisions';
+  $('#discard-saved').disabled = !(state.decisions.size || state.notes.size || state.savedOther.size);
+  decPreview.dataset.stale = 'true';
+  if (!previewTimer) previewTimer = setTimeout(renderPreview, 50);
   if (!confirmBox.hidden && !sending) renderConfirm();
 }
-decFormat.addEventListener('input', renderDecisions);
+decFormat.addEventListener('input', () => { renderDecisions(); renderPreview(); });
 $('#dec-download-json').addEventListener('click', () => download('lians-review-decisions.json', currentExport().json));
 $('#dec-download-sh').addEventListener('click', () => download('lians-review-decisions.sh', currentExport().curl, 'text/x-shellscript'));
 $('#dec-copy').addEventListener('click', async () => {
@@ -39,10 +56,7 @@ const results = $('#dec-results');
 let sending = false;
 let planned = null; // {entries, base, origin}: exactly what the confirmation lists
 
-const snippet = (id) => {
-  const c = rowById(id)?.obj?.content;
-  return typeof c === 'string' ? (c.length > 80 ? `${c.slice(0, 80)}…` : c) : '';
-};
+const snippet = (id) => snippetOf(rowById(id)?.obj?.content);
 
 /** Fill the confirmation from the current decisions and the Fetch form's URL and key. */
 function renderConfirm() {
@@ -93,7 +107,7 @@ function restoreDecisions(bodies) {
     if (body.note) state.notes.set(id, body.note);
     n++;
   }
-  if (n) ui.renderList(true);
+  if (n) { saveNow(); ui.renderList(true); }
   return n;
 }
 
@@ -121,20 +135,85 @@ confirmBtn.addEventListener('click', async () => {
         counts[r.outcome] = (counts[r.outcome] ?? 0) + 1;
         if (!FINAL.has(r.outcome)) retry.set(entry.pending_id, entry.body);
         list.appendChild(h('li', { dataset: { id: entry.pending_id, action: entry.body.action, outcome: r.outcome, status: String(r.status ?? ''), memoryId: r.memory_id ?? '' } },
-          h('span', { class: 'mono' }, entry.pending_id), ` ${entry.body.action}: `, outcomeText(entry, r)));
+          h('span', { class: 'mono' }, entry.pending_id), ' ', h('span', { class: 'muted' }, `“${snippet(entry.pending_id)}”`), ` ${entry.body.action}: `, outcomeText(entry, r)));
       },
     });
     head.textContent = `Sent ${plan.entries.length} decision${plan.entries.length === 1 ? '' : 's'} to ${plan.origin}: ${Object.entries(counts).map(([k, n]) => `${n} ${k}`).join(', ')}.`;
+    // Resolved (or gone) items: their saved decisions are done with.
+    const finished = plan.entries.map((e) => e.pending_id).filter((id) => !retry.has(id));
+    for (const id of finished) state.decisions.delete(id);
+    forgetSaved(finished);
+    const wasCut = state.fetched?.truncated ? state.fetched.count : 0;
     tail.textContent = 'Refreshing the queue…';
-    const ok = await ui.fetchQueue();
-    // A refreshed queue starts without decisions: keep those that did not go through, for a retry.
+    const ok = await ui.fetchQueue({ force: true });
+    // A refreshed queue starts with the saved decisions (state.js): those that did not go through, for a retry.
     const kept = ok ? restoreDecisions(retry) : 0;
-    tail.textContent = ok ? `Queue refreshed from the server.${kept ? ` ${kept} decision${kept === 1 ? '' : 's'} that did not go through ${kept === 1 ? 'is' : 'are'} kept for a retry.` : ''}` : 'The queue could not be refreshed: see the status line above.';
+    replace(tail, ok ? `Queue refreshed from the server: ${state.rows.length} item${state.rows.length === 1 ? '' : 's'}.${kept ? ` ${kept} decision${kept === 1 ? '' : 's'} that did not go through ${kept === 1 ? 'is' : 'are'} kept for a retry.` : ''}` : 'The queue could not be refreshed: see the status line above.',
+      ok && wasCut ? [` The queue was cut at ${wasCut} items before: this is the next batch. `,
+        h('button', { type: 'button', id: 'fetch-next', on: { click: () => ui.fetchQueue() } }, 'Fetch the next batch again')] : null);
   } finally {
     sending = false;
     submitBtn.disabled = false;
     results.dataset.state = 'done';
   }
+});
+
+// ─── bulk decisions: the checked rows, after an in-page confirmation that states the count ───
+const bulkBox = $('#bulk-box');
+const bulkBtn = $('#bulk-confirm');
+let bulkAction = null;
+function openBulk(action) {
+  const ids = [...state.checked].filter((id) => rowById(id)?.status === 'pending');
+  if (!ids.length) return;
+  bulkAction = action;
+  const verb = action === 'approve' ? 'Approve' : 'Reject';
+  const already = ids.filter((id) => state.decisions.has(id)).length;
+  replace($('#bulk-text'), `${verb} ${ids.length} selected item${ids.length === 1 ? '' : 's'}?`,
+    already ? ` ${already} of them already ${already === 1 ? 'has' : 'have'} a decision, which this replaces.` : '',
+    ' Nothing is sent: they join the decisions below, to submit when you are ready.');
+  bulkBtn.textContent = `${verb} ${ids.length} item${ids.length === 1 ? '' : 's'}`;
+  bulkBtn.dataset.count = String(ids.length);
+  bulkBtn.dataset.action = action;
+  bulkBox.hidden = false;
+  for (const b of ['#bulk-approve', '#bulk-reject']) $(b).setAttribute('aria-expanded', 'true');
+  bulkBtn.focus();
+}
+function closeBulk() {
+  bulkBox.hidden = true;
+  bulkAction = null;
+  for (const b of ['#bulk-approve', '#bulk-reject']) $(b).setAttribute('aria-expanded', 'false');
+}
+$('#bulk-approve').addEventListener('click', () => openBulk('approve'));
+$('#bulk-reject').addEventListener('click', () => openBulk('reject'));
+$('#bulk-cancel').addEventListener('click', () => { closeBulk(); ui.say('No decision was made.'); });
+bulkBtn.addEventListener('click', () => {
+  if (!bulkAction) return;
+  const action = bulkAction;
+  const n = decideMany([...state.checked], action);
+  closeBulk();
+  state.checked = new Set();
+  state.anchor = null;
+  ui.renderList(true);
+  ui.say(`${action === 'approve' ? 'Approved' : 'Rejected'} ${n} item${n === 1 ? '' : 's'} (not sent yet).`);
+});
+
+// ─── Discard saved decisions (this queue's scope), after an in-page confirmation ───
+const discardBox = $('#discard-box');
+$('#discard-saved').addEventListener('click', () => {
+  const n = state.decisions.size + [...state.savedOther.values()].filter((d) => d.action).length;
+  const scope = state.scope ? scopeLabel(state.scope.origin, state.scope.namespace) : 'this queue';
+  replace($('#discard-text'), `Discard ${n} decision${n === 1 ? '' : 's'} and the notes saved for ${scope}? Nothing was sent; this cannot be undone.`);
+  discardBox.hidden = false;
+  $('#discard-saved').setAttribute('aria-expanded', 'true');
+  $('#discard-cancel').focus();
+});
+const closeDiscard = () => { discardBox.hidden = true; $('#discard-saved').setAttribute('aria-expanded', 'false'); };
+$('#discard-cancel').addEventListener('click', closeDiscard);
+$('#discard-confirm').addEventListener('click', () => {
+  closeDiscard();
+  forgetSaved();
+  ui.renderList(true);
+  ui.say('Saved decisions and notes discarded.');
 });
 
 ui.renderDecisions = renderDecisions;

@@ -1,8 +1,11 @@
-// The detail pane of the selected item: content, inputs, drift, score table.
-import { state, ui, numOrNull, rowById, decide } from './state.js';
+// The detail pane of the selected item: why it was held (one sentence, and
+// the detected text marked in the content), the decision (pending items
+// only: a resolved one is read-only), inputs, drift, score table.
+import { state, ui, numOrNull, rowById, decide, setNote, isOpen } from './state.js';
 import { h, replace, $ } from './dom.js';
-import { componentRows, gateOf, inputsText } from './queue.js';
-import { chip, fmt } from './format.js';
+import { componentRows, gateOf, inputsText, heldSentence, markRuns } from './queue.js';
+import { chip, fmt, tagClass } from './format.js';
+import * as lians from './lians.js';
 
 const detail = $('#detail');
 
@@ -18,29 +21,62 @@ function breakdownFor(r, col) {
   return r.res?.[col] ?? null;
 }
 
+/** The content as text nodes, each detected span in a <mark data-risk-tag> (lians.riskSpans; never HTML). */
+function contentEl(content) {
+  const spans = lians.riskSpans(content);
+  const pre = h('pre', { class: 'content', tabindex: '0', 'aria-label': 'Memory content (shown as plain text; detected sensitive text is marked)', dataset: { marks: spans ? 'on' : 'unavailable' } });
+  for (const run of markRuns(content, spans ?? [])) {
+    if (!run.tags.length) { pre.appendChild(document.createTextNode(run.text)); continue; }
+    const m = document.createElement('mark');
+    m.className = `risk ${tagClass(run.tags[0])}`;
+    m.dataset.riskTag = run.tags.join(' ');
+    m.title = run.tags.join(', ');
+    m.textContent = run.text;
+    pre.appendChild(m);
+  }
+  return pre;
+}
+
 function renderDetail() {
   const r = state.selectedId != null ? rowById(state.selectedId) : null;
   if (!r) { replace(detail, h('p', { class: 'empty' }, state.rows.length ? 'Select an item.' : 'Load a queue to start.')); return; }
   const o = r.obj;
+  const open = isOpen(r);
   const decision = state.decisions.get(r.id);
-  const noteInput = h('input', { type: 'text', id: 'note-input', placeholder: 'optional note (resolver_note)', 'aria-label': 'Decision note', autocomplete: 'off' });
-  noteInput.value = state.notes.get(r.id) ?? '';
-  noteInput.addEventListener('input', () => { state.notes.set(r.id, noteInput.value); ui.renderDecisions(); });
 
   const kv = (k, v) => [h('dt', null, k), h('dd', null, v)];
-  const str = (v) => (v == null ? h('span', { class: 'muted' }, 'null') : typeof v === 'string' ? v : JSON.stringify(v));
+  // A missing value is "—" (never the word null).
+  const str = (v) => (v == null || v === '' ? h('span', { class: 'muted' }, '—') : typeof v === 'string' ? v : JSON.stringify(v));
 
+  let decide_;
+  if (open) {
+    const noteInput = h('input', { type: 'text', id: 'note-input', placeholder: 'optional note (resolver_note)', 'aria-label': 'Decision note', autocomplete: 'off' });
+    noteInput.value = state.notes.get(r.id) ?? '';
+    noteInput.addEventListener('input', () => { setNote(r.id, noteInput.value); ui.renderDecisions(); });
+    decide_ = h('div', { class: 'decide', role: 'group', 'aria-label': 'Decision' },
+      h('button', { type: 'button', class: 'approve', 'aria-pressed': String(decision === 'approve'), on: { click: () => decide(r.id, decision === 'approve' ? null : 'approve') } }, '✓ Approve (a)'),
+      h('button', { type: 'button', class: 'reject', 'aria-pressed': String(decision === 'reject'), on: { click: () => decide(r.id, decision === 'reject' ? null : 'reject') } }, '✕ Reject (r)'),
+      noteInput);
+  } else {
+    const note = state.notes.get(r.id);
+    decide_ = h('div', { class: 'resolved', dataset: { readonly: 'true' } },
+      h('strong', null, `Resolved: ${r.status}`), ' (read-only: no decision can be sent)',
+      h('dl', { class: 'kv' },
+        kv('resolved_at', str(o.resolved_at)),
+        kv('memory_id', o.memory_id ? h('span', { class: 'mono' }, String(o.memory_id)) : str(null)),
+        kv('note', note ? note : h('span', { class: 'muted' }, '— (the list route does not return the resolver note)'))));
+  }
+
+  const sentence = heldSentence(r.tags, r.res?.error ? null : r.res?.approved ?? null, { status: r.status, error: r.res?.error ?? null, scoring: state.scoring });
   replace(detail,
+    h('p', { class: `held-why${open ? '' : ' done'}`, id: 'held-why' }, sentence),
     h('div', { class: 'detail-head' },
       h('div', null,
         h('h2', null, 'Review item'),
         h('div', { class: 'ids' }, 'id ', h('span', { class: 'mono' }, String(o.id)))),
-      h('div', { class: 'decide', role: 'group', 'aria-label': 'Decision' },
-        h('button', { type: 'button', class: 'approve', 'aria-pressed': String(decision === 'approve'), on: { click: () => decide(r.id, decision === 'approve' ? null : 'approve') } }, '✓ Approve (a)'),
-        h('button', { type: 'button', class: 'reject', 'aria-pressed': String(decision === 'reject'), on: { click: () => decide(r.id, decision === 'reject' ? null : 'reject') } }, '✕ Reject (r)'),
-        noteInput)),
+      decide_),
     h('h3', null, 'Content'),
-    h('pre', { class: 'content', tabindex: '0', 'aria-label': 'Memory content (shown as plain text)' }, String(o.content)),
+    contentEl(String(o.content)),
     h('dl', { class: 'kv' },
       kv('source', str(o.source)),
       kv('risk tags', r.tags.length ? h('span', null, ...r.tags.flatMap((t) => [chip(t), ' '])) : h('span', { class: 'muted' }, 'none')),
@@ -94,10 +130,10 @@ function renderScoreTable(r) {
         headReason ? h('span', { class: 'why' }, headReason) : null));
     rowsBy.forEach((rows, colIdx) => {
       const col = COLUMNS[colIdx];
-      if (!rows) { tr.appendChild(h('td', { class: 'muted' }, '—')); return; }
+      if (!rows) { tr.appendChild(h('td', { class: 'muted', dataset: { col: col.key, label: col.label } }, '—')); return; }
       const c = rows[ci];
       const differs = colIdx === 0 && heldRows && heldRows[ci].value !== c.value;
-      tr.appendChild(h('td', { class: differs ? 'differs' : null, dataset: { col: col.key, value: c.value ?? '' } },
+      tr.appendChild(h('td', { class: differs ? 'differs' : null, dataset: { col: col.key, value: c.value ?? '', label: col.label } },
         h('div', { class: 'cell' },
           bar(c.value, col.bar),
           h('span', { class: 'val' }, fmt(c.value)),
@@ -108,9 +144,9 @@ function renderScoreTable(r) {
   });
   const finalTr = h('tr', { class: 'final' }, h('th', { scope: 'row' }, 'Final score', h('small', null, 'gated, rounded')));
   bds.forEach((b, colIdx) => {
-    if (!b) { finalTr.appendChild(h('td', { class: 'muted' }, '—')); return; }
+    if (!b) { finalTr.appendChild(h('td', { class: 'muted', dataset: { col: COLUMNS[colIdx].key, label: COLUMNS[colIdx].label } }, '—')); return; }
     const g = gateOf(b);
-    finalTr.appendChild(h('td', { dataset: { col: COLUMNS[colIdx].key, final: b.final_score } },
+    finalTr.appendChild(h('td', { dataset: { col: COLUMNS[colIdx].key, final: b.final_score, label: COLUMNS[colIdx].label } },
       h('span', { class: 'final-val' }, fmt(numOrNull(b.final_score))),
       g ? h('span', { class: 'gate' }, `zeroed by the ${g.gate} gate${g.reason ? `: ${g.reason}` : ''}`)
         : h('span', { class: 'gate none' }, 'eligible')));
@@ -118,12 +154,12 @@ function renderScoreTable(r) {
   body.appendChild(finalTr);
   const meta = (label, key) => {
     const tr = h('tr', null, h('th', { scope: 'row' }, label));
-    bds.forEach((b) => tr.appendChild(h('td', { class: 'mono' }, b ? String(b[key] ?? '—') : '—')));
+    bds.forEach((b, colIdx) => tr.appendChild(h('td', { class: 'mono', dataset: { col: COLUMNS[colIdx].key, label: COLUMNS[colIdx].label } }, b ? String(b[key] ?? '—') : '—')));
     return tr;
   };
   body.appendChild(meta('reference_time', 'reference_time'));
   body.appendChild(meta('policy', 'scoring_policy_version'));
-  return h('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': 'Score components (scrolls sideways on narrow screens)' }, h('table', { class: 'scores' }, h('caption', { class: 'visually-hidden' }, 'Score components: stored versus client re-scores'), thead, body));
+  return h('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': 'Score components' }, h('table', { class: 'scores' }, h('caption', { class: 'visually-hidden' }, 'Score components: stored versus client re-scores'), thead, body));
 }
 
 ui.renderDetail = renderDetail;

@@ -78,6 +78,16 @@ export function scoreMemory(input) {
 }
 
 export function detectRiskTags(content) { return need().detectRiskTags(content); }
+
+/**
+ * Where the admission detectors match in `content`: [{tag, start, end, text}]
+ * (UTF-16 offsets), or null when this build has no riskSpans() (the page then
+ * shows the content unmarked) or it refused the input.
+ */
+export function riskSpans(content) {
+  if (!pkg || typeof pkg.riskSpans !== 'function') return null;
+  try { return pkg.riskSpans(content); } catch { return null; }
+}
 export function evaluateAdmission(args) { return need().evaluateAdmission(args); }
 export function canonicalJson(text) { return need().canonicalJson(text); }
 export function sha256Hex(text) { return need().sha256Hex(text); }

@@ -1,6 +1,12 @@
-// The queue list: view rows, filters and sort, the listbox, selection and
-// the keyboard (j/k, arrows, Home/End, a/r/u).
-import { state, ui, numOrNull, rowById, decide } from './state.js';
+// The queue list: view rows, filters and sort, the listbox, selection (the
+// current item and the checked ones), the counts and the keyboard (j/k,
+// arrows, Home/End, a/r/u, x).
+//
+// A keypress repaints only what it changed: the decided row is rebuilt in
+// place (rowsChanged), the selection moves by two attributes, and the counts
+// are one text; the whole list is rebuilt only when the filters or the sort
+// change, or a decision brings a hidden row into the filter.
+import { state, ui, numOrNull, rowById, decide, isOpen } from './state.js';
 import { h, replace, $ } from './dom.js';
 import { driftView, filterRows, SORTS } from './queue.js';
 import { chip, fmt } from './format.js';
@@ -16,6 +22,7 @@ function makeRow(it, index) {
     raw: it.raw,
     tags,
     status: typeof o.status === 'string' ? o.status : 'pending',
+    created: typeof o.created_at === 'string' ? o.created_at : null,
     stored,
     storedFinal: numOrNull(stored?.final_score),
     searchText: [o.content, o.id, o.source, o.agent_id, o.namespace, ...tags].filter((x) => typeof x === 'string').join('\n').toLowerCase(),
@@ -35,6 +42,7 @@ function withResult(row, res) {
 
 function buildRows() {
   state.rows = state.items.map(makeRow);
+  state.byId = new Map(state.rows.map((r) => [r.id, r]));
 }
 
 // ───────────────────────────── filters ─────────────────────────────
@@ -58,7 +66,7 @@ function populateTagFilter() {
 function currentFilter() {
   const min = Number(f.min.value);
   return {
-    tag: f.tag.value, status: f.status.value, decision: f.decision.value, drift: f.drift.value,
+    tag: f.tag.value, status: f.status.value, decision: f.decision.value, decisions: state.decisions, drift: f.drift.value,
     minScore: Number.isFinite(min) ? min : 0, text: f.text.value,
   };
 }
@@ -77,7 +85,7 @@ function driftBadge(d) {
 // The element of each listed row, by item index (the last renderList's rows).
 let rowEls = new Map();
 
-// Rows are built with direct DOM calls (500 of them per queue); untrusted
+// Rows are built with direct DOM calls (up to 1,500 of them per queue); untrusted
 // text still only becomes Text nodes (textContent), as in dom.js.
 function span(cls, text) {
   const e = document.createElement('span');
@@ -87,14 +95,18 @@ function span(cls, text) {
 }
 
 function approvedCell(r) {
-  const up = r.approvedFinal != null && r.storedFinal != null && r.approvedFinal > r.storedFinal;
-  const e = span(`score${up ? ' up' : ''}`, r.res ? `→ ${fmt(r.approvedFinal)}` : state.scoring ? '…' : '—');
+  const e = span(`score${r.approvedFinal > 0 ? ' up' : ''}`, r.res ? `→ ${fmt(r.approvedFinal)}` : state.scoring ? '…' : '—');
   e.dataset.col = 'approved';
   return e;
 }
 
+/** "2026-11-30 13:46" from an ISO time (the server's text, cut, never reinterpreted). */
+function createdText(c) {
+  return typeof c === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(c) ? `${c.slice(0, 10)} ${c.slice(11, 16)}` : '—';
+}
+
 function metaEl(r) {
-  return h('span', { class: 'meta' }, ...r.tags.map(chip), r.status !== 'pending' ? h('span', { class: 'badge status' }, r.status) : null,
+  return h('span', { class: 'meta' }, ...r.tags.map(chip), r.status !== 'pending' ? h('span', { class: 'badge status' }, `${r.status} · read-only`) : null,
     typeof r.obj.source === 'string' && r.obj.source ? h('span', { class: 'muted' }, `source ${r.obj.source}`) : null,
     driftBadge(r.drift), r.res?.error ? h('span', { class: 'badge drift unexplained' }, 'scoring error') : null);
 }
@@ -107,19 +119,33 @@ function rowEl(r) {
   row.className = 'opt';
   row.setAttribute('aria-selected', String(r.id === state.selectedId));
   row.dataset.id = r.id;
+  if (decision) row.dataset.decision = decision;
+  const open = isOpen(r);
+  if (open) row.setAttribute('aria-checked', String(state.checked.has(r.id)));
+  else row.dataset.readonly = 'true';
+  // The row checkbox: drawn, not an <input> (an option holds no focusable control); its
+  // state is the option's aria-checked, toggled by a click here or x.
+  const box = span('check', open ? (state.checked.has(r.id) ? '☑' : '☐') : '');
+  box.setAttribute('aria-hidden', 'true');
+  box.title = open ? 'Select (x); shift-click selects a range' : 'Resolved: read-only';
   const snippet = span('snippet');
   if (decision) snippet.append(span(`badge ${decision}`, decision === 'approve' ? '✓ approve' : '✕ reject'), ' ');
   snippet.append(String(r.obj.content));
-  const stored = span(`score${r.storedFinal === 0 ? ' zero' : ''}`, fmt(r.storedFinal));
-  stored.dataset.col = 'stored';
-  row.append(snippet, stored, approvedCell(r), metaEl(r));
+  const created = span('created', createdText(r.created));
+  created.dataset.col = 'created';
+  row.append(box, snippet, created, approvedCell(r), metaEl(r));
   return row;
 }
 
 // One click handler for every row (event delegation).
 list.addEventListener('click', (e) => {
-  const opt = e.target instanceof Element ? e.target.closest('#queue-list > .opt') : null;
-  if (opt) select(opt.dataset.id, false);
+  const t = e.target instanceof Element ? e.target : null;
+  const opt = t?.closest('#queue-list > .opt');
+  if (!opt) return;
+  if (t.closest('.check')) { toggleCheck(opt.dataset.id, e.shiftKey); return; }
+  select(opt.dataset.id, false);
+  // On a narrow screen the detail is below the list: bring it into view.
+  if (matchMedia('(max-width: 900px)').matches) $('#detail').scrollIntoView({ block: 'start' });
 });
 
 function visibleRows() {
@@ -139,10 +165,61 @@ function renderList(keepSelection = true) {
   }
   replace(list, frag);
   if (!rows.length) list.appendChild(h('p', { class: 'empty' }, state.rows.length ? 'No item matches the filters.' : 'No queue loaded.'));
-  list.setAttribute('aria-activedescendant', state.selectedId != null ? optId(rowById(state.selectedId)) : '');
-  if (!state.selectedId) list.removeAttribute('aria-activedescendant');
+  activeDescendant();
+  renderCounts();
   ui.renderDetail();
   ui.renderDecisions();
+}
+
+function activeDescendant() {
+  const r = state.selectedId != null ? rowById(state.selectedId) : null;
+  if (r) list.setAttribute('aria-activedescendant', optId(r)); else list.removeAttribute('aria-activedescendant');
+}
+
+/**
+ * Some rows' decision or check changed: rebuild those rows in place; a row the
+ * filters no longer show leaves the list (the selection moves on first, see
+ * decideAndNext). A row the filters now show that is not listed: rebuild all.
+ */
+function rowsChanged(ids) {
+  const fl = currentFilter();
+  let rebuild = false;
+  const gone = new Set();
+  for (const id of ids) {
+    const r = rowById(id);
+    if (!r) continue;
+    const el = rowEls.get(r.index);
+    const shown = filterRows([r], fl).length === 1;
+    if (!el) { if (shown) rebuild = true; continue; }
+    if (!shown) { el.remove(); rowEls.delete(r.index); gone.add(r.id); continue; }
+    const n = rowEl(r);
+    el.replaceWith(n);
+    rowEls.set(r.index, n);
+  }
+  if (rebuild) { renderList(true); return; }
+  if (gone.size) {
+    state.visible = state.visible.filter((r) => !gone.has(r.id));
+    if (!state.visible.length) list.appendChild(h('p', { class: 'empty' }, 'No item matches the filters.'));
+    if (gone.has(state.selectedId)) { state.selectedId = state.visible[0]?.id ?? null; markSelected(); }
+  }
+  renderCounts();
+  ui.renderDetail();
+  ui.renderDecisions();
+}
+
+/** #queue-count "N of M shown · K undecided" and the action bar's selection buttons. */
+function renderCounts() {
+  const undecided = state.rows.reduce((n, r) => n + (isOpen(r) && !state.decisions.has(r.id) ? 1 : 0), 0);
+  const readOnly = state.rows.reduce((n, r) => n + (isOpen(r) ? 0 : 1), 0);
+  $('#queue-count').textContent = state.rows.length
+    ? `${state.visible.length} of ${state.rows.length} shown · ${undecided} undecided${readOnly ? ` · ${readOnly} resolved (read-only)` : ''}${state.checked.size ? ` · ${state.checked.size} selected` : ''}`
+    : 'no queue';
+  const none = state.checked.size === 0;
+  $('#bulk-approve').disabled = none;
+  $('#bulk-reject').disabled = none;
+  $('#select-none').disabled = none;
+  $('#bulk-approve').textContent = `✓ Approve selected${none ? '' : ` (${state.checked.size})`}…`;
+  $('#bulk-reject').textContent = `✕ Reject selected${none ? '' : ` (${state.checked.size})`}…`;
 }
 
 /**
@@ -155,9 +232,9 @@ function applyResults(results) {
     if (!r || r.index !== res.i) continue;
     withResult(r, state.results[res.i]);
     const el = rowEls.get(r.index);
-    if (el?.children.length === 4) {
-      el.children[2].replaceWith(approvedCell(r));
-      el.children[3].replaceWith(metaEl(r));
+    if (el?.children.length === 5) {
+      el.children[3].replaceWith(approvedCell(r));
+      el.children[4].replaceWith(metaEl(r));
     }
   }
 }
@@ -170,23 +247,30 @@ function applyResults(results) {
 function scoringDone() {
   const rows = visibleRows();
   const same = rows.length === state.visible.length && rows.every((r, k) => r === state.visible[k])
-    && rows.every((r) => rowEls.get(r.index)?.children[2]?.textContent !== '…');
+    && rows.every((r) => rowEls.get(r.index)?.children[3]?.textContent !== '…');
   if (!same) { renderList(true); return; }
   ui.renderDetail();
   ui.renderDecisions();
 }
 
-function select(id, scroll = true) {
-  const prev = state.selectedId;
-  state.selectedId = id;
-  if (prev != null) { const p = rowById(prev); if (p) document.getElementById(optId(p))?.setAttribute('aria-selected', 'false'); }
-  const r = rowById(id);
-  if (r) {
-    const el = document.getElementById(optId(r));
-    el?.setAttribute('aria-selected', 'true');
-    list.setAttribute('aria-activedescendant', optId(r));
-    if (scroll) el?.scrollIntoView({ block: 'nearest' });
+let shownSelected = null; // the row element marked aria-selected
+function markSelected(scroll = false) {
+  if (shownSelected?.isConnected) shownSelected.setAttribute('aria-selected', 'false');
+  shownSelected = null;
+  const r = state.selectedId != null ? rowById(state.selectedId) : null;
+  const el = r ? rowEls.get(r.index) : null;
+  if (el) {
+    el.setAttribute('aria-selected', 'true');
+    shownSelected = el;
+    if (scroll) el.scrollIntoView({ block: 'nearest' });
   }
+  activeDescendant();
+}
+
+function select(id, scroll = true) {
+  state.selectedId = id;
+  for (const el of list.querySelectorAll('[aria-selected="true"]')) el.setAttribute('aria-selected', 'false');
+  markSelected(scroll);
   ui.renderDetail();
 }
 
@@ -196,6 +280,72 @@ function move(delta) {
   const i = vis.findIndex((r) => r.id === state.selectedId);
   const n = i < 0 ? 0 : Math.min(vis.length - 1, Math.max(0, i + delta));
   select(vis[n].id);
+}
+
+/** The next undecided, pending item after the current one in the list (wrapping), or null. */
+function nextUndecided(fromId) {
+  const vis = state.visible;
+  const i = vis.findIndex((r) => r.id === fromId);
+  for (let k = 1; k <= vis.length; k++) {
+    const r = vis[(i + k + vis.length) % vis.length];
+    if (r.id !== fromId && isOpen(r) && !state.decisions.has(r.id)) return r.id;
+  }
+  return null;
+}
+
+/** a / r: decide the current item, then move to the next undecided one. */
+function decideAndNext(action) {
+  const id = state.selectedId;
+  const r = id != null ? rowById(id) : null;
+  if (!r) return;
+  if (!isOpen(r)) { ui.say(`That item is already ${r.status}: it is read-only.`, true); return; }
+  const next = nextUndecided(id);
+  if (next) state.selectedId = next; // before the row may leave the list (a decision filter)
+  decide(id, action);
+  if (next) markSelected(true);
+}
+
+// ─── checked rows (bulk) ───
+function toggleCheck(id, range = false) {
+  const r = rowById(id);
+  if (!isOpen(r)) return;
+  const changed = [];
+  if (range && state.anchor != null && state.anchor !== id) {
+    const vis = state.visible;
+    const a = vis.findIndex((x) => x.id === state.anchor);
+    const b = vis.findIndex((x) => x.id === id);
+    if (a >= 0 && b >= 0) {
+      for (const x of vis.slice(Math.min(a, b), Math.max(a, b) + 1)) {
+        if (isOpen(x) && !state.checked.has(x.id)) { state.checked.add(x.id); changed.push(x.id); }
+      }
+    }
+  } else {
+    if (state.checked.has(id)) state.checked.delete(id); else state.checked.add(id);
+    changed.push(id);
+  }
+  state.anchor = id;
+  rowsChanged(changed);
+}
+
+function checkAllShown() {
+  const add = state.visible.filter((r) => isOpen(r) && !state.checked.has(r.id)).map((r) => r.id);
+  for (const id of add) state.checked.add(id);
+  renderList(true);
+}
+function checkNone() {
+  state.checked = new Set();
+  state.anchor = null;
+  renderList(true);
+}
+$('#select-all-filtered').addEventListener('click', checkAllShown);
+$('#select-none').addEventListener('click', checkNone);
+
+// ─── keyboard; each key's input-to-painted-frame time is measured (bench/dashboard-bench.mjs) ───
+function measureKey(t0) {
+  if (typeof performance === 'undefined' || !performance.measure) return;
+  requestAnimationFrame(() => setTimeout(() => {
+    try { performance.measure('lians:key', { start: t0, end: performance.now() }); } catch { /* old browser */ }
+  }, 0));
 }
 
 document.addEventListener('keydown', (e) => {
@@ -210,12 +360,14 @@ document.addEventListener('keydown', (e) => {
     case 'ArrowUp': if (!inList) return; move(-1); break;
     case 'Home': if (!inList) return; if (state.visible[0]) select(state.visible[0].id); break;
     case 'End': if (!inList) return; if (state.visible.length) select(state.visible[state.visible.length - 1].id); break;
-    case 'a': decide(state.selectedId, 'approve'); break;
-    case 'r': decide(state.selectedId, 'reject'); break;
-    case 'u': decide(state.selectedId, null); break;
+    case 'a': decideAndNext('approve'); break;
+    case 'r': decideAndNext('reject'); break;
+    case 'u': if (!decide(state.selectedId, null) && state.selectedId != null) ui.say('That item is read-only.', true); break;
+    case 'x': if (state.selectedId != null) toggleCheck(state.selectedId, e.shiftKey); break;
     default: return;
   }
   e.preventDefault();
+  measureKey(e.timeStamp);
 });
 
 ui.buildRows = buildRows;
@@ -223,3 +375,5 @@ ui.populateTagFilter = populateTagFilter;
 ui.renderList = renderList;
 ui.applyResults = applyResults;
 ui.scoringDone = scoringDone;
+ui.rowsChanged = rowsChanged;
+ui.countsChanged = renderCounts;

@@ -1,8 +1,9 @@
 // Queue loading: the sample, a file, pasted text, a drop, or "Fetch from Lians".
-import { state, ui, SAMPLE, fetchText, safeOrigin, renderAll, markQueue } from './state.js';
+import { state, ui, SAMPLE, fetchText, safeOrigin, renderAll, markQueue, restoreSaved, saveNow } from './state.js';
 import { h, replace, $ } from './dom.js';
 import { parseQueueText, inputsOf, QueueError } from './queue.js';
 import { readFileInto, makeDropZone } from './files.js';
+import { namespaceOf, scopeLabel } from './saved.js';
 
 const qStatus = $('#queue-status');
 const qWarnings = $('#queue-warnings');
@@ -11,21 +12,60 @@ function say(msg, bad = false) {
   qStatus.classList.toggle('bad', bad);
 }
 
-export function loadQueueText(text, source) {
-  state.loads++;
+/** Unsent decisions on the loaded queue (a replacement asks first). */
+const unsent = () => state.decisions.size;
+
+// The in-page question before a queue with unsent decisions is replaced (no native dialog).
+const replaceBox = $('#replace-box');
+let replaceAnswer = null;
+function askReplace(n, what) {
+  replaceAnswer?.(false); // a newer load supersedes a question still open
+  replace($('#replace-text'), `The loaded queue has ${n} unsent decision${n === 1 ? '' : 's'}. Replace it with ${what}? `,
+    `${n === 1 ? 'It stays' : 'They stay'} saved in this tab for ${scopeLabel(state.scope?.origin ?? 'file', state.scope?.namespace ?? '')} and come back when that queue is loaded again.`);
+  replaceBox.hidden = false;
+  $('#replace-cancel').focus();
+  return new Promise((resolve) => {
+    replaceAnswer = (yes) => { replaceAnswer = null; replaceBox.hidden = true; resolve(yes); };
+  });
+}
+$('#replace-confirm').addEventListener('click', () => replaceAnswer?.(true));
+$('#replace-cancel').addEventListener('click', () => replaceAnswer?.(false));
+
+/**
+ * Load a queue's text. A text that does not parse, or holds items but no
+ * valid one, never replaces the loaded queue; nor does one the reviewer
+ * declines to load over unsent decisions. opts: {origin} the server origin it
+ * was fetched from ('file' otherwise), {limit} the fetch's limit, {force}
+ * replace without asking (the refresh after a submit). Resolves true if loaded.
+ */
+export async function loadQueueText(text, source, { origin = 'file', limit = null, force = false } = {}) {
+  const load = ++state.loads;
   let parsed;
   try {
     parsed = parseQueueText(text);
   } catch (e) {
-    say(e instanceof QueueError ? e.message : `Could not read the queue: ${e.message}`, true);
+    say(`${e instanceof QueueError ? e.message : `Could not read the queue: ${e.message}`}${state.items.length ? ' The loaded queue is kept.' : ''}`, true);
     return false;
   }
+  const listed = parsed.info.listed;
+  if (!parsed.items.length && (listed > 0 || origin === 'file')) {
+    say(`${source} holds no valid review item${listed ? ` (${listed} skipped: ${parsed.warnings.slice(0, 3).join('; ')})` : ''}.${state.items.length ? ' The loaded queue is kept.' : ''}`, true);
+    return false;
+  }
+  if (!force && unsent()) {
+    const yes = await askReplace(unsent(), `${parsed.items.length} item${parsed.items.length === 1 ? '' : 's'} from ${source}`);
+    if (!yes || load !== state.loads) { if (load === state.loads) say('Kept the loaded queue and its decisions.'); return false; }
+  }
+  saveNow(); // the old queue's work, before it goes
   state.source = source;
   state.items = parsed.items;
   state.results = new Array(parsed.items.length);
   state.decisions = new Map();
   state.notes = new Map();
+  state.checked = new Set();
+  state.anchor = null;
   state.selectedId = parsed.items[0]?.obj.id ?? null;
+  state.fetched = origin === 'file' ? null : { origin, limit, count: parsed.items.length, truncated: limit != null && listed >= limit };
   replace(qWarnings, ...parsed.warnings.slice(0, 20).map((w) => h('li', null, w)),
     parsed.warnings.length > 20 ? h('li', null, `…and ${parsed.warnings.length - 20} more`) : null);
   qWarnings.hidden = parsed.warnings.length === 0;
@@ -33,13 +73,27 @@ export function loadQueueText(text, source) {
   const parts = [`${parsed.items.length} item${parsed.items.length === 1 ? '' : 's'} from ${source}`];
   if (parsed.info.shape === 'AdmissionListResult') parts.push(`status filter ${parsed.info.status_filter ?? 'all'}`);
   if (withInputs) parts.push(`${withInputs} with importance/metadata`);
-  say(parts.join(' · '));
   ui.startScoring(); // the worker starts while the stored scores are rendered
   ui.buildRows();
+  const restored = restoreSaved(origin, namespaceOf(parsed.items.map((it) => it.obj)));
+  if (restored) parts.push(`${restored} saved decision${restored === 1 ? '' : 's'} restored`);
+  say(parts.join(' · '));
+  renderTruncated();
   ui.populateTagFilter();
   renderAll();
   markQueue('listed');
   return true;
+}
+
+/** #queue-truncated: the server returned as many items as the limit, so the queue may hold more. */
+function renderTruncated() {
+  const el = $('#queue-truncated');
+  const f = state.fetched;
+  el.hidden = !f?.truncated;
+  if (f?.truncated) {
+    replace(el, h('strong', null, `The server returned ${f.count} items, the limit you asked for: the queue may hold more. `),
+      'The list route returns the newest items first and has no offset, so older items are not shown here. Resolve these, then fetch again for the next batch.');
+  }
 }
 ui.say = say;
 
@@ -82,15 +136,16 @@ $('#api-forget').addEventListener('click', () => { apiKey.value = ''; say('API k
 $('#api-fetch').addEventListener('click', () => fetchQueue());
 
 /** GET /v1/admissions with the form's URL, key, status and limit; resolves true if a queue loaded. */
-async function fetchQueue() {
+async function fetchQueue({ force = false } = {}) {
   let url;
+  let limit;
   try {
     const base = apiUrl.value.trim();
     const u = new URL(base);
     if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new Error('use an http(s) URL');
     url = new URL('v1/admissions', base.endsWith('/') ? base : `${base}/`);
     url.searchParams.set('status', $('#api-status').value);
-    const limit = Math.min(500, Math.max(1, Math.trunc(Number($('#api-limit').value) || 50)));
+    limit = Math.min(500, Math.max(1, Math.trunc(Number($('#api-limit').value) || 500)));
     url.searchParams.set('limit', String(limit));
   } catch (e) {
     say(`Base URL: ${e.message}`, true);
@@ -107,7 +162,7 @@ async function fetchQueue() {
     const text = await r.text();
     if (state.loads !== began) return false;
     if (!r.ok) { say(`The server answered HTTP ${r.status}: ${text.slice(0, 300)}`, true); return false; }
-    return loadQueueText(text, url.origin);
+    return await loadQueueText(text, url.origin, { origin: url.origin, limit, force });
   } catch (e) {
     if (state.loads !== began) return false;
     say(`Fetch failed (${e.message}).${cspHint(url.origin)}`, true);

@@ -29,7 +29,8 @@ export class QueueError extends Error {
  * Parse the text of a queue: a `GET /v1/admissions` response
  * (AdmissionListResult), a richer export in the same shape whose items also
  * carry `importance`/`metadata`, `{items:[…]}`, or a bare array of items.
- * Returns {items:[{raw, obj}], info:{shape, total, status_filter, count}, warnings}.
+ * Returns {items:[{raw, obj}], info:{shape, total, status_filter, count, listed}, warnings}
+ * (`listed`: the items the text lists, valid or not).
  * `raw` is each item's exact source text, for the scorer.
  */
 export function parseQueueText(text) {
@@ -65,6 +66,7 @@ export function parseQueueText(text) {
   const info = {
     shape,
     count: items.length,
+    listed: list.length,
     total: shape === 'AdmissionListResult' ? doc.total ?? null : null,
     status_filter: shape === 'AdmissionListResult' ? doc.status_filter ?? null : null,
   };
@@ -131,24 +133,42 @@ export function driftView(res) {
 }
 
 // ---------- sort & filter ----------
+// What a reviewer sorts by: the score approving gives, the risk found, when it was held.
+// (The stored final score is 0 for every held item: no sort by it.)
 export const SORTS = {
-  server: { label: 'Server order', cmp: (a, b) => a.index - b.index },
+  server: { label: 'Server order (newest first)', cmp: (a, b) => a.index - b.index },
   approved_desc: { label: 'If approved ↓', cmp: (a, b) => cmpNum(b.approvedFinal, a.approvedFinal) || a.index - b.index },
   approved_asc: { label: 'If approved ↑', cmp: (a, b) => cmpNum(a.approvedFinal, b.approvedFinal) || a.index - b.index },
-  stored_desc: { label: 'Stored ↓', cmp: (a, b) => cmpNum(b.storedFinal, a.storedFinal) || a.index - b.index },
+  risk: { label: 'Risk (most severe first)', cmp: (a, b) => riskRank(a.tags) - riskRank(b.tags) || (a.tags[0] ?? '~').localeCompare(b.tags[0] ?? '~') || a.index - b.index },
+  created_desc: { label: 'Created ↓ (newest)', cmp: (a, b) => cmpStr(b.created, a.created) || a.index - b.index },
+  created_asc: { label: 'Created ↑ (oldest)', cmp: (a, b) => cmpStr(a.created, b.created) || a.index - b.index },
   drift_first: { label: 'Drift first', cmp: (a, b) => driftRank(a) - driftRank(b) || a.index - b.index },
-  risk: { label: 'Risk tag', cmp: (a, b) => (a.tags[0] ?? '~').localeCompare(b.tags[0] ?? '~') || a.index - b.index },
 };
 const cmpNum = (x, y) => (x ?? -1) - (y ?? -1);
+const cmpStr = (x, y) => (x === y ? 0 : x == null ? -1 : y == null ? 1 : x < y ? -1 : 1);
 const driftRank = (r) => (r.drift?.status === 'drift' ? (r.drift.explained ? 1 : 0) : 2);
+// Most severe first: an injection or blocked source stays at 0 even if approved; then MNPI, PHI, PII, vague.
+const RISK_ORDER = ['injection', 'source:blocked', 'mnpi', 'phi:', 'pii:', 'vague'];
+/** Rank of an item's most severe risk tag (lower is more severe; untagged last). */
+export function riskRank(tags) {
+  let best = RISK_ORDER.length;
+  for (const t of tags) {
+    const k = RISK_ORDER.findIndex((p) => (p.endsWith(':') ? t.startsWith(p) : t === p));
+    best = Math.min(best, k < 0 ? RISK_ORDER.length - 0.5 : k);
+  }
+  return best;
+}
 
-/** rows: view rows (see makeRow in list.js). f: {tag, status, decision, drift, minScore, text} */
+/**
+ * rows: view rows (see makeRow in list.js). f: {tag, status, decision, decisions, drift, minScore, text}.
+ * `decisions` is the page's Map id → 'approve' | 'reject' (decisions live there, not on the rows).
+ */
 export function filterRows(rows, f) {
   const text = (f.text || '').trim().toLowerCase();
   return rows.filter((r) => {
     if (f.tag && f.tag !== '*' && !(f.tag === '(none)' ? r.tags.length === 0 : r.tags.includes(f.tag))) return false;
     if (f.status && f.status !== '*' && r.status !== f.status) return false;
-    if (f.decision && f.decision !== '*' && (r.decision ?? 'undecided') !== f.decision) return false;
+    if (f.decision && f.decision !== '*' && (f.decisions?.get(r.id) ?? 'undecided') !== f.decision) return false;
     if (f.drift === 'drift' && r.drift?.status !== 'drift') return false;
     if (f.drift === 'unexplained' && !(r.drift?.status === 'drift' && !r.drift.explained)) return false;
     if (f.drift === 'match' && r.drift?.status !== 'match') return false;
@@ -195,4 +215,73 @@ export function buildDecisionExport(decisions, { baseUrl = '', generatedAt = new
     lines.push(`curl -sS --fail-with-body -X POST "$LIANS_URL${e.path}" -H "X-API-Key: $LIANS_API_KEY" -H 'Content-Type: application/json' --data-raw ${shellQuote(JSON.stringify(e.body))}`);
   }
   return { doc, json, curl: lines.join('\n') + '\n', skipped };
+}
+
+// ---------- why it was held ----------
+/** What each admission risk tag names, as a reviewer reads it. */
+export const TAG_PHRASES = {
+  'pii:ssn': 'an SSN',
+  'pii:email': 'an email address',
+  'pii:credit_card': 'a card number',
+  'phi:mrn': 'a medical record number',
+  'phi:npi': 'a provider NPI',
+  mnpi: 'material non-public information',
+  injection: 'a prompt-injection phrase',
+  'source:blocked': 'a blocked source',
+  vague: 'vague content',
+};
+const fmtScore = (v) => (v == null ? '—' : Number.isInteger(v) ? v.toFixed(1) : String(v));
+
+/** "a, b and c" */
+function listPhrase(parts) {
+  return parts.length <= 1 ? parts.join('') : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+}
+
+/**
+ * The detail pane's opening sentence: what was found and what approving does.
+ * tags: the item's risk tags; approved: its "If approved" breakdown (or null);
+ * status: the item's status. E.g. "Held for an SSN. If approved: 0.7675, eligible for recall."
+ */
+export function heldSentence(tags, approved, { status = 'pending', error = null, scoring = false } = {}) {
+  const named = [...new Set(tags)].map((t) => TAG_PHRASES[t] ?? `the risk tag ${t}`);
+  const held = named.length ? `Held for ${listPhrase(named)}.` : 'Held for review.';
+  if (status !== 'pending') return `${held} Already ${status}: read-only.`;
+  if (error) return `${held} If approved: unknown (the client re-score failed).`;
+  if (!approved || typeof approved !== 'object') return `${held} If approved: ${scoring ? 're-scoring…' : 'unknown (no client re-score)'}.`;
+  const f = fmtScore(typeof approved.final_score === 'number' ? approved.final_score : null);
+  const g = gateOf(approved);
+  if (!g) return `${held} If approved: ${f}, eligible for recall.`;
+  return `${held} If approved: ${f}, still not recallable (zeroed by the ${g.gate} gate${g.reason ? `: ${g.reason}` : ''}).`;
+}
+
+/**
+ * Cut `content` into runs for marking: [{text, tags}] in order, covering it
+ * exactly, where `tags` lists the risk spans ({tag, start, end, text}; UTF-16
+ * offsets, as riskSpans returns them) covering that run (overlaps give a run
+ * several tags). A span that is not a well-formed slice of `content` is
+ * dropped (never guessed at).
+ */
+export function markRuns(content, spans) {
+  const s = String(content);
+  const ok = (Array.isArray(spans) ? spans : []).filter((p) => p && typeof p.tag === 'string'
+    && Number.isInteger(p.start) && Number.isInteger(p.end) && p.start >= 0 && p.start < p.end && p.end <= s.length
+    && s.slice(p.start, p.end) === p.text);
+  if (!ok.length) return [{ text: s, tags: [] }];
+  const cuts = [...new Set([0, s.length, ...ok.flatMap((p) => [p.start, p.end])])].sort((a, b) => a - b);
+  const runs = [];
+  for (let k = 0; k + 1 < cuts.length; k++) {
+    const [a, b] = [cuts[k], cuts[k + 1]];
+    const tags = [...new Set(ok.filter((p) => p.start <= a && p.end >= b).map((p) => p.tag))];
+    const last = runs.at(-1);
+    if (last && !tags.length && !last.tags.length) last.text += s.slice(a, b);
+    else runs.push({ text: s.slice(a, b), tags });
+  }
+  return runs;
+}
+
+/** A short, single-line snippet of an item's content, to name it next to its id. */
+export function snippetOf(content, max = 80) {
+  if (typeof content !== 'string') return '';
+  const one = content.replace(/\s+/g, ' ').trim();
+  return one.length > max ? `${one.slice(0, max)}…` : one;
 }

@@ -23,16 +23,39 @@ export function statusCell(s) {
   return h('span', { class: `st ${st}` }, st === 'passed' ? '✓ passed' : st === 'failed' ? '✕ failed' : '– skipped');
 }
 
+// Checks that compare the body's own text with its receipt's hashes: skipped
+// under privacy-minimal writes, so a valid result then covers less.
+const CONTENT_CODES = new Set(['content_hash_mismatch', 'neighbor_hash_mismatch']);
+const STATUS_ORDER = { failed: 0, passed: 1, skipped: 2 };
+
+/** How many content comparisons the skipped checks stand for (their message counts them; else one each). */
+export function skippedContentComparisons(checks) {
+  let n = 0;
+  for (const c of checks) {
+    if (c?.status !== 'skipped' || !CONTENT_CODES.has(String(c.code))) continue;
+    const m = /^(\d+) [^.]*comparison/.exec(String(c.message ?? ''));
+    n += m ? Number(m[1]) : 1;
+  }
+  return n;
+}
+
 export function renderReport(out, report, { title, explain, extra, hashTitle = 'Canonical hash (SHA-256 of the Python-canonical JSON)' }) {
   const valid = report?.valid === true;
-  const checks = Array.isArray(report?.checks) ? report.checks : [];
+  // Failed checks first (then passed, then skipped), each group in the verifier's order.
+  const checks = (Array.isArray(report?.checks) ? report.checks : [])
+    .map((c, i) => [c, i]).sort(([a, i], [b, j]) => (STATUS_ORDER[a?.status] ?? 3) - (STATUS_ORDER[b?.status] ?? 3) || i - j).map(([c]) => c);
+  // Valid with content comparisons skipped (privacy-minimal writes): amber, never green.
+  const skippedContent = valid ? skippedContentComparisons(checks) : 0;
+  const verdict = !valid ? 'bad' : skippedContent ? 'partial' : 'ok';
   const failures = Array.isArray(report?.failures) ? report.failures : [];
   const counts = { passed: 0, failed: 0, skipped: 0 };
   checks.forEach((c) => { if (c && counts[c.status] != null) counts[c.status]++; });
   const canonical = typeof report?.canonical === 'string' ? report.canonical : null;
   const unbound = Array.isArray(report?.unbound_fields) ? report.unbound_fields.map(String) : [];
   replace(out,
-    h('div', { class: `verdict ${valid ? 'ok' : 'bad'}`, dataset: { valid: String(valid) } }, h('span', { 'aria-hidden': 'true' }, valid ? '✓' : '✕'), `${title}: ${valid ? 'valid' : 'INVALID'}`),
+    h('div', { class: `verdict ${verdict}`, dataset: { valid: String(valid), verdict } }, h('span', { 'aria-hidden': 'true' }, valid ? (skippedContent ? '◐' : '✓') : '✕'),
+      `${title}: ${!valid ? 'INVALID' : skippedContent ? `valid for the fields checked; ${skippedContent} content comparison${skippedContent === 1 ? '' : 's'} skipped` : 'valid'}`),
+    skippedContent ? h('div', { class: 'callout warn', id: 'partial-note' }, `Privacy-minimal writes: the body's memory contents were not compared with the receipt (${skippedContent} comparison${skippedContent === 1 ? '' : 's'} skipped), so this result does not show that the text you read is the text the server bound.`) : null,
     h('p', { class: 'muted' }, `${counts.passed} passed · ${counts.failed} failed · ${counts.skipped} skipped`),
     failures.length ? h('div', { class: 'callout bad' }, 'Failure codes: ', ...failures.flatMap((c, i) => [i ? ', ' : '', h('code', null, String(c))])) : null,
     h('h3', null, hashTitle),

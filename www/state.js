@@ -2,11 +2,13 @@
 //
 // Every view (theme.js, tabs.js, scorer.js, load.js, rescore.js, list.js,
 // detail.js, decisions.js, verify.js, pack.js) imports this module and the
-// helpers (dom.js, queue.js, lians.js, files.js, report.js), never another
+// helpers (dom.js, queue.js, saved.js, lians.js, files.js, report.js), never another
 // view: a view that must make another one repaint calls it through `ui`,
 // where each view registers its entry points when it is imported.
 // Data from queues, receipts and packs is untrusted: it reaches the DOM only
 // through dom.js (text nodes and vetted attributes).
+
+import { readSaved, writeSaved, scopeKey } from './saved.js';
 
 export const SAMPLE = {
   queue: 'sample/queue-sample.json',
@@ -24,10 +26,17 @@ export const state = {
   items: [],           // [{raw, obj}]
   results: [],         // per item: {held, approved, trusted_review, drift, error} or undefined
   rows: [],            // view rows (see makeRow in list.js)
+  byId: new Map(),     // id → view row
   visible: [],         // rows after filter/sort
   selectedId: null,
   decisions: new Map(), // id → 'approve' | 'reject'
   notes: new Map(),     // id → note text
+  checked: new Set(),   // ids selected for a bulk decision (x, the row checkbox)
+  anchor: null,         // the last checked id (shift-click selects the range from it)
+  scope: null,          // {origin, namespace, key}: where this queue's work is saved (saved.js)
+  savedOther: new Map(), // saved entries of this scope for ids not in the loaded queue (kept as they are)
+  saveFailed: false,    // the last save was refused (storage full or off)
+  fetched: null,        // the last fetch: {origin, limit, count, truncated}
   job: 0,
   scoring: false,
   scoredWith: '',
@@ -46,6 +55,8 @@ export const ui = {
   scoringDone: noop,       // () re-scoring finished: re-sort/filter if needed, detail, decisions (list.js)
   renderDetail: noop,      // () (detail.js)
   renderDecisions: noop,   // () (decisions.js)
+  rowsChanged: noop,       // (ids) those rows' decision or selection changed: patch them (list.js)
+  countsChanged: noop,     // () the queue counts and the action bar (list.js)
   startScoring: noop,      // () re-score state.items (rescore.js)
   apiBase: () => '',       // () the "Fetch from Lians" base URL as typed (load.js)
   apiKey: () => '',        // () its API key (page memory only: the input's value) (load.js)
@@ -55,13 +66,83 @@ export const ui = {
 
 export function renderAll() { ui.renderList(true); }
 
-export const rowById = (id) => state.rows.find((r) => r.id === id);
+export const rowById = (id) => state.byId.get(id);
 
-/** Record (or with a null action, undo) a decision for one item. */
+/** Only pending items can be decided (a resolved one answers 409). */
+export const isOpen = (r) => Boolean(r) && r.status === 'pending';
+
+/** Record (or with a null action, undo) a decision for one item; false if it is read-only. */
 export function decide(id, action) {
-  if (id == null) return;
+  if (id == null || !isOpen(rowById(id))) return false;
   if (action) state.decisions.set(id, action); else state.decisions.delete(id);
-  ui.renderList(true);
+  ui.rowsChanged([id]);
+  saveSoon();
+  return true;
+}
+
+/** Decide many items at once (bulk); resolved items are skipped. Returns how many were decided. */
+export function decideMany(ids, action) {
+  const done = [];
+  for (const id of ids) {
+    if (!isOpen(rowById(id))) continue;
+    state.decisions.set(id, action);
+    done.push(id);
+  }
+  ui.rowsChanged(done);
+  saveSoon();
+  return done.length;
+}
+
+export function setNote(id, text) {
+  if (text) state.notes.set(id, text); else state.notes.delete(id);
+  saveSoon();
+}
+
+// ─── saved work (saved.js): written shortly after each change, and when the page goes away ───
+let saveTimer = 0;
+const store = () => { try { return window.sessionStorage; } catch { return null; } };
+
+/** This queue's entries to save: its decisions and notes, plus the scope's entries for other ids. */
+function savedEntries() {
+  const m = new Map(state.savedOther);
+  const ids = new Set([...state.decisions.keys(), ...state.notes.keys()]);
+  for (const id of ids) m.set(id, { action: state.decisions.get(id) ?? null, note: state.notes.get(id) ?? '' });
+  return m;
+}
+
+export function saveNow() {
+  clearTimeout(saveTimer);
+  saveTimer = 0;
+  if (!state.scope) return;
+  state.saveFailed = !writeSaved(store(), state.scope.key, savedEntries());
+}
+
+export function saveSoon() {
+  if (!saveTimer) saveTimer = setTimeout(saveNow, 100);
+}
+addEventListener('pagehide', saveNow);
+
+/** Set the queue's scope and bring back its saved work (for the ids this queue holds, pending only). Returns how many decisions came back. */
+export function restoreSaved(origin, namespace) {
+  const key = scopeKey(origin, namespace);
+  state.scope = { origin, namespace, key };
+  state.savedOther = new Map();
+  let n = 0;
+  for (const [id, d] of readSaved(store(), key)) {
+    const r = rowById(id);
+    if (!r) { state.savedOther.set(id, d); continue; }
+    if (!isOpen(r)) continue; // resolved since: the saved decision is moot
+    if (d.action) { state.decisions.set(id, d.action); n++; }
+    if (d.note) state.notes.set(id, d.note);
+  }
+  return n;
+}
+
+/** Forget saved work: for the given ids (submitted), or all of this scope (Discard saved decisions). */
+export function forgetSaved(ids = null) {
+  if (ids) for (const id of ids) { state.savedOther.delete(id); state.notes.delete(id); }
+  else { state.savedOther = new Map(); state.decisions = new Map(); state.notes = new Map(); }
+  saveNow();
 }
 
 /**

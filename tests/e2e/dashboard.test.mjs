@@ -216,23 +216,33 @@ describe('review queue', () => {
     assert.equal(await page.locator('#queue-list [role="option"]').count(), 3);
   });
 
-  it('keyboard: j/k move, a/r mark; export has the exact resolve bodies and curl lines', async () => {
+  it('keyboard: j/k move, a/r mark and move to the next undecided; export has the exact resolve bodies and curl lines', async () => {
     const { page } = await open();
     await waitForScoring(page);
     const ids = await page.$$eval('#queue-list [role="option"]', (els) => els.map((e) => e.dataset.id));
+    const current = () => page.locator('#queue-list [aria-selected="true"]').getAttribute('data-id');
     await page.focus('#queue-list');
-    await page.keyboard.press('a');           // first → approve
-    await page.keyboard.press('j');
-    await page.keyboard.press('r');           // second → reject
+    await page.keyboard.press('a');           // first → approve, then the second
+    assert.equal(await current(), ids[1]);
+    await page.keyboard.press('r');           // second → reject, then the third
+    assert.equal(await current(), ids[2]);
     await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('a');           // fourth → approve
+    await page.keyboard.press('a');           // fourth → approve, then the fifth
+    assert.equal(await current(), ids[4]);
     await page.keyboard.press('k');
-    await page.keyboard.press('a');
-    await page.keyboard.press('u');           // third: marked then undone
-    assert.equal(await page.locator('#queue-list [aria-selected="true"]').getAttribute('data-id'), ids[2]);
+    await page.keyboard.press('k');
+    await page.keyboard.press('a');           // third: marked (moves on to the fifth, the next undecided) …
+    assert.equal(await current(), ids[4]);
+    await page.keyboard.press('k');
+    await page.keyboard.press('k');
+    await page.keyboard.press('u');           // … then undone
+    assert.equal(await current(), ids[2]);
+    assert.equal(await page.locator('#queue-list [data-decision]').count(), 3);
+    assert.equal(await page.getAttribute(`#queue-list [data-id="${ids[0]}"]`, 'data-decision'), 'approve');
+    assert.equal(await page.getAttribute(`#queue-list [data-id="${ids[1]}"]`, 'data-decision'), 'reject');
     await page.click(`#queue-list [data-id="${ids[0]}"]`);
     await page.fill('#note-input', "PII ok'd by J. O'Neil");
+    await page.waitForSelector('#dec-preview:not([data-stale])');
     const doc = JSON.parse(await page.inputValue('#dec-preview'));
     assert.equal(doc.format, 'lians-review-decisions.v1');
     assert.deepEqual(doc.decisions.map((d) => [d.pending_id, d.method, d.path, d.body]), [

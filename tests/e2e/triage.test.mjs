@@ -1,0 +1,436 @@
+// End-to-end tests of the review dashboard as a triage tool (issue 21), in
+// headless Chromium: the decision filter, saved work (reload restore, discard),
+// the replace guard, the truncation notice and the next batch, fast decisions
+// (a/r move on, x, shift-click, select all shown, bulk with an in-page
+// confirmation), read-only resolved items, why an item was held (marks and the
+// opening sentence), fit at 1280/1440/390 px, and honest verify states.
+// A Lians server is stood in for by page.route on the dashboard's own origin
+// (GET /v1/admissions with a limit, POST …/resolve); tests/live runs the same
+// against a real one.
+// Run: node --test tests/e2e/triage.test.mjs (needs the built package).
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { startServer, launchBrowser, newPage, waitForScoring, outPath } from './helpers.mjs';
+import { loadPackage, verifiersWork, REPO } from './pkg.mjs';
+import { bigQueueItems } from './big-queue.mjs';
+
+const require = createRequire(import.meta.url);
+const SAMPLE = join(REPO, 'www', 'sample');
+const read = (f) => readFileSync(join(SAMPLE, f), 'utf8');
+const { pkg, reason } = await loadPackage();
+const noPkg = pkg ? false : `package not built: ${reason}`;
+const noVerifiers = noPkg || (verifiersWork(pkg) ? false : 'verifiers not implemented');
+const noSpans = noPkg || (typeof pkg.riskSpans === 'function' ? false : 'this package build has no riskSpans() yet');
+const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+let server;
+let browser;
+const recorders = [];
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function open(opts = {}, hash = '#empty') {
+  const p = await newPage(browser, opts);
+  recorders.push(p.rec);
+  await p.page.goto(server.url + hash);
+  return p;
+}
+
+async function loadFile(page, text, name = 'queue.json') {
+  await page.setInputFiles('#queue-file', { name, mimeType: 'application/json', buffer: Buffer.from(text) });
+  return waitForScoring(page);
+}
+
+const queueText = (texts) => `{"pending":[${texts.join(',')}],"total":${texts.length},"status_filter":"pending"}`;
+
+/**
+ * A stand-in Lians server on the dashboard's origin: the pending items
+ * (newest first), GET /v1/admissions?limit=N returns the first N, and
+ * POST /v1/admissions/{id}/resolve resolves one. Returns its log.
+ */
+async function fakeLians(context, texts) {
+  const pending = new Map(texts.map((t) => [JSON.parse(t).id, t]));
+  const log = { gets: [], resolves: [], pending };
+  await context.route('**/v1/admissions?*', (route) => {
+    const limit = Number(new URL(route.request().url()).searchParams.get('limit'));
+    log.gets.push({ limit, key: route.request().headers()['x-api-key'] });
+    const list = [...pending.values()].slice(0, limit);
+    return route.fulfill({ status: 200, contentType: 'application/json', body: queueText(list) });
+  });
+  await context.route('**/v1/admissions/*/resolve', (route) => {
+    const id = new URL(route.request().url()).pathname.split('/')[3];
+    const body = JSON.parse(route.request().postData());
+    log.resolves.push({ id, ...body });
+    if (!pending.has(id)) return route.fulfill({ status: 409, contentType: 'application/json', body: '{"detail":"already resolved"}' });
+    pending.delete(id);
+    return route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(body.action === 'approve' ? { status: 'approved', memory_id: `aaaaaaaa-0000-4000-8000-${id.slice(-12)}` } : { status: 'rejected', memory_id: null }) });
+  });
+  return log;
+}
+
+async function fetchFromForm(page, { limit = null } = {}) {
+  if (await page.isHidden('#api-area')) await page.click('#api-toggle');
+  await page.fill('#api-url', server.url);
+  await page.fill('#api-key', 'test-admin-key');
+  if (limit != null) await page.fill('#api-limit', String(limit));
+  await page.click('#api-fetch');
+}
+
+const rowsIds = (page) => page.$$eval('#queue-list [role="option"]', (els) => els.map((e) => e.dataset.id));
+const current = (page) => page.locator('#queue-list [aria-selected="true"]').getAttribute('data-id');
+const snap = (page) => page.evaluate(() => window.__liansDashboard.snapshot());
+
+async function axe(page, label) {
+  for (const colorScheme of ['light', 'dark']) {
+    await page.emulateMedia({ colorScheme });
+    await page.evaluate(axeSource);
+    const res = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+    const bad = res.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    assert.deepEqual(bad.map((v) => `${label} ${colorScheme}: ${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`), []);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+describe('never lose work', () => {
+  it('the Decision filter lists what was decided (decisions live in the page state, not on the rows)', async () => {
+    const { page } = await open({}, '');
+    await waitForScoring(page);
+    const ids = await rowsIds(page);
+    await page.focus('#queue-list');
+    for (let i = 0; i < 4; i++) await page.keyboard.press('a');
+    for (let i = 0; i < 4; i++) await page.keyboard.press('r');
+    const shown = async (v) => { await page.selectOption('#f-decision', v); return rowsIds(page); };
+    assert.deepEqual(await shown('approve'), ids.slice(0, 4));
+    assert.deepEqual(await shown('reject'), ids.slice(4, 8));
+    assert.deepEqual(await shown('undecided'), ids.slice(8));
+    assert.match(await page.textContent('#queue-count'), new RegExp(`^${ids.length - 8} of ${ids.length} shown · ${ids.length - 8} undecided`));
+    // Under "undecided", a decision takes the row out of the list and the next one is current.
+    const first = ids[8];
+    assert.equal(await current(page), first);
+    await page.keyboard.press('a');
+    assert.deepEqual(await rowsIds(page), ids.slice(9));
+    assert.equal(await current(page), ids[9]);
+    await page.selectOption('#f-decision', '*');
+    assert.equal(await page.getAttribute(`#queue-list [data-id="${first}"]`, 'data-decision'), 'approve');
+  });
+
+  it('decisions and notes are saved per server origin + namespace and restored after a reload; never the key or content', { skip: noPkg }, async () => {
+    const { page, context } = await open();
+    const texts = bigQueueItems(30, 3);
+    await fakeLians(context, texts);
+    await fetchFromForm(page);
+    assert.equal(await waitForScoring(page), 'done');
+    assert.match(await page.textContent('#saved-status'), /sessionStorage/);
+    const ids = await rowsIds(page);
+    await page.focus('#queue-list');
+    await page.keyboard.press('a');
+    await page.keyboard.press('r');
+    await page.keyboard.press('a');
+    await page.click(`#queue-list [data-id="${ids[1]}"]`);
+    await page.fill('#note-input', 'duplicate of an earlier write');
+    await page.waitForTimeout(250); // saved shortly after each change
+    const stored = await page.evaluate(() => Object.fromEntries(Object.entries(sessionStorage)));
+    const keys = Object.keys(stored).filter((k) => k.startsWith('lians-review:v1:'));
+    assert.deepEqual(keys, [`lians-review:v1:${JSON.stringify([new URL(server.url).origin, 'lians-real-ns'])}`]);
+    const all = JSON.stringify(stored);
+    assert.ok(!all.includes('test-admin-key'), 'the API key is never stored');
+    for (const t of texts) assert.ok(!all.includes(JSON.parse(t).content.slice(0, 30)), 'no content is stored');
+    assert.deepEqual(JSON.parse(stored[keys[0]]).decisions[ids[1]], { action: 'reject', note: 'duplicate of an earlier write' });
+
+    await page.reload();
+    assert.equal((await snap(page)).count, 0);
+    await fetchFromForm(page);
+    assert.equal(await waitForScoring(page), 'done');
+    const s = await snap(page);
+    assert.deepEqual(s.rows.slice(0, 4).map((r) => r.decision), ['approve', 'reject', 'approve', null]);
+    assert.match(await page.textContent('#queue-status'), /3 saved decisions restored/);
+    await page.click(`#queue-list [data-id="${ids[1]}"]`);
+    assert.equal(await page.inputValue('#note-input'), 'duplicate of an earlier write');
+
+    // Discard saved decisions: asks in the page, then clears the page and the storage.
+    await page.click('#discard-saved');
+    assert.match(await page.textContent('#discard-text'), /Discard 3 decisions/);
+    await page.click('#discard-cancel');
+    assert.equal((await snap(page)).rows.filter((r) => r.decision).length, 3);
+    await page.click('#discard-saved');
+    await page.click('#discard-confirm');
+    assert.equal((await snap(page)).rows.filter((r) => r.decision).length, 0);
+    assert.deepEqual(await page.evaluate(() => Object.keys(sessionStorage).filter((k) => k.startsWith('lians-review:'))), []);
+  });
+
+  it('replacing a queue with unsent decisions asks in the page; a bad or empty load never replaces it', async () => {
+    const { page, rec } = await open({}, '');
+    await waitForScoring(page);
+    const ids = await rowsIds(page);
+    await page.focus('#queue-list');
+    await page.keyboard.press('a');
+    await page.keyboard.press('r');
+    // A paste with no valid item: the loaded queue stays (it used to become 0 items).
+    await page.click('#paste-toggle');
+    await page.fill('#queue-text', '[{"id":"x","content":5}]');
+    await page.click('#queue-text-load');
+    assert.match(await page.textContent('#queue-status'), /no valid review item.*The loaded queue is kept/);
+    assert.deepEqual(await rowsIds(page), ids);
+    await page.fill('#queue-text', '{"pending": [');
+    await page.click('#queue-text-load');
+    assert.match(await page.textContent('#queue-status'), /Not valid JSON.*The loaded queue is kept/);
+    await page.fill('#queue-text', '{"pending": []}');
+    await page.click('#queue-text-load');
+    assert.match(await page.textContent('#queue-status'), /no valid review item/);
+    assert.deepEqual(await rowsIds(page), ids);
+    // A valid queue: the page asks first (no native dialog); cancel keeps everything.
+    const other = queueText(bigQueueItems(3, 9));
+    await page.fill('#queue-text', other);
+    await page.click('#queue-text-load');
+    await page.waitForSelector('#replace-box:not([hidden])');
+    assert.match(await page.textContent('#replace-text'), /2 unsent decisions/);
+    await page.click('#replace-cancel');
+    assert.deepEqual(await rowsIds(page), ids);
+    assert.equal((await snap(page)).rows.filter((r) => r.decision).length, 2);
+    // The sample button asks too; confirming replaces.
+    await page.click('#load-sample');
+    await page.waitForSelector('#replace-box:not([hidden])');
+    await page.click('#replace-cancel');
+    await page.click('#queue-text-load');
+    await page.waitForSelector('#replace-box:not([hidden])');
+    await page.click('#replace-confirm');
+    await waitForScoring(page);
+    assert.equal((await snap(page)).count, 3);
+    assert.deepEqual(rec.dialogs, []);
+    // The replaced queue's decisions were saved: loading it again brings them back.
+    await page.click('#load-sample');
+    await waitForScoring(page);
+    assert.equal((await snap(page)).rows.filter((r) => r.decision).length, 2);
+  });
+});
+
+describe('see all of it', () => {
+  it('default limit 500; a full page shows #queue-truncated; submit, then the next batch; saved work cleared once sent', { skip: noPkg }, async () => {
+    const { page, context } = await open();
+    const texts = bigQueueItems(12, 4);
+    const log = await fakeLians(context, texts);
+    await page.click('#api-toggle');
+    assert.equal(await page.inputValue('#api-limit'), '500');
+    await fetchFromForm(page, { limit: 8 });
+    await waitForScoring(page);
+    assert.equal(log.gets.at(-1).limit, 8);
+    assert.equal(await page.isVisible('#queue-truncated'), true);
+    assert.match(await page.textContent('#queue-truncated'), /returned 8 items, the limit.*may hold more.*no offset/);
+    assert.match(await page.textContent('#queue-count'), /^8 of 8 shown · 8 undecided/);
+    await page.focus('#queue-list');
+    for (let i = 0; i < 5; i++) await page.keyboard.press('a');
+    for (let i = 0; i < 3; i++) await page.keyboard.press('r');
+    assert.match(await page.textContent('#queue-count'), /^8 of 8 shown · 0 undecided/);
+    await page.click('#dec-submit');
+    assert.match(await page.textContent('#dec-confirm-target'), /8 decisions will be sent/);
+    // Each listed decision names its item by a content snippet next to the id.
+    const firstContent = JSON.parse(texts[0]).content;
+    assert.ok((await page.textContent('#dec-confirm-list li')).includes(firstContent.slice(0, 40)));
+    assert.equal(log.resolves.length, 0, 'nothing sent before the confirmation');
+    await page.click('#dec-submit-confirm');
+    await page.waitForSelector('#dec-results[data-state="done"]');
+    assert.equal(log.resolves.length, 8);
+    assert.ok((await page.textContent('#dec-results li')).includes(firstContent.slice(0, 40)), 'outcomes name the item');
+    assert.match(await page.textContent('#dec-results'), /Queue refreshed from the server: 4 items\. The queue was cut at 8 items before: this is the next batch/);
+    assert.equal(await page.isVisible('#fetch-next'), true);
+    assert.equal(await page.isVisible('#queue-truncated'), false);
+    assert.deepEqual((await snap(page)).rows.map((r) => r.id), texts.slice(8).map((t) => JSON.parse(t).id));
+    assert.deepEqual(await page.evaluate(() => Object.keys(sessionStorage).filter((k) => k.startsWith('lians-review:'))), [], 'sent decisions are cleared');
+  });
+
+  it('resolved items are read-only and show resolved_at, memory_id and the note; a missing source is "—"', async () => {
+    const { page } = await open();
+    const items = JSON.parse(read('admissions.json')).pending.slice(0, 3);
+    items[1] = { ...items[1], status: 'approved', resolved_at: '2026-12-01T10:00:00', memory_id: 'bbbbbbbb-0000-4000-8000-000000000001' };
+    await loadFile(page, JSON.stringify({ pending: items, total: 3, status_filter: null }));
+    assert.equal(await page.textContent('#detail .kv dd'), '—', 'source null shows as —');
+    await page.click(`#queue-list [data-id="${items[1].id}"]`);
+    assert.equal(await page.$('#detail .decide'), null, 'no decision buttons');
+    const ro = await page.textContent('#detail [data-readonly]');
+    assert.match(ro, /Resolved: approved/);
+    assert.match(ro, /2026-12-01T10:00:00/);
+    assert.match(ro, /bbbbbbbb-0000-4000-8000-000000000001/);
+    assert.match(ro, /note/);
+    await page.focus('#queue-list');
+    await page.keyboard.press('a');
+    assert.equal(await page.getAttribute(`#queue-list [data-id="${items[1].id}"]`, 'data-decision'), null);
+    assert.match(await page.textContent('#queue-status'), /read-only/);
+    assert.match(await page.textContent('#queue-count'), /1 resolved \(read-only\)/);
+    await page.click('#select-all-filtered');
+    assert.equal(await page.getAttribute(`#queue-list [data-id="${items[1].id}"]`, 'aria-checked'), null);
+    assert.match(await page.textContent('#bulk-approve'), /\(2\)/);
+  });
+});
+
+describe('decide fast', () => {
+  it('x, the row checkbox, shift-click ranges, select all shown, bulk with an in-page confirmation stating the count', async () => {
+    const { page, rec } = await open({}, '');
+    await waitForScoring(page);
+    const ids = await rowsIds(page);
+    await page.focus('#queue-list');
+    await page.keyboard.press('x');
+    assert.equal(await page.getAttribute(`#queue-list [data-id="${ids[0]}"]`, 'aria-checked'), 'true');
+    await page.click(`#queue-list [data-id="${ids[2]}"] .check`);
+    await page.click(`#queue-list [data-id="${ids[5]}"] .check`, { modifiers: ['Shift'] });
+    const checked = await page.$$eval('#queue-list [aria-checked="true"]', (els) => els.map((e) => e.dataset.id));
+    assert.deepEqual(checked, [ids[0], ids[2], ids[3], ids[4], ids[5]]);
+    await page.click('#bulk-reject');
+    assert.equal(await page.isVisible('#bulk-box'), true);
+    assert.equal(await page.textContent('#bulk-confirm'), 'Reject 5 items');
+    assert.match(await page.textContent('#bulk-text'), /Reject 5 selected items\?/);
+    await axe(page, 'bulk confirm');
+    await page.click('#bulk-cancel');
+    assert.equal((await snap(page)).rows.filter((r) => r.decision).length, 0, 'cancel decides nothing');
+    await page.click('#bulk-reject');
+    await page.click('#bulk-confirm');
+    const s = await snap(page);
+    assert.deepEqual(s.rows.filter((r) => r.decision === 'reject').map((r) => r.id), checked);
+    assert.equal(await page.locator('#queue-list [aria-checked="true"]').count(), 0, 'the selection is cleared');
+    // Select what the filters show, approve it in bulk.
+    await page.selectOption('#f-tag', 'mnpi');
+    await page.click('#select-all-filtered');
+    const mnpi = await rowsIds(page);
+    assert.equal(mnpi.length, 3);
+    await page.click('#bulk-approve');
+    assert.equal(await page.textContent('#bulk-confirm'), 'Approve 3 items');
+    await page.click('#bulk-confirm');
+    await page.selectOption('#f-tag', '*');
+    const s2 = await snap(page);
+    assert.deepEqual(s2.rows.filter((r) => r.decision === 'approve').map((r) => r.id).sort(), [...mnpi].sort());
+    assert.deepEqual(rec.dialogs, []);
+  });
+
+  it('the list sorts by If approved, risk and created (no Stored column)', { skip: noPkg }, async () => {
+    const { page } = await open({}, '');
+    await waitForScoring(page);
+    const sorts = await page.$$eval('#f-sort option', (os) => os.map((o) => o.value));
+    assert.ok(!sorts.includes('stored_desc'));
+    for (const k of ['approved_desc', 'risk', 'created_desc', 'created_asc']) assert.ok(sorts.includes(k), k);
+    assert.equal(await page.locator('#queue-list [data-col="stored"]').count(), 0);
+    await page.selectOption('#f-sort', 'approved_desc');
+    const s = await snap(page);
+    const vals = s.visible.map((id) => s.rows.find((r) => r.id === id).approved.final_score);
+    assert.deepEqual(vals, [...vals].sort((a, b) => b - a));
+    await page.selectOption('#f-sort', 'risk');
+    const first = (await snap(page)).visible[0];
+    assert.deepEqual(JSON.parse(read('queue-sample.json')).pending.find((p) => p.id === first).risk_tags, ['injection']);
+  });
+});
+
+describe('why it was held', () => {
+  it('opens with one plain sentence: what was found and what approving does', { skip: noPkg }, async () => {
+    const { page } = await open({}, '');
+    await waitForScoring(page);
+    const ssn = '4636c026-0207-4326-95bc-9261d81c01a4';
+    await page.click(`#queue-list [data-id="${ssn}"]`);
+    const want = pkg.rescoreReviewItem(JSON.stringify(JSON.parse(read('queue-sample.json')).pending.find((p) => p.id === ssn))).approved.final_score;
+    assert.equal(await page.textContent('#held-why'), `Held for an SSN. If approved: ${want}, eligible for recall.`);
+    await page.click('#queue-list [data-id="758cc5a8-222d-4f2b-aea6-4589a3179fc7"]');
+    assert.match(await page.textContent('#held-why'), /^Held for a prompt-injection phrase\. If approved: 0\.0, still not recallable \(zeroed by the safety gate/);
+    await page.click('#queue-list [data-id="b0afdfc7-ac61-4375-9283-da37bb16dcf3"]');
+    assert.match(await page.textContent('#held-why'), /^Held for an email address and a card number\./);
+  });
+
+  it('marks each detected span in the content as text (<mark data-risk-tag>)', { skip: noSpans }, async () => {
+    const { page, rec } = await open({}, '');
+    await waitForScoring(page);
+    await page.click('#queue-list [data-id="4636c026-0207-4326-95bc-9261d81c01a4"]');
+    assert.deepEqual(await page.$$eval('#detail pre.content mark', (ms) => ms.map((m) => [m.dataset.riskTag, m.textContent])), [['pii:ssn', '078-05-1120']]);
+    await page.click('#queue-list [data-id="b0afdfc7-ac61-4375-9283-da37bb16dcf3"]');
+    const marks = await page.$$eval('#detail pre.content mark', (ms) => ms.map((m) => m.dataset.riskTag));
+    assert.ok(marks.includes('pii:email') && marks.includes('pii:credit_card'), marks.join());
+    // Hostile content stays text: the marks hold text nodes only.
+    await page.click('#queue-list [data-id="a7e3fc69-82ec-4c35-9771-f8fba385e66b"]');
+    const probe = await page.evaluate(() => ({
+      text: document.querySelector('#detail pre.content').textContent,
+      elements: [...document.querySelectorAll('#detail pre.content *')].map((e) => e.tagName),
+    }));
+    assert.ok(probe.text.includes('<img src=x onerror=alert(document.domain)>'));
+    assert.ok(probe.elements.every((t) => t === 'MARK'), probe.elements.join());
+    assert.deepEqual(rec.dialogs, []);
+    await axe(page, 'marks');
+  });
+});
+
+describe('fit', () => {
+  for (const [w, hgt] of [[1440, 900], [1280, 800], [390, 844]]) {
+    it(`no horizontal overflow of the detail pane at ${w} px${w < 800 ? '; a tap shows the detail, If approved first' : ''}`, { skip: noPkg }, async () => {
+      const { page } = await open({ width: w, height: hgt }, '');
+      await waitForScoring(page);
+      for (const id of ['4636c026-0207-4326-95bc-9261d81c01a4', 'a7e3fc69-82ec-4c35-9771-f8fba385e66b', '1e35e54f-9c82-4991-a132-c3d8d4a5b3ad']) {
+        await page.click(`#queue-list [data-id="${id}"]`);
+        const m = await page.evaluate(() => {
+          const d = document.getElementById('detail');
+          const all = [...d.querySelectorAll('*')].filter((e) => !e.closest('.visually-hidden'));
+          const over = all.filter((e) => e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible' && e.clientWidth > 0).map((e) => `${e.tagName}.${e.className} ${e.scrollWidth}>${e.clientWidth}`);
+          const r = d.getBoundingClientRect();
+          const out = all.filter((e) => { const b = e.getBoundingClientRect(); return b.width > 0 && (b.right > r.right + 1 || b.left < r.left - 1); }).map((e) => `${e.tagName}.${e.className}`);
+          return { over, out, doc: document.documentElement.scrollWidth, vw: window.innerWidth };
+        });
+        assert.deepEqual(m.over, [], `${w}px ${id}: scrolling boxes`);
+        assert.deepEqual(m.out.slice(0, 5), [], `${w}px ${id}: outside the pane`);
+        assert.ok(m.doc <= m.vw, `${w}px: page ${m.doc} > ${m.vw}`);
+        if (w < 800) {
+          const box = await page.evaluate(() => {
+            const r = document.getElementById('detail').getBoundingClientRect();
+            return { top: r.top, vh: window.innerHeight };
+          });
+          assert.ok(box.top >= -1 && box.top < box.vh / 2, `tap brings the detail into view (top ${box.top})`);
+          const order = await page.evaluate(() => ['approved', 'held', 'stored'].map((c) => document.querySelector(`#detail tr[data-component="safety_score"] td[data-col="${c}"]`).getBoundingClientRect().top));
+          assert.ok(order[0] < order[1] && order[0] < order[2], `If approved comes first: ${order}`);
+        }
+      }
+      await page.click('#queue-list [data-id="4636c026-0207-4326-95bc-9261d81c01a4"]');
+      await page.screenshot({ path: outPath(`triage-${w}-light.png`), fullPage: w < 800 });
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await page.screenshot({ path: outPath(`triage-${w}-dark.png`), fullPage: w < 800 });
+      await page.emulateMedia({ colorScheme: 'light' });
+      await axe(page, `queue ${w}`);
+    });
+  }
+});
+
+describe('honest states', () => {
+  it('privacy-minimal results are amber ("valid for the fields checked; N content comparisons skipped"), never green; failed checks first', { skip: noVerifiers }, async () => {
+    const { page } = await open();
+    await page.click('#tab-verify');
+    const recall = read('recall-08-fast-filters-acme-tinyfloat.json');
+    const content = JSON.parse(recall).memories[0].content;
+    const tampered = recall.split(JSON.stringify(content).slice(1, -1)).join('Acme Corp revenue is $1');
+    await page.fill('#v-wire', tampered);
+    await page.click('#v-run');
+    await page.waitForSelector('#v-result .verdict[data-valid="false"]');
+    const statuses = await page.$$eval('#v-result table.checks tbody tr', (trs) => trs.map((t) => t.dataset.status));
+    const firstOther = statuses.findIndex((s) => s !== 'failed');
+    assert.ok(statuses.includes('failed') && statuses.slice(firstOther).every((s) => s !== 'failed'), `failed first: ${statuses.join()}`);
+    await page.check('#v-privacy');
+    await page.click('#v-run');
+    await page.waitForSelector('#v-result .verdict[data-valid="true"]');
+    assert.equal(await page.getAttribute('#v-result .verdict', 'data-verdict'), 'partial');
+    assert.match(await page.textContent('#v-result .verdict'), /valid for the fields checked; 4 content comparisons skipped/);
+    const color = await page.evaluate(() => getComputedStyle(document.querySelector('#v-result .verdict')).color);
+    const green = await page.evaluate(() => { const e = document.createElement('span'); e.style.color = 'var(--ok)'; document.body.append(e); const c = getComputedStyle(e).color; e.remove(); return c; });
+    assert.notEqual(color, green);
+    await axe(page, 'privacy-minimal');
+    // Unticked, the untampered sample is plainly valid (green).
+    await page.uncheck('#v-privacy');
+    await page.click('#v-sample-recall');
+    await page.waitForSelector('#v-result .verdict[data-verdict="ok"]');
+  });
+});
+
+describe('network', () => {
+  it('no request left 127.0.0.1', () => {
+    assert.deepEqual(recorders.flatMap((r) => r.external), []);
+  });
+});
