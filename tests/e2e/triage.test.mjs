@@ -365,9 +365,17 @@ describe('why it was held', () => {
 describe('fit', () => {
   for (const [w, hgt] of [[1440, 900], [1280, 800], [390, 844]]) {
     it(`no horizontal overflow of the detail pane at ${w} px${w < 800 ? '; a tap shows the detail, If approved first' : ''}`, { skip: noPkg }, async () => {
-      const { page } = await open({ width: w, height: hgt }, '');
-      await waitForScoring(page);
-      for (const id of ['4636c026-0207-4326-95bc-9261d81c01a4', 'a7e3fc69-82ec-4c35-9771-f8fba385e66b', '1e35e54f-9c82-4991-a132-c3d8d4a5b3ad']) {
+      const { page } = await open({ width: w, height: hgt });
+      // The sample, plus an item whose stored breakdown (untrusted server text) holds long unbreakable tokens.
+      const q = JSON.parse(read('queue-sample.json'));
+      const long = structuredClone(q.pending.find((p) => p.id === '4636c026-0207-4326-95bc-9261d81c01a4'));
+      long.id = '4636c026-0207-4326-95bc-000000000001';
+      long.score_breakdown.reasons[2] = `caller-declared source trust level ${'vendor_portal_bulk_import_connector_'.repeat(3)}`;
+      long.score_breakdown.scoring_policy_version = `lians_memory_scoring_${'v2_'.repeat(20)}`;
+      long.agent_id = 'agent_'.repeat(30);
+      q.pending.push(long);
+      await loadFile(page, JSON.stringify(q));
+      for (const id of ['4636c026-0207-4326-95bc-9261d81c01a4', 'a7e3fc69-82ec-4c35-9771-f8fba385e66b', '1e35e54f-9c82-4991-a132-c3d8d4a5b3ad', long.id]) {
         await page.click(`#queue-list [data-id="${id}"]`);
         const m = await page.evaluate(() => {
           const d = document.getElementById('detail');
