@@ -21,6 +21,16 @@
 //                       queue) before, the file after 1 s;
 //   next queue:         the same page, another file.
 // Prints medians (and min/max) of each phase; --json prints one JSON line too.
+//
+//   node bench/dashboard-bench.mjs --keys [--items 1500] [--presses 40] [--json]
+//
+// times single keys instead (issue #21): a queue of --items held items from a
+// file, re-scored, then --presses presses each of a (approve and move to the
+// next undecided), j (move), x (select) and u (undo, after k); per key the time
+// from the keydown event (its timeStamp) to a task queued from the next
+// requestAnimationFrame (a listener the bench adds, so any version of the page
+// is timed the same way), and the renderer's script + style + layout time
+// for it (CDP Performance metrics). Median, p90 and max per key.
 import os from 'node:os';
 import { readdirSync, readFileSync } from 'node:fs';
 import { startServer, launchBrowser, newPage } from '../tests/e2e/helpers.mjs';
@@ -31,8 +41,81 @@ const runsAt = args.indexOf('--runs');
 const RUNS = runsAt >= 0 ? Math.max(1, Number(args[runsAt + 1])) : 7;
 const JSON_OUT = args.includes('--json');
 const N = 500;
-
 const median = (v) => { const s = [...v].sort((a, b) => a - b); return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
+const argNum = (name, dflt) => { const at = args.indexOf(name); return at >= 0 ? Math.max(1, Number(args[at + 1])) : dflt; };
+
+if (args.includes('--keys')) {
+  await keysBench(argNum('--items', 1500), argNum('--presses', 40));
+  process.exit(0);
+}
+
+/** Keypress → painted frame at `n` items (see the header). */
+async function keysBench(n, presses) {
+  const server = await startServer();
+  const browser = await launchBrowser();
+  const out = {};
+  try {
+    const { page } = await newPage(browser);
+    // The clock, set by the bench (so it times any version of the page the same way): a capture-phase
+    // keydown listener that runs before the page's own, and measures from the event's timeStamp to a
+    // task queued from the next animation frame (after that frame's paint).
+    await page.addInitScript(() => {
+      document.addEventListener('keydown', (e) => {
+        const t0 = e.timeStamp;
+        requestAnimationFrame(() => setTimeout(() => performance.measure('lians:key', { start: t0, end: performance.now() }), 0));
+      }, true);
+    });
+    await page.goto(`${server.url}#empty`);
+    await page.waitForFunction(() => /scorer (ready|unavailable)/.test(document.getElementById('pkg-status').textContent));
+    await page.setInputFiles('#queue-file', { name: 'queue.json', mimeType: 'application/json', buffer: Buffer.from(bigQueue(n, 5)) });
+    await page.waitForFunction(() => document.getElementById('progress-wrap').dataset.state === 'done', null, { timeout: 300000, polling: 100 });
+    const rows = await page.locator('#queue-list [role="option"]').count();
+    if (rows !== n) throw new Error(`${rows} rows listed, want ${n}`);
+    await page.focus('#queue-list');
+    await page.waitForTimeout(500);
+    // The renderer's own accounting (CDP Performance metrics): script, style and layout time per key,
+    // less sensitive than wall time to a machine shared with other work.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Performance.enable');
+    const metrics = async () => Object.fromEntries((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]));
+    const measures = () => page.evaluate(() => performance.getEntriesByName('lians:key').length);
+    const press = async (key) => {
+      const before = await measures();
+      const m0 = await metrics();
+      await page.keyboard.press(key);
+      await page.waitForFunction((b) => performance.getEntriesByName('lians:key').length > b, before, { polling: 'raf' });
+      const wall = await page.evaluate(() => performance.getEntriesByName('lians:key').at(-1).duration);
+      const m1 = await metrics();
+      const d = (k) => (m1[k] - m0[k]) * 1000;
+      return { wall, work: d('ScriptDuration') + d('RecalcStyleDuration') + d('LayoutDuration') };
+    };
+    const plan = { a: [], j: [], x: [], u: [] };
+    for (let i = 0; i < presses; i++) {
+      plan.a.push(await press('a'));
+      plan.j.push(await press('j'));
+      plan.x.push(await press('x'));
+      await press('k');
+      plan.u.push(await press('u'));
+    }
+    const decided = await page.locator('#queue-list [data-decision]').count();
+    console.log(`(${decided} rows decided at the end)`);
+    const q = (v, p) => { const s = [...v].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))]; };
+    console.log(`dashboard keys: ${n} items, ${presses} presses per key; load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')} (${os.cpus().length} cpus)`);
+    console.log(`${'ms per key'.padEnd(12)}${['painted median', 'p90', 'max', 'work median', 'p90'].map((p) => p.padStart(15)).join('')}`);
+    for (const [k, v] of Object.entries(plan)) {
+      const wall = v.map((x) => x.wall);
+      const work = v.map((x) => x.work);
+      out[k] = { median: median(wall), p90: q(wall, 0.9), max: Math.max(...wall), work_median: median(work), work_p90: q(work, 0.9) };
+      console.log(`${`  ${k}`.padEnd(12)}${[out[k].median, out[k].p90, out[k].max, out[k].work_median, out[k].work_p90].map((x) => x.toFixed(1).padStart(15)).join('')}`);
+    }
+    console.log('(painted: keydown to a task queued from the next animation frame; work: the renderer\'s script + style + layout time.\n a: approve and move to the next undecided; j: move; x: select; u: undo (after k).)');
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+  if (JSON_OUT) console.log(JSON.stringify({ bench: 'dashboard-keys', n, presses, loadavg: os.loadavg(), ...out }));
+}
+
 
 /**
  * CPU time (ms) used so far by every process this one started (Chromium's

@@ -19,14 +19,27 @@ function currentExport() {
   return buildDecisionExport(m, { baseUrl: safeOrigin(ui.apiBase()) || '' });
 }
 // The counts are redrawn at once; the export preview (up to 1,500 entries of
-// text) after the frame, marked data-stale until then.
+// text, costly to lay out) shortly after, and only while it is on screen:
+// marked data-stale until then.
 let previewTimer = 0;
+let previewOnScreen = false;
 function renderPreview() {
+  clearTimeout(previewTimer);
   previewTimer = 0;
   const ex = currentExport();
   decPreview.value = decFormat.value === 'curl' ? ex.curl : ex.json;
   delete decPreview.dataset.stale;
 }
+function schedulePreview() {
+  decPreview.dataset.stale = 'true';
+  if (!previewTimer && previewOnScreen) previewTimer = setTimeout(renderPreview, 50);
+}
+if (typeof IntersectionObserver === 'function') {
+  new IntersectionObserver((entries) => {
+    previewOnScreen = entries.at(-1).isIntersecting;
+    if (previewOnScreen && decPreview.dataset.stale) schedulePreview();
+  }).observe(decPreview);
+} else previewOnScreen = true;
 function renderDecisions() {
   let a = 0;
   let rj = 0;
@@ -36,14 +49,14 @@ function renderDecisions() {
   $('#dec-count').textContent = text;
   $('#bar-decisions').textContent = a + rj ? `${text} · unsent` : 'no decisions';
   $('#discard-saved').disabled = !(state.decisions.size || state.notes.size || state.savedOther.size);
-  decPreview.dataset.stale = 'true';
-  if (!previewTimer) previewTimer = setTimeout(renderPreview, 50);
+  schedulePreview();
   if (!confirmBox.hidden && !sending) renderConfirm();
 }
 decFormat.addEventListener('input', () => { renderDecisions(); renderPreview(); });
 $('#dec-download-json').addEventListener('click', () => download('lians-review-decisions.json', currentExport().json));
 $('#dec-download-sh').addEventListener('click', () => download('lians-review-decisions.sh', currentExport().curl, 'text/x-shellscript'));
 $('#dec-copy').addEventListener('click', async () => {
+  if (decPreview.dataset.stale) renderPreview();
   try { await navigator.clipboard.writeText(decPreview.value); ui.say('Copied to the clipboard.'); } catch { decPreview.select(); ui.say('Select-all done: press Ctrl+C to copy.'); }
 });
 

@@ -137,6 +137,28 @@ function rowEl(r) {
   return row;
 }
 
+/**
+ * Bring a listed row's decision and check up to date in place (its size does not
+ * change, so only that row is laid out again, not the list).
+ */
+function patchRow(r, el) {
+  const decision = state.decisions.get(r.id);
+  const open = isOpen(r);
+  if (decision) el.dataset.decision = decision; else delete el.dataset.decision;
+  if (open) el.setAttribute('aria-checked', String(state.checked.has(r.id)));
+  const box = el.children[0];
+  const mark = open ? (state.checked.has(r.id) ? '☑' : '☐') : '';
+  if (box.textContent !== mark) box.textContent = mark;
+  const snippet = el.children[1];
+  const badge = snippet.firstChild instanceof HTMLElement && snippet.firstChild.classList.contains('badge') ? snippet.firstChild : null;
+  if (badge && !decision) { badge.nextSibling?.remove(); badge.remove(); }
+  if (decision) {
+    const text = decision === 'approve' ? '✓ approve' : '✕ reject';
+    if (badge) { badge.className = `badge ${decision}`; badge.textContent = text; }
+    else snippet.prepend(span(`badge ${decision}`, text), ' ');
+  }
+}
+
 // One click handler for every row (event delegation).
 list.addEventListener('click', (e) => {
   const t = e.target instanceof Element ? e.target : null;
@@ -181,7 +203,7 @@ function activeDescendant() {
  * filters no longer show leaves the list (the selection moves on first, see
  * decideAndNext). A row the filters now show that is not listed: rebuild all.
  */
-function rowsChanged(ids) {
+function rowsChanged(ids, { detail = true } = {}) {
   const fl = currentFilter();
   let rebuild = false;
   const gone = new Set();
@@ -192,18 +214,16 @@ function rowsChanged(ids) {
     const shown = filterRows([r], fl).length === 1;
     if (!el) { if (shown) rebuild = true; continue; }
     if (!shown) { el.remove(); rowEls.delete(r.index); gone.add(r.id); continue; }
-    const n = rowEl(r);
-    el.replaceWith(n);
-    rowEls.set(r.index, n);
+    patchRow(r, el);
   }
   if (rebuild) { renderList(true); return; }
   if (gone.size) {
     state.visible = state.visible.filter((r) => !gone.has(r.id));
     if (!state.visible.length) list.appendChild(h('p', { class: 'empty' }, 'No item matches the filters.'));
-    if (gone.has(state.selectedId)) { state.selectedId = state.visible[0]?.id ?? null; markSelected(); }
+    if (gone.has(state.selectedId)) { state.selectedId = state.visible[0]?.id ?? null; markSelected(); detail = true; }
   }
   renderCounts();
-  ui.renderDetail();
+  if (detail) ui.renderDetail();
   ui.renderDecisions();
 }
 
@@ -253,15 +273,13 @@ function scoringDone() {
   ui.renderDecisions();
 }
 
-let shownSelected = null; // the row element marked aria-selected
+/** Move aria-selected="true" to the current row (and scroll it into view). */
 function markSelected(scroll = false) {
-  if (shownSelected?.isConnected) shownSelected.setAttribute('aria-selected', 'false');
-  shownSelected = null;
+  for (const el of list.querySelectorAll('[aria-selected="true"]')) el.setAttribute('aria-selected', 'false');
   const r = state.selectedId != null ? rowById(state.selectedId) : null;
   const el = r ? rowEls.get(r.index) : null;
   if (el) {
     el.setAttribute('aria-selected', 'true');
-    shownSelected = el;
     if (scroll) el.scrollIntoView({ block: 'nearest' });
   }
   activeDescendant();
@@ -269,7 +287,6 @@ function markSelected(scroll = false) {
 
 function select(id, scroll = true) {
   state.selectedId = id;
-  for (const el of list.querySelectorAll('[aria-selected="true"]')) el.setAttribute('aria-selected', 'false');
   markSelected(scroll);
   ui.renderDetail();
 }
@@ -324,7 +341,7 @@ function toggleCheck(id, range = false) {
     changed.push(id);
   }
   state.anchor = id;
-  rowsChanged(changed);
+  rowsChanged(changed, { detail: false }); // a check changes no decision: the detail stays
 }
 
 function checkAllShown() {
@@ -340,13 +357,7 @@ function checkNone() {
 $('#select-all-filtered').addEventListener('click', checkAllShown);
 $('#select-none').addEventListener('click', checkNone);
 
-// ─── keyboard; each key's input-to-painted-frame time is measured (bench/dashboard-bench.mjs) ───
-function measureKey(t0) {
-  if (typeof performance === 'undefined' || !performance.measure) return;
-  requestAnimationFrame(() => setTimeout(() => {
-    try { performance.measure('lians:key', { start: t0, end: performance.now() }); } catch { /* old browser */ }
-  }, 0));
-}
+// ─── keyboard (bench/dashboard-bench.mjs --keys times each key to the painted frame) ───
 
 document.addEventListener('keydown', (e) => {
   if ($('#panel-queue').hidden || e.altKey || e.ctrlKey || e.metaKey) return;
@@ -367,7 +378,6 @@ document.addEventListener('keydown', (e) => {
     default: return;
   }
   e.preventDefault();
-  measureKey(e.timeStamp);
 });
 
 ui.buildRows = buildRows;

@@ -242,6 +242,7 @@ describe('review queue', () => {
     assert.equal(await page.getAttribute(`#queue-list [data-id="${ids[1]}"]`, 'data-decision'), 'reject');
     await page.click(`#queue-list [data-id="${ids[0]}"]`);
     await page.fill('#note-input', "PII ok'd by J. O'Neil");
+    await page.locator('#dec-preview').scrollIntoViewIfNeeded(); // the preview is drawn while on screen
     await page.waitForSelector('#dec-preview:not([data-stale])');
     const doc = JSON.parse(await page.inputValue('#dec-preview'));
     assert.equal(doc.format, 'lians-review-decisions.v1');
