@@ -3,6 +3,9 @@
 // fetched with the page's own "Fetch from Lians" form, re-scored, approved and
 // rejected from the page and submitted with "Submit decisions to Lians"; the
 // server's queue and the approved memories' stored scores are then checked.
+// A second part holds more than 500 items (the list route's page): the
+// truncation notice, single-key and bulk decisions, a reload mid-way that
+// loses nothing, the submit, the server agreeing, and the next batch.
 // Run: node --test tests/live/dashboard.test.mjs (starts its own servers).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { liansAvailable, startLians } from './server.mjs';
 import { rng, liveSeed } from './capture.mjs';
-import { heldWrites, hasHiddenInputs } from './held.mjs';
+import { heldWrites, hasHiddenInputs, manyHeldWrites } from './held.mjs';
 import { startServer, launchBrowser, newPage, waitForScoring, outPath } from '../e2e/helpers.mjs';
 import { loadPackage } from '../e2e/pkg.mjs';
 
@@ -247,5 +250,119 @@ describe('dashboard against a real Lians server', { skip }, () => {
     }
     assert.deepEqual(rec.external, []);
     assert.deepEqual(rec.dialogs, [], 'no window.confirm or alert');
+  });
+});
+
+describe('a real queue of more than 500 held items (issue 21)', { skip }, () => {
+  const N = 516;
+  let lians;
+  let dash;
+  let browser;
+  let page;
+  let rec;
+  let key;
+  const seed = skip ? 0 : liveSeed('live dashboard, 516 items');
+  const r = rng(seed);
+  const agent = `triage-test-${seed.toString(36)}`;
+  const ids = [];           // pending ids, in write order (oldest first)
+
+  before(async () => {
+    lians = await startLians();
+    key = await lians.makeKey(`ns-big-${seed}`);
+    dash = await startServer({ LIANS_API_URL: lians.url });
+    browser = await launchBrowser();
+    ({ page, rec } = await newPage(browser, { width: 1440, height: 900 }));
+  });
+  after(async () => {
+    await browser?.close();
+    await dash?.stop();
+    await lians?.stop();
+  });
+  const list = async (status) => {
+    const res = await lians.call('GET', `/v1/admissions?status=${status}&limit=500`, { key });
+    assert.equal(res.status, 200, res.text);
+    return res.json.pending;
+  };
+  const fetchQueue = async () => {
+    if (await page.isHidden('#api-area')) await page.click('#api-toggle');
+    await page.fill('#api-key', key);
+    await page.click('#api-fetch');
+    assert.equal(await waitForScoring(page, 180000), 'done');
+  };
+
+  it(`holds ${N} writes for review`, async () => {
+    for (const w of manyHeldWrites(r, agent, N)) {
+      const res = await lians.call('POST', '/v1/memories', { key, body: w.body });
+      assert.equal(res.status, 202, `${w.kind}: ${res.text}`);
+      ids.push(res.json.pending_id);
+    }
+    assert.equal((await list('pending')).length, 500, 'the list route returns at most 500');
+  });
+
+  let shown;
+  let keyed;
+  it('the page fetches 500 (the default limit), says the queue may hold more, and counts', async () => {
+    await page.goto(`${dash.url}#empty`);
+    await page.click('#api-toggle');
+    assert.equal(await page.inputValue('#api-limit'), '500');
+    await fetchQueue();
+    const s = await page.evaluate(() => window.__liansDashboard.snapshot());
+    shown = s.rows.map((x) => x.id);
+    assert.equal(shown.length, 500);
+    assert.deepEqual(new Set(shown), new Set(ids.slice(N - 500)), 'the newest 500');
+    assert.equal(await page.isVisible('#queue-truncated'), true);
+    assert.match(await page.textContent('#queue-truncated'), /returned 500 items, the limit.*may hold more/);
+    assert.match(await page.textContent('#queue-count'), /^500 of 500 shown · 500 undecided/);
+    for (const row of s.rows) assert.equal(row.error, null);
+    assert.ok(s.rows.every((x) => x.drift?.status === 'match'), 'held re-scores equal the stored breakdowns');
+  });
+
+  it('decides with single keys, reloads mid-way without losing a decision, then decides the rest in bulk', async () => {
+    await page.focus('#queue-list');
+    for (let i = 0; i < 6; i++) await page.keyboard.press('a');
+    for (let i = 0; i < 6; i++) await page.keyboard.press('r');
+    let s = await page.evaluate(() => window.__liansDashboard.snapshot());
+    keyed = s.rows.filter((x) => x.decision).map((x) => [x.id, x.decision]);
+    assert.deepEqual(keyed.map(([, d]) => d), [...Array(6).fill('approve'), ...Array(6).fill('reject')]);
+    await page.waitForTimeout(300);
+    await page.reload();
+    await fetchQueue();
+    s = await page.evaluate(() => window.__liansDashboard.snapshot());
+    assert.deepEqual(s.rows.filter((x) => x.decision).map((x) => [x.id, x.decision]), keyed, 'restored after the reload');
+    assert.match(await page.textContent('#queue-status'), /12 saved decisions restored/);
+    // The rest: the undecided ones the filter shows, rejected in bulk after the in-page confirmation.
+    await page.selectOption('#f-decision', 'undecided');
+    await page.click('#select-all-filtered');
+    await page.click('#bulk-reject');
+    assert.equal(await page.textContent('#bulk-confirm'), 'Reject 488 items');
+    await page.click('#bulk-confirm');
+    await page.selectOption('#f-decision', '*');
+    assert.match(await page.textContent('#queue-count'), /^500 of 500 shown · 0 undecided/);
+    assert.deepEqual(rec.dialogs, []);
+  });
+
+  it('submits the 500 decisions; the server agrees; the next batch is fetched', async () => {
+    await page.click('#dec-submit');
+    assert.match(await page.textContent('#dec-confirm-target'), /500 decisions will be sent to/);
+    await page.click('#dec-submit-confirm');
+    await page.waitForSelector('#dec-results[data-state="done"]', { timeout: 300000 });
+    const outcomes = await page.$$eval('#dec-results li', (lis) => lis.map((li) => [li.dataset.id, li.dataset.outcome]));
+    assert.equal(outcomes.length, 500);
+    const want = new Map(shown.map((id) => [id, 'rejected']));
+    for (const [id, d] of keyed) want.set(id, d === 'approve' ? 'approved' : 'rejected');
+    assert.deepEqual(new Map(outcomes), want);
+    // The server: the oldest 16 still pending, the rest resolved as decided.
+    assert.deepEqual(new Set((await list('pending')).map((x) => x.id)), new Set(ids.slice(0, N - 500)));
+    const approved = (await list('approved')).map((x) => x.id);
+    assert.deepEqual(new Set(approved), new Set(keyed.filter(([, d]) => d === 'approve').map(([id]) => id)));
+    // The page: the next batch, no truncation notice, nothing left saved.
+    await page.waitForFunction(() => /Queue refreshed from the server: 16 items\. The queue was cut at 500 items before: this is the next batch/.test(document.getElementById('dec-results').textContent));
+    const s = await page.evaluate(() => window.__liansDashboard.snapshot());
+    assert.deepEqual(new Set(s.rows.map((x) => x.id)), new Set(ids.slice(0, N - 500)));
+    assert.ok(s.rows.every((x) => x.decision === null));
+    assert.equal(await page.isVisible('#queue-truncated'), false);
+    assert.deepEqual(await page.evaluate(() => Object.keys(sessionStorage).filter((k) => k.startsWith('lians-review:'))), []);
+    await axeBothSchemes(page, 'next-batch');
+    assert.deepEqual(rec.external, []);
   });
 });

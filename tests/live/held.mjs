@@ -78,3 +78,17 @@ export function heldWrites(r, agentId, eventTime = () => new Date().toISOString(
 
 /** Did the write carry anything the list route drops (and a re-score must infer)? */
 export const hasHiddenInputs = (w) => w.body.importance !== undefined || w.body.metadata !== undefined;
+
+/**
+ * `n` held writes for a queue longer than the list route's page (500): every
+ * risk kind in turn, plain bodies (no importance or metadata), each content
+ * its own (a running number and a fresh name).
+ */
+export function manyHeldWrites(r, agentId, n, eventTime = () => new Date().toISOString().replace('Z', '+00:00')) {
+  const kinds = Object.keys(CONTENT);
+  return Array.from({ length: n }, (_, i) => {
+    const kind = kinds[i % kinds.length];
+    const [content, tags] = CONTENT[kind](r, `${r.pick(FIRST)} ${r.pick(LAST)}`, r.pick(PLACES));
+    return { kind, tags, body: { agent_id: agentId, content: `Item ${i + 1}: ${content}`, event_time: eventTime() } };
+  });
+}
