@@ -8,6 +8,7 @@
 
 import { h, replace } from './dom.js';
 import * as lians from './lians.js';
+import { snippetOf } from './queue.js';
 
 export const PROVES_LINE =
   'An audit proves that the server applied its published scoring rules to what it returned (components, gates, ' +
@@ -68,7 +69,7 @@ function status(s) {
   return h('span', { class: `st ${st}` }, st === 'passed' ? '✓' : st === 'failed' ? '✕' : '–', h('span', { class: 'visually-hidden' }, ` ${st}`));
 }
 
-function resultCard(r) {
+function resultCard(r, names) {
   const checks = Array.isArray(r?.checks) ? r.checks : [];
   const failed = checks.filter((c) => c?.status === 'failed');
   const ok = r?.consistent === true;
@@ -92,6 +93,7 @@ function resultCard(r) {
     h('summary', null,
       h('span', { class: `st ${ok ? 'passed' : 'failed'}` }, ok ? '✓' : '✕'),
       ` #${shortValue(r?.rank)} `, h('code', null, shortValue(r?.id, 40)),
+      names?.get(r?.id) ? h('span', { class: 'muted', dataset: { snippet: '' } }, ` “${names.get(r.id)}”`) : null,
       ok ? ' consistent' : ` ${failed.length} finding${failed.length === 1 ? '' : 's'}`,
       interval ? h('small', { class: 'muted mono' }, ` · retrieval score ${interval}`) : null,
       r?.query_variant != null ? h('small', { class: 'muted' }, ` · scored with query_variants[${shortValue(r.query_variant)}]`) : null),
@@ -104,8 +106,18 @@ function resultCard(r) {
       h('tbody', null, ...rows)));
 }
 
-/** Render an audit report into `out`. */
-export function renderAudit(out, report) {
+/** id → a content snippet, from the response's memories (to name each result next to its id). */
+export function namesFrom(wireText) {
+  const names = new Map();
+  try {
+    const mems = JSON.parse(wireText)?.memories;
+    if (Array.isArray(mems)) for (const m of mems) if (typeof m?.id === 'string') names.set(m.id, snippetOf(m.content, 60));
+  } catch { /* the audit reports why */ }
+  return names;
+}
+
+/** Render an audit report into `out`; `names` (optional) maps result ids to content snippets. */
+export function renderAudit(out, report, names = null) {
   const ok = report?.consistent === true;
   const results = Array.isArray(report?.results) ? report.results : [];
   const failures = Array.isArray(report?.failures) ? report.failures : [];
@@ -120,7 +132,7 @@ export function renderAudit(out, report) {
     ...top.map((c) => h('p', { class: 'status bad' }, `${shortValue(c.check)}: ${shortValue(c.message, 300)} (bound ${shortValue(c.bound)}, re-derived ${shortValue(c.rederived)})`)),
     h('div', { class: 'callout', id: 'audit-proves' }, h('strong', null, 'What an audit proves. '), PROVES_LINE,
       cannot.length ? h('details', null, h('summary', null, 'Cannot be audited from a response'), h('ul', null, ...cannot.map((t) => h('li', null, String(t))))) : null),
-    ...results.map(resultCard));
+    ...results.map((r) => resultCard(r, names)));
 }
 
 /**
@@ -147,6 +159,6 @@ export function mountAuditPanel({ button, wire, query, out, ready, resets = [] }
       replace(out, h('p', { class: 'status bad', dataset: { error: info.code } }, `Cannot audit: ${info.code}${info.path ? ` at ${info.path}` : ''}: ${info.message}`));
       return;
     }
-    renderAudit(out, report);
+    renderAudit(out, report, namesFrom(text));
   });
 }

@@ -435,6 +435,21 @@ describe('honest states', () => {
     await page.click('#v-sample-recall');
     await page.waitForSelector('#v-result .verdict[data-verdict="ok"]');
   });
+  it('audit results name each memory by a content snippet next to its id', { skip: noVerifiers }, async () => {
+    const { page } = await open();
+    await page.click('#tab-verify');
+    await page.click('#v-sample-recall');
+    await page.waitForSelector('#v-result .verdict');
+    await page.click('#v-audit-run');
+    await page.waitForSelector('#v-audit-out .audit-result');
+    const recall = JSON.parse(read('recall-08-fast-filters-acme-tinyfloat.json'));
+    const named = await page.$$eval('#v-audit-out .audit-result summary', (ss) => ss.map((s) => [s.querySelector('code').textContent, s.querySelector('[data-snippet]')?.textContent ?? '']));
+    assert.ok(named.length > 0);
+    for (const [id, snip] of named) {
+      const m = recall.memories.find((x) => x.id === id);
+      assert.ok(m && snip.includes(m.content.slice(0, 20)), `${id}: ${snip}`);
+    }
+  });
 });
 
 describe('network', () => {

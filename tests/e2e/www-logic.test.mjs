@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { spansAt, textAt } from '../../www/jsonspan.js';
-import { parseQueueText, driftView, buildDecisionExport, shellQuote, gateOf, componentRows, inputsText, QueueError } from '../../www/queue.js';
+import { parseQueueText, driftView, buildDecisionExport, shellQuote, gateOf, componentRows, inputsText, QueueError, filterRows, heldSentence, markRuns, snippetOf, riskRank } from '../../www/queue.js';
+import { readSaved, writeSaved, scopeKey, namespaceOf } from '../../www/saved.js';
 import { classifyResolve, resolveUrl } from '../../www/resolve.js';
 import { REPO } from './pkg.mjs';
 
@@ -149,5 +150,70 @@ describe('serve.mjs', () => {
     };
     assert.equal(run({ PORT: 'eighty' }), 2);
     assert.equal(run({ PORT: '0', LIANS_API_URL: 'javascript:alert(1)' }), 2);
+  });
+});
+
+describe('triage helpers (issue 21)', () => {
+  const row = (id, extra = {}) => ({ id, tags: [], status: 'pending', searchText: '', ...extra });
+  it('filterRows reads decisions from the page map', () => {
+    const rows = [row('a'), row('b'), row('c')];
+    const decisions = new Map([['a', 'approve'], ['b', 'reject']]);
+    const ids = (d) => filterRows(rows, { decision: d, decisions }).map((r) => r.id);
+    assert.deepEqual(ids('approve'), ['a']);
+    assert.deepEqual(ids('reject'), ['b']);
+    assert.deepEqual(ids('undecided'), ['c']);
+  });
+  it('riskRank: injection and blocked sources first, untagged last', () => {
+    assert.ok(riskRank(['injection']) < riskRank(['mnpi']));
+    assert.ok(riskRank(['mnpi']) < riskRank(['phi:mrn']));
+    assert.ok(riskRank(['phi:npi']) < riskRank(['pii:ssn']));
+    assert.ok(riskRank(['pii:email', 'mnpi']) === riskRank(['mnpi']));
+    assert.ok(riskRank([]) > riskRank(['vague']));
+  });
+  it('heldSentence says what was found and what approving does', () => {
+    assert.equal(heldSentence(['pii:ssn'], { final_score: 0.7675, eligible: true }), 'Held for an SSN. If approved: 0.7675, eligible for recall.');
+    assert.equal(heldSentence(['pii:email', 'pii:credit_card', 'mnpi'], { final_score: 1, eligible: true }),
+      'Held for an email address, a card number and material non-public information. If approved: 1.0, eligible for recall.');
+    assert.match(heldSentence(['injection'], { final_score: 0, eligible: false, safety_eligible: false, reasons: ['', '', '', '', '', '', 'unsafe or quarantined'] }),
+      /^Held for a prompt-injection phrase\. If approved: 0\.0, still not recallable \(zeroed by the safety gate: unsafe or quarantined\)\.$/);
+    assert.equal(heldSentence(['x:new'], null, { scoring: true }), 'Held for the risk tag x:new. If approved: re-scoring….');
+    assert.equal(heldSentence(['pii:ssn'], null, { status: 'approved' }), 'Held for an SSN. Already approved: read-only.');
+  });
+  it('markRuns cuts exact runs; overlaps carry both tags; malformed spans are dropped', () => {
+    const c = 'SSN 078-05-1120, mail a@b.co';
+    const spans = [{ tag: 'pii:ssn', start: 4, end: 15, text: '078-05-1120' }, { tag: 'pii:email', start: 22, end: 28, text: 'a@b.co' }];
+    const runs = markRuns(c, spans);
+    assert.equal(runs.map((r) => r.text).join(''), c);
+    assert.deepEqual(runs.filter((r) => r.tags.length).map((r) => [r.tags, r.text]), [[['pii:ssn'], '078-05-1120'], [['pii:email'], 'a@b.co']]);
+    const over = markRuns('abcdef', [{ tag: 'x', start: 0, end: 4, text: 'abcd' }, { tag: 'y', start: 2, end: 6, text: 'cdef' }]);
+    assert.deepEqual(over, [{ text: 'ab', tags: ['x'] }, { text: 'cd', tags: ['x', 'y'] }, { text: 'ef', tags: ['y'] }]);
+    for (const bad of [{ tag: 'x', start: 0, end: 3, text: 'zzz' }, { tag: 'x', start: -1, end: 2, text: 'ab' }, { tag: 'x', start: 2, end: 99, text: 'c' }, { tag: 'x', start: 1.5, end: 2, text: 'b' }, null]) {
+      assert.deepEqual(markRuns('abcdef', [bad]), [{ text: 'abcdef', tags: [] }]);
+    }
+    assert.deepEqual(markRuns('😀x', [{ tag: 't', start: 0, end: 2, text: '😀' }]), [{ text: '😀', tags: ['t'] }, { text: 'x', tags: [] }]);
+  });
+  it('snippetOf is one short line', () => {
+    assert.equal(snippetOf('a\n  b'), 'a b');
+    assert.equal(snippetOf('x'.repeat(100), 10), `${'x'.repeat(10)}…`);
+    assert.equal(snippetOf(null), '');
+  });
+  it('saved work: per origin and namespace, ids/actions/notes only, validated on the way back', () => {
+    const store = new Map();
+    const s = { getItem: (k) => store.get(k) ?? null, setItem: (k, v) => store.set(k, v), removeItem: (k) => store.delete(k) };
+    const k = scopeKey('https://lians.example.com', 'ns-1');
+    assert.notEqual(k, scopeKey('https://lians.example.com', 'ns-2'));
+    assert.notEqual(k, scopeKey('https://other.example.com', 'ns-1'));
+    assert.ok(writeSaved(s, k, new Map([[U1, { action: 'approve', note: 'ok' }], [U2, { action: null, note: '' }]])));
+    assert.deepEqual(JSON.parse(store.get(k)), { v: 1, decisions: { [U1]: { action: 'approve', note: 'ok' } } });
+    assert.deepEqual([...readSaved(s, k)], [[U1, { action: 'approve', note: 'ok' }]]);
+    store.set(k, JSON.stringify({ v: 1, decisions: { [U1]: { action: 'delete-everything', note: 7 }, [U2]: { action: 'reject' }, x: 'nope' } }));
+    assert.deepEqual([...readSaved(s, k)], [[U2, { action: 'reject', note: '' }]]);
+    for (const junk of ['{', 'null', '[]', '{"v":2,"decisions":{}}']) { store.set(k, junk); assert.equal(readSaved(s, k).size, 0); }
+    assert.ok(writeSaved(s, k, new Map()));
+    assert.equal(store.has(k), false);
+    assert.equal(writeSaved({ setItem: () => { throw new Error('quota'); }, removeItem() {} }, k, new Map([[U1, { action: 'reject' }]])), false);
+    assert.equal(namespaceOf([{ namespace: 'a' }, { namespace: 'a' }]), 'a');
+    assert.equal(namespaceOf([{ namespace: 'a' }, { namespace: 'b' }]), '*');
+    assert.equal(namespaceOf([]), '');
   });
 });
