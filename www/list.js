@@ -100,9 +100,9 @@ function approvedCell(r) {
   return e;
 }
 
-/** "2026-11-30 13:46" from an ISO time (the server's text, cut, never reinterpreted). */
+/** "11-30 13:46" from an ISO time (the server's text, cut, never reinterpreted). */
 function createdText(c) {
-  return typeof c === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(c) ? `${c.slice(0, 10)} ${c.slice(11, 16)}` : '—';
+  return typeof c === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(c) ? `${c.slice(5, 10)} ${c.slice(11, 16)}` : '—';
 }
 
 function metaEl(r) {
@@ -132,6 +132,7 @@ function rowEl(r) {
   if (decision) snippet.append(span(`badge ${decision}`, decision === 'approve' ? '✓ approve' : '✕ reject'), ' ');
   snippet.append(String(r.obj.content));
   const created = span('created', createdText(r.created));
+  if (r.created) created.title = r.created;
   created.dataset.col = 'created';
   row.append(box, snippet, created, approvedCell(r), metaEl(r));
   return row;
@@ -273,6 +274,14 @@ function scoringDone() {
   ui.renderDecisions();
 }
 
+/** Scroll the list (only the list, never the page around it) so that `el` is in view. */
+function scrollRowIntoList(el) {
+  const top = el.offsetTop; // the list is the rows' offsetParent (position: relative)
+  const bottom = top + el.offsetHeight;
+  if (top < list.scrollTop) list.scrollTop = top;
+  else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
+}
+
 /** Move aria-selected="true" to the current row (and scroll it into view). */
 function markSelected(scroll = false) {
   for (const el of list.querySelectorAll('[aria-selected="true"]')) el.setAttribute('aria-selected', 'false');
@@ -280,7 +289,7 @@ function markSelected(scroll = false) {
   const el = r ? rowEls.get(r.index) : null;
   if (el) {
     el.setAttribute('aria-selected', 'true');
-    if (scroll) el.scrollIntoView({ block: 'nearest' });
+    if (scroll) scrollRowIntoList(el);
   }
   activeDescendant();
 }

@@ -209,6 +209,7 @@ describe('never lose work', () => {
     assert.deepEqual(rec.dialogs, []);
     // The replaced queue's decisions were saved: loading it again brings them back.
     await page.click('#load-sample');
+    await page.waitForFunction((n) => window.__liansDashboard.snapshot().count === n, ids.length);
     await waitForScoring(page);
     assert.equal((await snap(page)).rows.filter((r) => r.decision).length, 2);
   });
