@@ -198,7 +198,7 @@ function closeBulk() {
 }
 $('#bulk-approve').addEventListener('click', () => openBulk('approve'));
 $('#bulk-reject').addEventListener('click', () => openBulk('reject'));
-$('#bulk-cancel').addEventListener('click', () => { closeBulk(); ui.say('No decision was made.'); });
+$('#bulk-cancel').addEventListener('click', () => { closeBulk(); ui.say('No decision was made.'); $('#queue-list').focus({ preventScroll: true }); });
 bulkBtn.addEventListener('click', () => {
   if (!bulkAction) return;
   const action = bulkAction;
@@ -208,6 +208,7 @@ bulkBtn.addEventListener('click', () => {
   state.anchor = null;
   ui.renderList(true);
   ui.say(`${action === 'approve' ? 'Approved' : 'Rejected'} ${n} item${n === 1 ? '' : 's'} (not sent yet).`);
+  $('#queue-list').focus({ preventScroll: true }); // back to the keys
 });
 
 // ─── Discard saved decisions (this queue's scope), after an in-page confirmation ───

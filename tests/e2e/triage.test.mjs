@@ -342,6 +342,42 @@ describe('why it was held', () => {
     assert.match(await page.textContent('#held-why'), /^Held for an email address and a card number\./);
   });
 
+  it('marks the spans the package reports as text, never HTML (a stand-in riskSpans, so this runs on any build)', { skip: noPkg }, async () => {
+    const { page, context, rec } = await open({}, '#empty');
+    const real = await (await fetch(`${server.url}lians-pkg.js`)).text();
+    assert.match(real, /export default pkg;/);
+    // SSNs and MRNs by a regex, plus an overlapping span and a malformed one (dropped, not guessed at).
+    const stub = real.replace('export default pkg;', `const spans = (c) => {
+  const out = [];
+  for (const m of c.matchAll(/\\d{3}-\\d{2}-\\d{4}/g)) out.push({ tag: 'pii:ssn', start: m.index, end: m.index + m[0].length, text: m[0] });
+  for (const m of c.matchAll(/MRN-?\\d+/g)) out.push({ tag: 'phi:mrn', start: m.index, end: m.index + m[0].length, text: m[0] });
+  for (const m of c.matchAll(/<img[^>]*>/g)) out.push({ tag: 'injection', start: m.index, end: m.index + m[0].length, text: m[0] }, { tag: 'injection', start: m.index, end: m.index + 3, text: 'nope' });
+  return out;
+};
+export default { ...pkg, riskSpans: spans };`);
+    await context.route('**/lians-pkg.js', (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body: stub }));
+    await page.reload();
+    await loadFile(page, read('queue-sample.json'));
+    await page.click('#queue-list [data-id="4636c026-0207-4326-95bc-9261d81c01a4"]');
+    assert.equal(await page.getAttribute('#detail pre.content', 'data-marks'), 'on');
+    assert.deepEqual(await page.$$eval('#detail pre.content mark', (ms) => ms.map((m) => [m.dataset.riskTag, m.textContent])), [['pii:ssn', '078-05-1120']]);
+    assert.equal(await page.textContent('#detail pre.content'), "Employee Jordan Lee's SSN on file is 078-05-1120 for payroll setup.");
+    await page.click('#queue-list [data-id="a7e3fc69-82ec-4c35-9771-f8fba385e66b"]');
+    const probe = await page.evaluate(() => ({
+      text: document.querySelector('#detail pre.content').textContent,
+      marks: [...document.querySelectorAll('#detail pre.content mark')].map((m) => [m.dataset.riskTag, m.textContent, m.children.length]),
+      elements: [...document.querySelectorAll('#detail pre.content *')].map((e) => e.tagName),
+    }));
+    const content = JSON.parse(read('queue-sample.json')).pending.find((p) => p.id === 'a7e3fc69-82ec-4c35-9771-f8fba385e66b').content;
+    assert.equal(probe.text, content, 'the content, exactly');
+    assert.ok(probe.marks.some(([t, x]) => t === 'injection' && x.startsWith('<img')), JSON.stringify(probe.marks));
+    assert.ok(probe.marks.every(([, , kids]) => kids === 0), 'marks hold text only');
+    assert.ok(probe.elements.every((t) => t === 'MARK'), probe.elements.join());
+    assert.equal(await page.evaluate(() => document.querySelectorAll('main img, main script:not([src])').length), 0);
+    assert.deepEqual(rec.dialogs, []);
+    await axe(page, 'stand-in marks');
+  });
+
   it('marks each detected span in the content as text (<mark data-risk-tag>)', { skip: noSpans }, async () => {
     const { page, rec } = await open({}, '');
     await waitForScoring(page);
