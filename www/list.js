@@ -296,8 +296,8 @@ function markSelected(scroll = false) {
 
 function select(id, scroll = true) {
   state.selectedId = id;
+  ui.renderDetail(); // first: the scroll below reads the layout once, with the new detail in it
   markSelected(scroll);
-  ui.renderDetail();
 }
 
 function move(delta) {
