@@ -16,6 +16,8 @@ export const {
   scoreCandidates,
   tokenizeForScoring,
   detectRiskTags,
+  riskSpans,
+  isTooVague,
   evaluateAdmission,
   rescoreReviewItem,
   rankPositionScore,

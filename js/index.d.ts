@@ -561,6 +561,27 @@ export declare function scoreCandidates(
 export declare function tokenizeForScoring(value: string | number | boolean | null): string[];
 /** Admission risk detectors, in detector order (e.g. `pii:email`, `injection`). */
 export declare function detectRiskTags(content: string): string[];
+/** Where an admission detector matched (`riskSpans`). */
+export interface RiskSpan {
+  /** The detector's tag: `pii:ssn`, `pii:email`, `phi:mrn`, `phi:npi`, `pii:credit_card`, `mnpi` or `injection` (never `vague`). */
+  tag: string;
+  /** Start, in UTF-16 code units (a JS string index). */
+  start: number;
+  /** End (exclusive), in UTF-16 code units: `content.slice(start, end) === text`. */
+  end: number;
+  /** The matched text. */
+  text: string;
+}
+/**
+ * Where the admission detectors match: every match Python's `re.finditer` yields for each detector's
+ * pattern in the reference (credit cards: only the Luhn-valid ones), by tag in detector order
+ * (`pii:ssn`, `pii:email`, `phi:mrn`, `phi:npi`, `pii:credit_card`, `mnpi`, `injection`), then by
+ * position. `vague` has no span; `detectRiskTags(c)` is the set of the span tags, plus `vague` when
+ * `isTooVague(c)`.
+ */
+export declare function riskSpans(content: string): RiskSpan[];
+/** The reference's `is_too_vague`: fewer than 3 distinct ASCII `[a-z0-9]` runs in `content.lower()` (the `vague` tag). */
+export declare function isTooVague(content: string): boolean;
 /** Admission `evaluate`. */
 export declare function evaluateAdmission(input: EvaluateAdmissionInput | JsonText): AdmissionDecision;
 /** Re-score a review-queue item as held and as approved (trusted review). */

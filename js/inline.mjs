@@ -22,6 +22,8 @@ export const {
   scoreCandidates,
   tokenizeForScoring,
   detectRiskTags,
+  riskSpans,
+  isTooVague,
   evaluateAdmission,
   rescoreReviewItem,
   rankPositionScore,

@@ -14,6 +14,8 @@ export const API_NAMES = [
   "scoreCandidates",
   "tokenizeForScoring",
   "detectRiskTags",
+  "riskSpans",
+  "isTooVague",
   "evaluateAdmission",
   "rescoreReviewItem",
   "rankPositionScore",

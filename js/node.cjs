@@ -21,6 +21,8 @@ module.exports = {
   scoreCandidates: glue.scoreCandidates,
   tokenizeForScoring: glue.tokenizeForScoring,
   detectRiskTags: glue.detectRiskTags,
+  riskSpans: glue.riskSpans,
+  isTooVague: glue.isTooVague,
   evaluateAdmission: glue.evaluateAdmission,
   rescoreReviewItem: glue.rescoreReviewItem,
   rankPositionScore: glue.rankPositionScore,

@@ -18,6 +18,8 @@ export const {
   scoreCandidates,
   tokenizeForScoring,
   detectRiskTags,
+  riskSpans,
+  isTooVague,
   evaluateAdmission,
   rescoreReviewItem,
   rankPositionScore,

@@ -23,6 +23,8 @@ export const {
   scoreCandidates,
   tokenizeForScoring,
   detectRiskTags,
+  riskSpans,
+  isTooVague,
   evaluateAdmission,
   rescoreReviewItem,
   rankPositionScore,

@@ -39,6 +39,21 @@ pub fn detect_risk_tags(content: &Value) -> Result<Value> {
     Ok(strings(admission::detect_risk_tags(&content)))
 }
 
+/// `risk_spans(content)`: where the admission detectors match,
+/// `[{tag, start, end, text}]` with offsets in `units` ([`admission::risk_spans`]).
+pub fn risk_spans(content: &Value, units: admission::Offsets) -> Result<Value> {
+    limits::check_value(content, "", "the content", &Caps::INPUT)?;
+    let content = required_str(Some(content), "")?;
+    Ok(admission::risk_spans_json(&content, &admission::risk_spans(&content), units))
+}
+
+/// `is_too_vague(content)`: a boolean.
+pub fn is_too_vague(content: &Value) -> Result<Value> {
+    limits::check_value(content, "", "the content", &Caps::INPUT)?;
+    let content = required_str(Some(content), "")?;
+    Ok(Value::Bool(admission::is_too_vague(&content)))
+}
+
 /// `evaluate(content, source, mode, blocked_sources)`: input object
 /// `{content, source?, mode? = "monitor", blocked_sources? = []}`; returns
 /// `{action, risk_tags, reasons}`. `blocked_sources` is an array used as

@@ -56,8 +56,9 @@ pub fn error_value(e: &Error) -> Value {
 
 /// `score`: `text` is one JSON document (an object, or an array of inputs)
 /// or JSON Lines; `function` names the API function (`score_memory`,
-/// `evaluate`, `tokenize_for_scoring`, `detect_risk_tags`,
-/// `rescore_review_item`, `sort_candidates`). One output line per input; an
+/// `evaluate`, `tokenize_for_scoring`, `detect_risk_tags`, `risk_spans`
+/// (offsets in code points), `is_too_vague`, `rescore_review_item`,
+/// `sort_candidates`). One output line per input; an
 /// input that fails gives an error line and exit status [`INVALID`]. A JSONL
 /// line that is not JSON is a usage-level error (`label` names the input).
 pub fn score(text: &str, function: &str, label: &str) -> Result<Outcome> {
@@ -66,6 +67,8 @@ pub fn score(text: &str, function: &str, label: &str) -> Result<Outcome> {
         "evaluate" => api::evaluate_admission,
         "tokenize_for_scoring" => api::tokenize_for_scoring,
         "detect_risk_tags" => api::detect_risk_tags,
+        "risk_spans" => |v| api::risk_spans(v, crate::admission::Offsets::CodePoints),
+        "is_too_vague" => api::is_too_vague,
         "rescore_review_item" => api::rescore_review_item,
         "sort_candidates" => api::sort_candidates,
         other => return Err(usage(format!("unknown function {other:?}"))),
@@ -314,7 +317,7 @@ pub const COMMANDS: &[Command] = &[
             "fn",
             "NAME",
             To::Setting,
-            "score_memory (default), evaluate, tokenize_for_scoring, detect_risk_tags, rescore_review_item, sort_candidates",
+            "score_memory (default), evaluate, tokenize_for_scoring, detect_risk_tags, risk_spans, is_too_vague, rescore_review_item, sort_candidates",
         )],
         run: run_score,
     },

@@ -86,6 +86,9 @@ pub fn run_vector(vector: &Value) -> Value {
             })
         }
         "detect_risk_tags" => api::detect_risk_tags(input.get("content").unwrap_or(&null)).map(|t| wrap("tags", t)),
+        "risk_spans" => api::risk_spans(input.get("content").unwrap_or(&null), crate::admission::Offsets::CodePoints)
+            .map(|s| wrap("spans", s)),
+        "is_too_vague" => api::is_too_vague(input.get("content").unwrap_or(&null)).map(|v| wrap("vague", v)),
         "evaluate" => api::evaluate_admission(&Value::Object(input.clone())),
         other => Err(Error::new(crate::ErrorCode::InvalidValue, "/fn", format!("unknown fn {other:?}"))),
     };

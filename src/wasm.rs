@@ -171,13 +171,30 @@ pub fn tokenize_for_scoring(value: JsValue) -> JsResult {
 /// `detect_risk_tags(content)`: array of tags.
 #[wasm_bindgen(js_name = detectRiskTags, skip_typescript)]
 pub fn detect_risk_tags(content: JsValue) -> JsResult {
-    let content = if content.is_string() {
-        interop::check_js_string(&content, crate::limits::MAX_STRING_BYTES, "").map_err(|e| js_error(&e))?;
-        Value::Str(interop::js_string_to_pystr(&content))
+    out(api::detect_risk_tags(&content_arg(&content)?))
+}
+
+/// A content argument: a bare string is the content itself, not JSON text.
+fn content_arg(content: &JsValue) -> Result<Value, JsValue> {
+    if content.is_string() {
+        interop::check_js_string(content, crate::limits::MAX_STRING_BYTES, "").map_err(|e| js_error(&e))?;
+        Ok(Value::Str(interop::js_string_to_pystr(content)))
     } else {
-        arg(&content)?
-    };
-    out(api::detect_risk_tags(&content))
+        arg(content)
+    }
+}
+
+/// `risk_spans(content)`: `[{tag, start, end, text}]`, offsets in UTF-16
+/// code units (`content.slice(start, end) === text`).
+#[wasm_bindgen(js_name = riskSpans, skip_typescript)]
+pub fn risk_spans(content: JsValue) -> JsResult {
+    out(api::risk_spans(&content_arg(&content)?, crate::admission::Offsets::Utf16))
+}
+
+/// `is_too_vague(content)`: a boolean.
+#[wasm_bindgen(js_name = isTooVague, skip_typescript)]
+pub fn is_too_vague(content: JsValue) -> JsResult {
+    out(api::is_too_vague(&content_arg(&content)?))
 }
 
 /// Admission `evaluate`: `{action, risk_tags, reasons}`.

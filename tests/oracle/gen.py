@@ -118,6 +118,14 @@ def pii(rng: random.Random) -> str:
     return digits(rng, rng.randint(1, 3)) + rng.choice(["%", ".", "."]) + rng.choice(["", digits(rng, 1) + "%"]) + rng.choice(["", "x", "abc", " growth"])
 
 
+def detector_dense(rng: random.Random) -> str:
+    """Detector hits packed together (adjacent, overlapping candidates, shared separators), for where
+    `finditer` resumes after each match (risk spans)."""
+    glue = ["", "", " ", "-", ".", "@", "_", "a", "+", ":", "\u00a0", digit(rng), "\U0001d7ce", "😀"]
+    parts = [pii(rng) if rng.random() < 0.8 else token(rng) for _ in range(rng.randint(1, 8))]
+    return "".join(p + rng.choice(glue) for p in parts)
+
+
 def year(rng: random.Random) -> str:
     return rng.choice(["19", "20", "18", "21", "２０"]) + digits(rng, 2) + rng.choice(["", "", "-09-30", "-9-30", "x", "_", "1", "年", "."])
 

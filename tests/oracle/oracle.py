@@ -5,7 +5,8 @@
 
     python oracle.py gen --seed S --count N --out DIR [--start K]
         writes DIR/oracle.jsonl: N vectors spread over score_memory, tokenize_for_scoring,
-        detect_risk_tags and evaluate (ids `orc-<fn>-<seed>-<k>`), expected = the reference's.
+        detect_risk_tags, evaluate, rank_position_score, risk_spans (the engine's own patterns
+        under `re.finditer`) and is_too_vague (ids `orc-<fn>-<seed>-<k>`), expected = the reference's.
     python oracle.py check VECTORS.jsonl ACTUAL.jsonl [--show N]
         exact comparison: every vector's actual, parsed and re-serialized with json.dumps, must be
         byte-identical to its expected (same keys in the same order, same types: 1 is not 1.0, the
@@ -28,7 +29,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import gen  # noqa: E402
 
-FNS = ["score_memory"] * 12 + ["tokenize_for_scoring"] * 4 + ["detect_risk_tags"] * 4 + ["evaluate"] * 4 + ["rank_position_score"]
+FNS = (["score_memory"] * 12 + ["tokenize_for_scoring"] * 4 + ["detect_risk_tags"] * 4 + ["evaluate"] * 4
+       + ["rank_position_score"] + ["risk_spans"] * 3 + ["is_too_vague"])
 
 
 def reference():
@@ -114,6 +116,31 @@ def evaluate_input(rng: random.Random) -> dict:
     return inp
 
 
+def risk_spans(admission, content: str) -> list:
+    """Where the detectors match (spec §8.3), from the engine's own compiled patterns: every match
+    `re.finditer` yields, cards only when `_luhn_ok`, by tag in detector order, then by position."""
+    found = []
+    for tag, rx in admission._DETECTORS:  # pii:ssn, pii:email, phi:mrn, phi:npi
+        found += [(tag, m) for m in rx.finditer(content)]
+    found += [("pii:credit_card", m) for m in admission._CREDIT_CARD.finditer(content) if admission._luhn_ok(m.group(0))]
+    found += [("mnpi", m) for m in admission._MNPI.finditer(content)]
+    found += [("injection", m) for m in admission._INJECTION.finditer(content)]
+    spans = [{"tag": t, "start": m.start(), "end": m.end(), "text": m.group(0)} for t, m in found]
+    # The invariant the port relies on: the span tags (plus vague) are detect_risk_tags.
+    tags = list(dict.fromkeys(s["tag"] for s in spans)) + (["vague"] if admission.is_too_vague(content) else [])
+    assert tags == admission.detect_risk_tags(content), (content, tags)
+    return spans
+
+
+def spans_input(rng: random.Random) -> dict:
+    r = rng.random()
+    if r < 0.4:
+        return {"content": gen.detector_dense(rng)}
+    if r < 0.7:
+        return {"content": gen.sentence(rng, rng.randint(0, 4)) + " " + gen.detector_dense(rng) + " " + gen.sentence(rng, rng.randint(0, 4))}
+    return {"content": gen.content(rng)}
+
+
 def vector(rng: random.Random, scoring, admission, fn: str, vid: str):
     if fn == "score_memory":
         inp = score_input(rng)
@@ -126,6 +153,9 @@ def vector(rng: random.Random, scoring, admission, fn: str, vid: str):
     elif fn == "detect_risk_tags":
         inp = {"content": gen.content(rng) if rng.random() < 0.5 else gen.sentence(rng, rng.randint(1, 4)) + " " + gen.pii(rng) + " " + gen.sentence(rng, rng.randint(0, 4))}
         expected = {"tags": list(admission.detect_risk_tags(inp["content"]))}
+    elif fn in ("risk_spans", "is_too_vague"):
+        inp = spans_input(rng)
+        expected = expected_of(scoring, admission, fn, inp)
     elif fn == "rank_position_score":
         arg = lambda: rng.choice([rng.randint(-3, 300), gen.tie_number(rng) * 10, gen.importance_like(rng),  # noqa: E731
                                   " 7 ", "\x1f7", "\u00857", "٣", "1_0", "-2", "+1", "3.0", True, None])
@@ -179,6 +209,10 @@ def expected_of(scoring, admission, fn: str, inp: dict):
         return {"tokens": list(scoring.tokenize_for_scoring(inp["value"]))}
     if fn == "detect_risk_tags":
         return {"tags": list(admission.detect_risk_tags(inp["content"]))}
+    if fn == "risk_spans":
+        return {"spans": risk_spans(admission, inp["content"])}
+    if fn == "is_too_vague":
+        return {"vague": admission.is_too_vague(inp["content"])}
     if fn == "rank_position_score":
         try:
             return {"score": scoring.rank_position_score(*(unmarker(inp[k]) for k in ("position", "total", "input_score")))}

@@ -1,13 +1,13 @@
 // Type-level tests of the ESM declarations (checked by `tsc --noEmit`; never run).
 import {
-  scoreMemory, tokenizeForScoring, detectRiskTags, evaluateAdmission, rescoreReviewItem, rankPositionScore,
+  scoreMemory, tokenizeForScoring, detectRiskTags, riskSpans, isTooVague, evaluateAdmission, rescoreReviewItem, rankPositionScore,
   sortCandidates, canonicalJson, sha256Hex, verifyRecallReceipt, verifyContextReceipt, verifyEvidencePack,
   init, initSync, isInitialized, SCORING_POLICY_VERSION, RECALL_RECEIPT_SCHEMA, CONTEXT_RECEIPT_SCHEMA,
   EVIDENCE_PACK_SCHEMA, VERSION, scoreCandidates,
 } from "lians-score";
 import type {
   ScoreMemoryResult, MemoryScoreBreakdown, AdmissionDecision, VerificationReport, LiansScoreError,
-  ErrorCode, SortCandidate, ReviewRescore, JsonValue,
+  ErrorCode, SortCandidate, ReviewRescore, JsonValue, RiskSpan,
 } from "lians-score";
 import type * as Sdk from "./sdk.js";
 
@@ -39,6 +39,11 @@ tokenizeForScoring(1.5);
 // @ts-expect-error objects are not tokenizable values
 tokenizeForScoring({});
 const tags: string[] = detectRiskTags("a@example.com");
+const spans: RiskSpan[] = riskSpans("a@example.com");
+const spanEnd: number | undefined = spans[0]?.end;
+const vague: boolean = isTooVague("ok");
+// @ts-expect-error content is a string
+riskSpans(5);
 const decision: AdmissionDecision = evaluateAdmission({ content: "x", source: null, mode: "enforce", blocked_sources: ["evil"] });
 assertType<Equal<AdmissionDecision["action"], "admit" | "review" | "reject">>();
 const rescored: ReviewRescore = rescoreReviewItem({
