@@ -16,6 +16,7 @@ import { createRequire } from 'node:module';
 import { startServer, launchBrowser, newPage, waitForScoring, outPath } from './helpers.mjs';
 import { loadPackage, verifiersWork, REPO } from './pkg.mjs';
 import { bigQueueItems } from './big-queue.mjs';
+import { markRuns } from '../../www/queue.js';
 
 const require = createRequire(import.meta.url);
 const SAMPLE = join(REPO, 'www', 'sample');
@@ -386,6 +387,15 @@ export default { ...pkg, riskSpans: spans };`);
     await page.click('#queue-list [data-id="b0afdfc7-ac61-4375-9283-da37bb16dcf3"]');
     const marks = await page.$$eval('#detail pre.content mark', (ms) => ms.map((m) => m.dataset.riskTag));
     assert.ok(marks.includes('pii:email') && marks.includes('pii:credit_card'), marks.join());
+    // Every sample item: the marked runs are exactly the package's spans (riskSpans in Node), tag and text.
+    for (const it of JSON.parse(read('queue-sample.json')).pending) {
+      await page.click(`#queue-list [data-id="${it.id}"]`);
+      const got = await page.$$eval('#detail pre.content mark', (ms) => ms.map((m) => [m.dataset.riskTag, m.textContent]));
+      const want = markRuns(it.content, pkg.riskSpans(it.content)).filter((r) => r.tags.length).map((r) => [r.tags.join(' '), r.text]);
+      assert.deepEqual(got, want, it.id);
+      const tags = new Set(pkg.riskSpans(it.content).map((x) => x.tag));
+      assert.deepEqual(new Set(pkg.detectRiskTags(it.content).filter((t) => t !== 'vague')), tags, `${it.id}: the marks explain the detected tags`);
+    }
     // Hostile content stays text: the marks hold text nodes only.
     await page.click('#queue-list [data-id="a7e3fc69-82ec-4c35-9771-f8fba385e66b"]');
     const probe = await page.evaluate(() => ({
