@@ -315,6 +315,16 @@ describe('a real queue of more than 500 held items (issue 21)', { skip }, () => 
     assert.match(await page.textContent('#queue-count'), /^500 of 500 shown · 500 undecided/);
     for (const row of s.rows) assert.equal(row.error, null);
     assert.ok(s.rows.every((x) => x.drift?.status === 'match'), 'held re-scores equal the stored breakdowns');
+    // Why each was held: the marked text explains the server's own risk tags (every 25th item).
+    const server = new Map((await list('pending')).map((x) => [x.id, x]));
+    for (const id of shown.filter((_, i) => i % 25 === 0)) {
+      await page.click(`#queue-list [data-id="${id}"]`);
+      const marks = await page.$$eval('#detail pre.content mark', (ms) => ms.map((m) => [m.dataset.riskTag, m.textContent]));
+      const it = server.get(id);
+      assert.deepEqual(new Set(marks.flatMap(([t]) => t.split(' '))), new Set(it.risk_tags.filter((t) => t !== 'vague' && t !== 'source:blocked')), `${id}: ${it.content}`);
+      for (const [, text] of marks) assert.ok(it.content.includes(text));
+      assert.match(await page.textContent('#held-why'), /^Held for .+\. If approved: [\d.]+, eligible for recall\.$/);
+    }
   });
 
   it('decides with single keys, reloads mid-way without losing a decision, then decides the rest in bulk', async () => {
