@@ -37,3 +37,7 @@ export const INTERNAL_NAMES = [
 
 // Functions every entry adds around the wasm exports.
 export const INIT_NAMES = ["init", "initSync", "isInitialized"];
+
+// Written in JavaScript (js/fetch.mjs, js/errors.mjs), exported by every entry.
+export const JS_NAMES = ["createVerifyingFetch"];
+export const CLASS_NAMES = ["LiansScoreError", "LiansVerificationError"];

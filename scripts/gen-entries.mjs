@@ -5,6 +5,10 @@
 // which this script rewrites. Usage:
 //   node scripts/gen-entries.mjs          rewrite the blocks
 //   node scripts/gen-entries.mjs --check  exit 1 (and say which) when a block is stale
+// It also writes the CommonJS twins of the ESM-only modules the CommonJS entry
+// needs (js/errors.cjs from js/errors.mjs, js/fetch.cjs from js/fetch.mjs):
+// the same text with `import {…} from "./x.mjs"` as `require("./x.cjs")` and
+// the `export`s collected into `module.exports`, so there is one source.
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -19,10 +23,31 @@ const blocks = {
   // Static named exports (bundlers and Node need them to be static).
   "js/web.mjs": `export const {\n${list("  ")}\n} = api;`,
   "js/inline.mjs": `export const {\n${list("  ")}\n} = api;`,
-  "js/bundler.mjs": `export const {\n${list("  ")}\n} = glue;`,
+  "js/bundler.mjs": `export const {\n${list("  ")}\n} = api;`,
   "js/node.mjs": `export const {\n${list("  ")}\n} = api;`,
-  "js/node.cjs": API_NAMES.map((n) => `  ${n}: glue.${n},`).join("\n"),
+  "js/node.cjs": API_NAMES.map((n) => `  ${n}: adopting(glue.${n}),`).join("\n"),
 };
+
+/** The CommonJS text of an ESM module that has only relative `import { … }` lines and `export function|class|const` declarations. */
+function toCommonJs(source, text) {
+  const names = [];
+  let out = text.replace(/^import \{([^}]*)\} from "\.\/([\w-]+)\.mjs";$/gm, (_, list, mod) => `const {${list}} = require("./${mod}.cjs");`);
+  out = out.replace(/^export (async function|function|class) (\w+)/gm, (_, kind, name) => {
+    names.push(name);
+    return `${kind} ${name}`;
+  });
+  out = out.replace(/^export const \{([^}]*)\}/gm, (_, list) => {
+    names.push(...list.split(",").map((n) => n.trim()).filter(Boolean));
+    return `const {${list}}`;
+  });
+  out = out.replace(/^export const (\w+)/gm, (_, name) => {
+    names.push(name);
+    return `const ${name}`;
+  });
+  if (/^\s*(import|export)\b/m.test(out)) throw new Error(`gen-entries: ${source} has an import/export toCommonJs cannot rewrite`);
+  return `"use strict";\n// GENERATED from ${source} by scripts/gen-entries.mjs: do not edit (edit ${source}).\n${out}\nmodule.exports = { ${names.join(", ")} };\n`;
+}
+const twins = { "js/errors.cjs": "js/errors.mjs", "js/fetch.cjs": "js/fetch.mjs" };
 
 const check = process.argv.includes("--check");
 let stale = 0;
@@ -43,6 +68,23 @@ for (const [file, body] of Object.entries(blocks)) {
   else {
     writeFileSync(full, next);
     console.log(`gen-entries: rewrote ${file}`);
+  }
+}
+for (const [file, source] of Object.entries(twins)) {
+  const full = path.join(ROOT, file);
+  const next = toCommonJs(source, readFileSync(path.join(ROOT, source), "utf8"));
+  let text = null;
+  try {
+    text = readFileSync(full, "utf8");
+  } catch {
+    // missing: written below
+  }
+  if (next === text) continue;
+  stale++;
+  if (check) console.error(`gen-entries: ${file} is stale: run \`node scripts/gen-entries.mjs\``);
+  else {
+    writeFileSync(full, next);
+    console.log(`gen-entries: wrote ${file}`);
   }
 }
 if (check && stale) process.exit(1);
