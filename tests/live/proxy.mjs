@@ -6,7 +6,7 @@
 // Everything else, and every answer while `tamper` is off, passes unchanged.
 //
 //   const proxy = await startTamperingProxy(lians.url);
-//   proxy.url; proxy.tamper = true; proxy.log  // [{method, path, status, tampered}]
+//   proxy.url; proxy.tamper = true; proxy.log  // [{method, path, status, tampered, sent: the bytes sent on}]
 //   await proxy.stop();
 import http from 'node:http';
 import { tamperAt, editString } from './tamper.mjs';
@@ -59,7 +59,7 @@ export async function startTamperingProxy(upstream) {
       out['content-length'] = String(buf.length);
       res.writeHead(up.status, out);
       res.end(buf);
-      log.push({ method: req.method, path, status: up.status, tampered });
+      log.push({ method: req.method, path, status: up.status, tampered, sent: buf });
     } catch (e) {
       res.writeHead(502, { 'content-type': 'text/plain' });
       res.end(`proxy error: ${e.message}`);
