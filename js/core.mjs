@@ -6,8 +6,8 @@
 import { API_NAMES } from "./names.mjs";
 import { LiansScoreError, adoptError } from "./errors.mjs";
 
-/** The API over one wasm-bindgen `web`-target glue module. */
-export function createApi(initGlue, glue) {
+/** The API over one wasm-bindgen `web`-target glue module (`names`: its public functions). */
+export function createApi(initGlue, glue, names = API_NAMES) {
   let ready = false;
   /** The one in-flight init() load, shared by concurrent callers. */
   let loading;
@@ -112,6 +112,6 @@ export function createApi(initGlue, glue) {
   }
 
   const api = { init, initSync, isInitialized };
-  for (const name of API_NAMES) api[name] = guarded(name);
+  for (const name of names) api[name] = guarded(name);
   return api;
 }

@@ -2,7 +2,7 @@
 # without wrangler: bundle first, as wrangler does, then serve.
 #   npx esbuild src/worker.mjs --bundle --format=esm --conditions=workerd,worker \
 #     --external:*.wasm --outfile=build/worker.js
-#   cp node_modules/lians-score/dist/web/lians_score_bg.wasm build/
+#   cp node_modules/lians-score/dist/verify/lians_score_bg.wasm build/
 #   npx workerd serve workerd.capnp --socket-addr http=127.0.0.1:8787
 # LIANS_URL below is the server; workerd's own "internet" service is redefined
 # to allow local addresses too (a local test server).
@@ -19,7 +19,7 @@ const config :Workerd.Config = (
 const guard :Workerd.Worker = (
   modules = [
     (name = "build/worker.js", esModule = embed "build/worker.js"),
-    (name = "dist/web/lians_score_bg.wasm", wasm = embed "build/lians_score_bg.wasm"),
+    (name = "dist/verify/lians_score_bg.wasm", wasm = embed "build/lians_score_bg.wasm"),
   ],
   bindings = [ (name = "LIANS_URL", fromEnvironment = "LIANS_URL") ],
   compatibilityDate = "2026-01-01",

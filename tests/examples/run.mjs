@@ -204,7 +204,8 @@ example("cloudflare-worker", async () => {
   // What wrangler does: bundle with the workerd condition, the .wasm kept as a module.
   await run(path.join(MATRIX_BIN, "esbuild"), ["src/worker.mjs", "--bundle", "--format=esm", "--platform=neutral", "--conditions=workerd,worker",
     "--external:*.wasm", "--outfile=build/worker.js", "--log-level=warning"], { cwd: dir });
-  cpSync(path.join(dir, "node_modules/lians-score/dist/web/lians_score_bg.wasm"), path.join(dir, "build/lians_score_bg.wasm"));
+  cpSync(path.join(dir, "node_modules/lians-score/dist/verify/lians_score_bg.wasm"), path.join(dir, "build/lians_score_bg.wasm"));
+  check(readFileSync(path.join(dir, "build/worker.js"), "utf8").includes('"../dist/verify/lians_score_bg.wasm"'), "guard bundle: expected the verify-only .wasm import");
   const port = await freePort();
   const guard = `http://127.0.0.1:${port}`;
   const proc = start(path.join(ROOT, "node_modules/.bin/workerd"), ["serve", "workerd.capnp", "--socket-addr", `http=127.0.0.1:${port}`], {

@@ -7,7 +7,8 @@
 //     plus `x-lians-verification: valid` and `x-lians-receipt-sha256`.
 //     Invalid → 502 with the report's failures; the body never reaches the client.
 //   anything else: passed through as the server answered.
-import { createVerifyingFetch, LiansScoreError, LiansVerificationError } from "lians-score";
+// `lians-score/verify` is the verify-only build: 99 KB gzip of wasm instead of 186 KB.
+import { createVerifyingFetch, LiansScoreError, LiansVerificationError } from "lians-score/verify";
 
 // Captures the runtime's fetch once: the guard's own outbound requests.
 const verifyingFetch = createVerifyingFetch(fetch);

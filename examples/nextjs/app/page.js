@@ -2,7 +2,7 @@
 // Recall through /api/recall (verified at the edge), then verify the same raw
 // body again here in the browser with the package's web entry.
 import { useEffect, useState } from "react";
-import { init, verifyRecallReceipt } from "lians-score";
+import { init, verifyRecallReceipt } from "lians-score/verify";
 
 export default function Page() {
   const [result, setResult] = useState("pending");

@@ -1,8 +1,9 @@
 // POST /api/recall {"query": "..."}: recall from the Lians server through a
-// verifying fetch, on the Edge runtime (lians-score's edge-light entry: the
-// .wasm is ready on import). The raw Lians body is passed on only if it
-// verifies; a tampered one is answered 502 with the report's failures.
-import { createVerifyingFetch, LiansVerificationError } from "lians-score";
+// verifying fetch, on the Edge runtime (the edge-light file of
+// lians-score/verify, the verify-only build: the .wasm is ready on import).
+// The raw Lians body is passed on only if it verifies; a tampered one is
+// answered 502 with the report's failures.
+import { createVerifyingFetch, LiansVerificationError } from "lians-score/verify";
 
 export const runtime = "edge";
 
