@@ -3,7 +3,7 @@
 //   node bench/edge-bench.mjs BATCH.jsonl BODY.json QUERY [RECEIPT.json] [--dist DIR]
 //
 // One JSON line per case on stdout ({"side":"wasm","case","median_ms","cpu_median_ms","samples"}),
-// a readable line per case on stderr. Same cases as examples/edge_bench.rs, plus the per-candidate
+// a readable line per case on stderr. Same cases as benches/edge_bench.rs, plus the per-candidate
 // scoreMemory from JS objects, the bare-receipt canonicalize+hash throughput and the cold start
 // (fresh processes). Verification runs twice: the body as a string and as its UTF-8 bytes (`_bytes`).
 import { readFileSync } from "node:fs";

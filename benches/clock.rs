@@ -1,6 +1,6 @@
 //! The clocks and the median shared by the native benchmark
 //! (`benches/native.rs`) and the side-by-side speed run
-//! (`examples/edge_bench.rs`): one definition of "CPU time" and "median",
+//! (`benches/edge_bench.rs`): one definition of "CPU time" and "median",
 //! so the two report the same quantity.
 //!
 //! A module, not a bench target (`autobenches = false` in Cargo.toml):
@@ -42,7 +42,7 @@ pub fn percentile(sorted: &[f64], p: f64) -> f64 {
 }
 
 /// Sort `samples` (total order, NaN last) and return their median.
-#[allow(dead_code)] // used by examples/edge_bench.rs only
+#[allow(dead_code)] // used by benches/edge_bench.rs only
 pub fn median(mut samples: Vec<f64>) -> f64 {
     samples.sort_by(|a, b| a.total_cmp(b));
     percentile(&samples, 0.5)

@@ -1,5 +1,5 @@
 //! Deterministic benchmark workloads, shared by the native benchmark
-//! (`benches/native.rs`) and by `examples/gen_workloads.rs`, which writes the
+//! (`benches/native.rs`) and by `benches/gen_workloads.rs`, which writes the
 //! very same data to `target/bench-data/` for the Node benchmark
 //! (`bench/node-bench.mjs`). Both sides therefore time byte-identical inputs;
 //! `manifest.json` records each file's SHA-256 so a run can prove it.

@@ -1,25 +1,24 @@
 // The wrapper shared by the ESM entries that instantiate the wasm themselves
 // (web, inline; workerd, edge-light and deno are the web entry plus a
 // synchronous initSync()): idempotent init()/initSync(), one shared in-flight
-// load, the not_initialized guard, and foreign-realm WebAssembly.Module
-// normalization.
+// load, the not_initialized guard, the LiansScoreError class for every coded
+// error (js/errors.mjs), and foreign-realm WebAssembly.Module normalization.
 import { API_NAMES } from "./names.mjs";
+import { LiansScoreError, adoptError } from "./errors.mjs";
 
-/** The API over one wasm-bindgen `web`-target glue module. */
-export function createApi(initGlue, glue) {
+/** The API over one wasm-bindgen `web`-target glue module (`names`: its public functions). */
+export function createApi(initGlue, glue, names = API_NAMES) {
   let ready = false;
   /** The one in-flight init() load, shared by concurrent callers. */
   let loading;
 
   function notInitialized(name) {
-    const error = new Error(
+    return new LiansScoreError(
+      "not_initialized",
       `lians-score: ${name}() was called before the WebAssembly module was initialized; ` +
         "call `await init()` (or `initSync(...)`) first",
+      "",
     );
-    error.name = "LiansScoreError";
-    error.code = "not_initialized";
-    error.path = "";
-    return error;
   }
 
   /** Fetch/compile/instantiate the wasm (idempotent; concurrent calls share one load). */
@@ -103,12 +102,16 @@ export function createApi(initGlue, glue) {
     return {
       [name](...args) {
         if (!ready) throw notInitialized(name);
-        return fn(...args);
+        try {
+          return fn(...args);
+        } catch (error) {
+          throw adoptError(error); // the wasm's coded errors become LiansScoreError instances
+        }
       },
     }[name];
   }
 
   const api = { init, initSync, isInitialized };
-  for (const name of API_NAMES) api[name] = guarded(name);
+  for (const name of names) api[name] = guarded(name);
   return api;
 }

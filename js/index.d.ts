@@ -45,14 +45,31 @@ export type ErrorCode =
   | "too_large"
   | "invalid_value"
   /** A function was called before `init()`/`initSync()` (browser entry only). */
-  | "not_initialized";
+  | "not_initialized"
+  /** A response failed verification in a {@link createVerifyingFetch} fetch ({@link LiansVerificationError}). */
+  | "verification_failed";
 
-/** Every function throws this (a real `Error`) on input it cannot process. */
-export interface LiansScoreError extends Error {
-  name: "LiansScoreError";
+/**
+ * Every function throws this on input it cannot process: a real class (`instanceof LiansScoreError`
+ * works, and is the same class in every entry of one install, ESM and CommonJS), extending `Error`.
+ */
+export declare class LiansScoreError extends Error {
+  constructor(code: ErrorCode, message: string, path?: string);
+  name: "LiansScoreError" | "LiansVerificationError";
   code: ErrorCode;
   /** JSON pointer (`/metadata/a/0`) or field name of the offending input; `""` for the whole input. */
   path: string;
+}
+/**
+ * What a {@link createVerifyingFetch} fetch rejects with when a response fails verification
+ * (`code: "verification_failed"`, `path`: the pointer of the first failed check).
+ */
+export declare class LiansVerificationError extends LiansScoreError {
+  constructor(report: VerificationReport, message?: string);
+  name: "LiansVerificationError";
+  code: "verification_failed";
+  /** The report of the response: `report.failures`, `report.checks`. */
+  report: VerificationReport;
 }
 
 // ---------------------------------------------------------------- initialization
@@ -620,3 +637,68 @@ export declare function verifyEvidencePack(wire: WireInput, options?: EvidencePa
  * `LiansScoreError`.
  */
 export declare function auditRecall(wire: WireInput, options?: AuditOptions | JsonText | null): AuditReport;
+
+// ---------------------------------------------------------------- verifying fetch
+
+/** Any `fetch`-shaped function. */
+export type FetchFunction = (...args: never[]) => Promise<unknown>;
+/** The type of `globalThis.fetch` where the environment's types declare it (DOM, `@types/node`), else a minimal fetch. */
+export type GlobalFetch = Extract<
+  typeof globalThis extends { fetch: infer G } ? G : (input: string | UrlLike, init?: object) => Promise<ResponseLike>,
+  FetchFunction
+>;
+
+/** Which route a verified response answered. */
+export type VerifiedEndpoint = "recall" | "context" | "evidence_pack";
+
+/** The request a verified response answered, as given to `onVerified`. */
+export interface VerifiedRequest {
+  /** The absolute URL. */
+  url: string;
+  /** Upper case: `POST` (recall, context) or `GET` (Evidence Pack). */
+  method: string;
+  endpoint: VerifiedEndpoint;
+  /** The `query` of the request's JSON body (null for an Evidence Pack). */
+  query: string | null;
+}
+
+/** Options of {@link createVerifyingFetch}. Unknown names throw `invalid_value` (with a did-you-mean hint). */
+export interface VerifyingFetchOptions {
+  /**
+   * What the client also holds, added to every recall/context verification. The query is always the one of
+   * each request's own JSON body, so `query` is refused here.
+   */
+  given?: Omit<ContextGiven, "query">;
+  /**
+   * `"throw"` (default): an invalid response rejects with {@link LiansVerificationError}.
+   * `"report"`: it resolves, with `x-lians-verification: invalid` and the report as `liansVerification`.
+   */
+  onInvalid?: "throw" | "report";
+  /** Called with every report (valid or not) before the fetch settles; a throw or rejection rejects the fetch. */
+  onVerified?: (report: VerificationReport, request: VerifiedRequest) => void | PromiseLike<void>;
+  /**
+   * Base64 of the Ed25519 public key Evidence Packs must be signed with, obtained independently. Given:
+   * `GET …/v1/decisions/{id}/evidence-pack` responses are verified too; absent: they pass through untouched.
+   */
+  trustedPublicKey?: string;
+  /** The key id packs must name (needs `trustedPublicKey`). */
+  expectedKeyId?: string;
+}
+
+/** A response a verifying fetch checked: the same bytes, plus `x-lians-verification` and `x-lians-receipt-sha256`. */
+export interface VerifiedResponse {
+  readonly liansVerification: VerificationReport;
+}
+
+/**
+ * Wrap `fetch` so that `POST …/v1/recall` and `POST …/v1/context` answers (2xx) are verified from their raw
+ * bytes (body binding on) against the request's `query` before the caller sees them; valid ones resolve to a
+ * `Response` over the same bytes (`res.json()` works) with `x-lians-verification: valid` and
+ * `x-lians-receipt-sha256`, invalid ones reject with {@link LiansVerificationError}. Every other request is
+ * passed through. The base fetch is captured now: `globalThis.fetch = createVerifyingFetch(fetch)` is safe.
+ * A request body the wrapper cannot read as JSON with a string `query` rejects with a `LiansScoreError`.
+ */
+export declare function createVerifyingFetch<F extends FetchFunction = GlobalFetch>(
+  baseFetch?: F,
+  options?: VerifyingFetchOptions,
+): F;

@@ -39,3 +39,12 @@ export const INTERNAL_NAMES = [
 
 // Functions every entry adds around the wasm exports.
 export const INIT_NAMES = ["init", "initSync", "isInitialized"];
+
+// The subset `lians-score/verify` exports (js/verify.mjs over dist/verify, the
+// wasm built with the cargo feature verify-only, which exports only these and
+// the internal crateVersion/replayReceiptsLine).
+export const VERIFY_NAMES = ["canonicalJson", "sha256Hex", "verifyRecallReceipt", "verifyContextReceipt", "verifyEvidencePack"];
+
+// Written in JavaScript (js/fetch.mjs, js/errors.mjs), exported by every entry.
+export const JS_NAMES = ["createVerifyingFetch"];
+export const CLASS_NAMES = ["LiansScoreError", "LiansVerificationError"];

@@ -30,11 +30,12 @@ export CARGO_PROFILE_RELEASE_DEBUG=false
 # lians-score-core (the hot JSON/Unicode/tokenizer loops) and sha2 keep their
 # opt-level 3 from the [profile.release.package.*] sections: see the notes there.
 
-build() { # <wasm-pack target> <out dir name> <package type>
+build() { # <wasm-pack target> <out dir name> <package type> [cargo args...]
   local target=$1 dir=dist/$2 type=$3
+  shift 3
   rm -rf "$dir"
   wasm-pack --quiet build --mode no-install "$mode" --target "$target" \
-    --out-dir "$dir" --out-name lians_score --no-typescript --no-pack --no-gitignore
+    --out-dir "$dir" --out-name lians_score --no-typescript --no-pack --no-gitignore -- "$@"
   rm -f "$dir/README.md" "$dir/.gitignore" "$dir/LICENSE"*
   # The nearest package.json decides how Node/Deno read the .js glue.
   printf '{"type":"%s"}\n' "$type" > "$dir/package.json"
@@ -43,6 +44,9 @@ build() { # <wasm-pack target> <out dir name> <package type>
 build nodejs node commonjs
 build web web module
 build bundler bundler module
+# `lians-score/verify` (browsers, workerd, edge-light, Deno): the verifiers,
+# canonical JSON and hashing only (cargo feature verify-only; ~46 % smaller).
+build web verify module --features verify-only
 
 # Embed the wasm where bundlers cannot carry a file (dist/node, dist/inline),
 # and regenerate the entries' export lists from js/names.mjs.
@@ -52,8 +56,7 @@ node scripts/gen-entries.mjs
 # One hand-checked declaration file (js/index.d.ts); ESM and CommonJS
 # consumers get byte copies with the extensions TypeScript's node16/nodenext
 # resolution needs (.d.mts beside .mjs entries, .d.cts beside .cjs ones).
-cp js/index.d.ts js/index.d.mts
-cp js/index.d.ts js/index.d.cts
+bash scripts/copy-dts.sh
 
 # Sizes (and the README's marked size block, rewritten when they changed).
 bash scripts/size.sh --write-readme

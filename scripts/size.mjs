@@ -30,9 +30,10 @@ let rows;
 try {
   rows = [
     ["`lians_score_bg.wasm` (what `init()` fetches; workerd, edge, Deno)", ["dist/web/lians_score_bg.wasm"]],
-    ["JS of the browser entry (`js/web.mjs`, `core.mjs`, `names.mjs`, `constants.mjs`, glue)",
-      ["js/web.mjs", "js/core.mjs", "js/names.mjs", "js/constants.mjs", "dist/web/lians_score.js"]],
+    ["JS of the browser entry (`js/web.mjs`, `core.mjs`, `names.mjs`, `constants.mjs`, `errors.mjs`, `fetch.mjs`, glue)",
+      ["js/web.mjs", "js/core.mjs", "js/names.mjs", "js/constants.mjs", "js/errors.mjs", "js/fetch.mjs", "dist/web/lians_score.js"]],
     ["`lians-score/inline`: the wasm as base64 JS (`dist/inline/lians_score_bg.wasm.mjs`)", ["dist/inline/lians_score_bg.wasm.mjs"]],
+    ["`lians-score/verify`: the verify-only `.wasm` (`dist/verify/lians_score_bg.wasm`)", ["dist/verify/lians_score_bg.wasm"]],
   ].map(([label, files]) => ({ label, ...measure(files) }));
 } catch (error) {
   console.error(`size.mjs: ${error.message} (run scripts/build.sh)`);
@@ -40,8 +41,9 @@ try {
 }
 
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
-const [wasm, , inline] = rows;
+const [wasm, , inline, verify] = rows;
 const pct = (a, b) => `+${Math.round((a / b - 1) * 100)}%`;
+const less = (a, b) => `${Math.round((1 - a / b) * 100)}%`;
 const block = [
   BEGIN,
   "| file | raw | gzip -9 | brotli |",
@@ -50,7 +52,9 @@ const block = [
   "",
   `The inline build costs ${pct(inline.raw, wasm.raw)} raw, ${pct(inline.gzip, wasm.gzip)} gzip and ` +
     `${pct(inline.brotli, wasm.brotli)} brotli over the separate \`.wasm\`, and cannot be compiled while it ` +
-    "downloads (no `instantiateStreaming`).",
+    "downloads (no `instantiateStreaming`). The verify-only build (receipts, Evidence Packs, canonical JSON, " +
+    `hashing; no scorer, audit, batch or CLI) is ${less(verify.raw, wasm.raw)} smaller raw, ${less(verify.gzip, wasm.gzip)} gzip and ` +
+    `${less(verify.brotli, wasm.brotli)} brotli.`,
   END,
 ].join("\n");
 

@@ -107,7 +107,8 @@ deno_tests() {
 
 clippy() {
   cargo clippy --workspace --all-targets --quiet -- -D warnings || return 1
-  cargo clippy --workspace --target wasm32-unknown-unknown --lib --quiet -- -D warnings
+  cargo clippy --workspace --target wasm32-unknown-unknown --lib --quiet -- -D warnings || return 1
+  cargo clippy --workspace --target wasm32-unknown-unknown --lib --features verify-only --quiet -- -D warnings
 }
 
 # Debug build: overflow checks and debug assertions on. Only the lib and the
@@ -151,6 +152,9 @@ else
   step "deno" deno_tests
   step "npm package + packaging matrix (tests/package: pack, publish --dry-run, install; TS x3, attw, Vite, webpack, esbuild, Rollup, Parcel, Bun, Deno, workerd, edge-runtime, Next.js x2)" bash tests/package/run.sh
   step "crate package contents (cargo package --list)" bash tests/package/crate.sh
+  # examples/ from the tarball against a real Lians server + a tampering proxy: node, the guard Worker in
+  # workerd, the plain browser page, Next.js (the matrix's pinned install), rust (~2 min, most of it next build).
+  step "examples (tests/examples/run.mjs: node, cloudflare-worker in workerd, browser, nextjs, rust)" node tests/examples/run.mjs
   if compgen -G "tests/e2e/*.test.mjs" >/dev/null; then
     step "dashboard e2e (tests/e2e)" node --test --test-reporter=spec tests/e2e/*.test.mjs
   fi

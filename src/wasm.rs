@@ -12,7 +12,13 @@
 //!
 //! Hand-checked TypeScript declarations live in `js/index.d.ts`; the
 //! generated ones are not shipped.
+//!
+//! With the cargo feature `verify-only` (the `lians-score/verify` npm entry,
+//! `dist/verify`) only the verifiers, `canonicalJson`, `sha256Hex` and the
+//! internal `crateVersion`/`replayReceiptsLine` are exported; every other
+//! export carries `#[cfg(not(feature = "verify-only"))]`.
 
+#[cfg(not(feature = "verify-only"))]
 mod cli;
 mod interop;
 
@@ -45,6 +51,7 @@ fn arg(v: &JsValue) -> Result<Value, JsValue> {
 }
 
 /// `score_memory(**input)`: the breakdown object.
+#[cfg(not(feature = "verify-only"))]
 #[wasm_bindgen(js_name = scoreMemory, skip_typescript)]
 pub fn score_memory(input: JsValue) -> JsResult {
     out(api::score_memory(&arg(&input)?))
@@ -56,6 +63,7 @@ pub fn score_memory(input: JsValue) -> JsResult {
 /// is `"compact"` (default: typed-array columns), `"full"` (an array of
 /// breakdown objects, or `{error,message,path}` for a failed candidate) or
 /// `"jsonl"` (the CLI's lines as one string).
+#[cfg(not(feature = "verify-only"))]
 #[wasm_bindgen(js_name = scoreCandidates, skip_typescript)]
 pub fn score_candidates(shared: JsValue, candidates: JsValue, options: JsValue) -> JsResult {
     use js_sys::{Float64Array, Uint8Array};
@@ -156,6 +164,7 @@ pub fn score_candidates(shared: JsValue, candidates: JsValue, options: JsValue) 
 }
 
 /// `tokenize_for_scoring(value)`: array of tokens.
+#[cfg(not(feature = "verify-only"))]
 #[wasm_bindgen(js_name = tokenizeForScoring, skip_typescript)]
 pub fn tokenize_for_scoring(value: JsValue) -> JsResult {
     // A bare string is the value itself, not JSON text.
@@ -169,6 +178,7 @@ pub fn tokenize_for_scoring(value: JsValue) -> JsResult {
 }
 
 /// `detect_risk_tags(content)`: array of tags.
+#[cfg(not(feature = "verify-only"))]
 #[wasm_bindgen(js_name = detectRiskTags, skip_typescript)]
 pub fn detect_risk_tags(content: JsValue) -> JsResult {
     out(api::detect_risk_tags(&content_arg(&content)?))
@@ -186,24 +196,28 @@ fn content_arg(content: &JsValue) -> Result<Value, JsValue> {
 
 /// `risk_spans(content)`: `[{tag, start, end, text}]`, offsets in UTF-16
 /// code units (`content.slice(start, end) === text`).
+#[cfg(not(feature = "verify-only"))]
 #[wasm_bindgen(js_name = riskSpans, skip_typescript)]
 pub fn risk_spans(content: JsValue) -> JsResult {
     out(api::risk_spans(&content_arg(&content)?, crate::admission::Offsets::Utf16))
 }
 
 /// `is_too_vague(content)`: a boolean.
+#[cfg(not(feature = "verify-only"))]
 #[wasm_bindgen(js_name = isTooVague, skip_typescript)]
 pub fn is_too_vague(content: JsValue) -> JsResult {
     out(api::is_too_vague(&content_arg(&content)?))
 }
 
 /// Admission `evaluate`: `{action, risk_tags, reasons}`.
+#[cfg(not(feature = "verify-only"))]
 #[wasm_bindgen(js_name = evaluateAdmission, skip_typescript)]
 pub fn evaluate_admission(input: JsValue) -> JsResult {
     out(api::evaluate_admission(&arg(&input)?))
 }
 
 /// Re-score one review-queue item.
+#[cfg(not(feature = "verify-only"))]
 #[wasm_bindgen(js_name = rescoreReviewItem, skip_typescript)]
 pub fn rescore_review_item(item: JsValue) -> JsResult {
     out(api::rescore_review_item(&arg(&item)?))
@@ -212,6 +226,7 @@ pub fn rescore_review_item(item: JsValue) -> JsResult {
 /// `rank_position_score(position, total, input_score)` (rank-calibration-v1).
 /// Arguments are taken as values (a string is a literal string argument, as
 /// Python's lenient `float()` reads it, not JSON text).
+#[cfg(not(feature = "verify-only"))]
 #[wasm_bindgen(js_name = rankPositionScore, skip_typescript)]
 pub fn rank_position_score(position: JsValue, total: JsValue, input_score: JsValue) -> JsResult {
     let conv = |v: &JsValue| interop::from_js(v).map_err(|e| js_error(&e));
@@ -219,6 +234,7 @@ pub fn rank_position_score(position: JsValue, total: JsValue, input_score: JsVal
 }
 
 /// Sort candidates by the stable score key; returns the sorted array.
+#[cfg(not(feature = "verify-only"))]
 #[wasm_bindgen(js_name = sortCandidates, skip_typescript)]
 pub fn sort_candidates(candidates: JsValue) -> JsResult {
     out(api::sort_candidates(&arg(&candidates)?))
@@ -285,6 +301,7 @@ pub fn verify_evidence_pack(wire_json: JsValue, options: JsValue) -> JsResult {
 
 /// Audit a recall response: re-derive the server's scores from the raw
 /// `POST /v1/recall` body text ([`crate::audit`]). `options` is `{query?}`.
+#[cfg(not(feature = "verify-only"))]
 #[wasm_bindgen(js_name = auditRecall, skip_typescript)]
 pub fn audit_recall(wire_json: JsValue, options: JsValue) -> JsResult {
     let text = wire(&wire_json, "the recall response")?;
@@ -297,6 +314,7 @@ pub fn audit_recall(wire_json: JsValue, options: JsValue) -> JsResult {
 /// CLI: one scoring vector line → its `{"id","actual"}` checker line (no
 /// newline), or `undefined` for a blank line: exactly what the native
 /// `lians-score replay` prints for that line (same [`crate::replay`] code).
+#[cfg(not(feature = "verify-only"))]
 #[wasm_bindgen(js_name = replayScoringLine, skip_typescript)]
 pub fn replay_scoring_line(line: &str) -> Option<String> {
     if line.trim().is_empty() {

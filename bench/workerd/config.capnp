@@ -18,6 +18,8 @@ const worker :Workerd.Worker = (
     (name = "js/workerd.mjs", esModule = embed "../../js/workerd.mjs"),
     (name = "js/web.mjs", esModule = embed "../../js/web.mjs"),
     (name = "js/core.mjs", esModule = embed "../../js/core.mjs"),
+    (name = "js/errors.mjs", esModule = embed "../../js/errors.mjs"),
+    (name = "js/fetch.mjs", esModule = embed "../../js/fetch.mjs"),
     (name = "js/names.mjs", esModule = embed "../../js/names.mjs"),
     (name = "js/constants.mjs", esModule = embed "../../js/constants.mjs"),
     (name = "dist/web/lians_score.js", esModule = embed "../../dist/web/lians_score.js"),

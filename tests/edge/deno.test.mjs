@@ -38,3 +38,20 @@ Deno.test("a parsed receipt object is refused", () => {
   }
   assertEquals(code, "wrong_type");
 });
+
+Deno.test("lians-score/verify (verify-deno.mjs): ready on import, the verifiers only, the shared error class", async () => {
+  const verify = await import("../../js/verify-deno.mjs");
+  const full = await import("../../js/deno.mjs");
+  assertEquals(verify.isInitialized(), true);
+  assertEquals(typeof verify.scoreMemory, "undefined");
+  const wire = Deno.readTextFileSync(new URL("../samples/recall-08-fast-filters-acme-tinyfloat.json", import.meta.url));
+  assertEquals(JSON.stringify(verify.verifyRecallReceipt(wire, { query: "Acme revenue" })), JSON.stringify(full.verifyRecallReceipt(wire, { query: "Acme revenue" })));
+  assertEquals(verify.LiansScoreError, full.LiansScoreError);
+  let caught;
+  try {
+    verify.verifyRecallReceipt({});
+  } catch (e) {
+    caught = e;
+  }
+  assertEquals(caught instanceof full.LiansScoreError, true, "instanceof");
+});

@@ -46,6 +46,7 @@ test("workerd serves score and verify requests", async () => {
   try {
     const health = await (await waitFor(`${base}/health`, child, () => output)).json();
     assert.equal(health.ok, true);
+    assert.equal(health.exported, true, "LiansScoreError, LiansVerificationError, createVerifyingFetch");
     assert.equal(health.sha, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 
     const scored = await fetch(`${base}/score`, {
@@ -75,7 +76,9 @@ test("workerd serves score and verify requests", async () => {
 
     const bad = await fetch(`${base}/score`, { method: "POST", body: "{" });
     assert.equal(bad.status, 400);
-    assert.equal((await bad.json()).error.code, "malformed_json");
+    const badError = (await bad.json()).error;
+    assert.equal(badError.code, "malformed_json");
+    assert.equal(badError.typed, true, "a LiansScoreError instance in workerd");
   } finally {
     child.kill("SIGTERM");
     await new Promise((r) => (child.exitCode !== null ? r() : child.once("exit", r)));

@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { ROOT } from "./helpers.mjs";
-import { API_NAMES, INTERNAL_NAMES, INIT_NAMES } from "../../js/names.mjs";
+import { API_NAMES, INTERNAL_NAMES, INIT_NAMES, JS_NAMES, CLASS_NAMES } from "../../js/names.mjs";
 
 const read = (p) => readFileSync(path.join(ROOT, p), "utf8");
 const dts = read("js/index.d.ts");
@@ -27,9 +27,11 @@ test("the generated entry export lists are up to date (node scripts/gen-entries.
   execFileSync(process.execPath, [path.join(ROOT, "scripts/gen-entries.mjs"), "--check"], { stdio: "pipe" });
 });
 
-test("index.d.ts declares exactly the API functions plus init/initSync/isInitialized", () => {
+test("index.d.ts declares exactly the API functions plus init/initSync/isInitialized and the JS ones, and the classes", () => {
   const declared = new Set([...dts.matchAll(/^export declare function (\w+)/gm)].map((m) => m[1]));
-  assert.deepEqual(sorted(declared), sorted([...API_NAMES, ...INIT_NAMES]));
+  assert.deepEqual(sorted(declared), sorted([...API_NAMES, ...INIT_NAMES, ...JS_NAMES]));
+  const classes = new Set([...dts.matchAll(/^export declare class (\w+)/gm)].map((m) => m[1]));
+  assert.deepEqual(sorted(classes), sorted(CLASS_NAMES));
 });
 
 test("every wasm export is in API_NAMES or INTERNAL_NAMES (none forgotten, none stale)", () => {
@@ -43,7 +45,7 @@ test("every wasm export is in API_NAMES or INTERNAL_NAMES (none forgotten, none 
 
 test("every entry exports the API functions and nothing undeclared", async () => {
   const require = createRequire(import.meta.url);
-  const want = sorted([...API_NAMES, ...INIT_NAMES, "SCORING_POLICY_VERSION", "RECALL_RECEIPT_SCHEMA",
+  const want = sorted([...API_NAMES, ...INIT_NAMES, ...JS_NAMES, ...CLASS_NAMES, "SCORING_POLICY_VERSION", "RECALL_RECEIPT_SCHEMA",
     "CONTEXT_RECEIPT_SCHEMA", "EVIDENCE_PACK_SCHEMA", "VERSION"]);
   const entries = {
     "js/node.cjs": require(path.join(ROOT, "js/node.cjs")),
@@ -53,19 +55,21 @@ test("every entry exports the API functions and nothing undeclared", async () =>
   };
   for (const [file, mod] of Object.entries(entries)) {
     assert.deepEqual(sorted(Object.keys(mod).filter((k) => k !== "default")), want, file);
-    for (const name of API_NAMES) assert.equal(typeof mod[name], "function", `${file} ${name}`);
+    for (const name of [...API_NAMES, ...JS_NAMES, ...CLASS_NAMES]) assert.equal(typeof mod[name], "function", `${file} ${name}`);
+    // One class per realm, whichever entry (ESM or CommonJS) it came from.
+    for (const name of CLASS_NAMES) assert.equal(mod[name], entries["js/node.cjs"][name], `${file} ${name} is the shared class`);
   }
   // bundler.mjs needs a bundler (it imports the .wasm as a module): check its text.
   const bundler = read("js/bundler.mjs");
   for (const name of API_NAMES) assert.match(bundler, new RegExp(`^  ${name},$`, "m"), `js/bundler.mjs ${name}`);
 });
 
-test("ErrorCode in index.d.ts = crates/core/src/error.rs ErrorCode (+ the JS-only not_initialized)", () => {
+test("ErrorCode in index.d.ts = crates/core/src/error.rs ErrorCode (+ the JS-only not_initialized, verification_failed)", () => {
   const rust = read("crates/core/src/error.rs");
   const asStr = rust.slice(rust.indexOf("fn as_str"));
   const codes = [...asStr.slice(0, asStr.indexOf("\n    }\n")).matchAll(/=> "([a-z_]+)"/g)].map((m) => m[1]);
   assert.ok(codes.length >= 8, `parsed ${codes.length} Rust error codes`);
-  assert.deepEqual(sorted(union("ErrorCode")), sorted([...codes, "not_initialized"]));
+  assert.deepEqual(sorted(union("ErrorCode")), sorted([...codes, "not_initialized", "verification_failed"]));
 });
 
 test("VerificationFailure / VerificationInfoCode in index.d.ts = src/receipt/report.rs codes", () => {

@@ -15,7 +15,7 @@ done
 echo "lians-score-core contents: ok ($(echo "$core" | wc -l) files)"
 list=$(cargo package --list --allow-dirty --quiet -p lians-score 2>&1)
 echo "$list" | sed 's/^/  /'
-bad=$(echo "$list" | grep -vE '^(src/.*\.rs|benches/[a-z_]+\.rs|examples/[a-z_]+\.rs|tests/[a-z_]+\.rs|tests/(common|fuzz_checks)/[a-z_]+\.rs|Cargo\.toml|Cargo\.toml\.orig|Cargo\.lock|README\.md|CHANGELOG\.md|LICENSE|\.cargo_vcs_info\.json)$' || true)
+bad=$(echo "$list" | grep -vE '^(src/.*\.rs|benches/[a-z_]+\.rs|examples/rust/[a-z_]+\.rs|tests/[a-z_]+\.rs|tests/(common|fuzz_checks)/[a-z_]+\.rs|Cargo\.toml|Cargo\.toml\.orig|Cargo\.lock|README\.md|CHANGELOG\.md|LICENSE|\.cargo_vcs_info\.json)$' || true)
 if [[ -n "$bad" ]]; then echo "FAIL: unexpected files in the crate:" >&2; echo "$bad" >&2; exit 1; fi
 for must in LICENSE README.md CHANGELOG.md src/lib.rs; do
   echo "$list" | grep -qx "$must" || { echo "FAIL: $must missing from the crate" >&2; exit 1; }

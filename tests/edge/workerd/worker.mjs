@@ -1,6 +1,9 @@
 // A Worker using lians-score through its workerd entry (no init() call: the
 // entry instantiates the imported WebAssembly.Module synchronously).
-import { scoreMemory, verifyRecallReceipt, auditRecall, sha256Hex, isInitialized, VERSION } from "./js/workerd.mjs";
+import {
+  scoreMemory, verifyRecallReceipt, auditRecall, sha256Hex, isInitialized, VERSION, LiansScoreError, LiansVerificationError,
+  createVerifyingFetch,
+} from "./js/workerd.mjs";
 
 function json(value, status = 200) {
   return new Response(JSON.stringify(value), { status, headers: { "content-type": "application/json" } });
@@ -10,7 +13,10 @@ export default {
   async fetch(request) {
     const url = new URL(request.url);
     try {
-      if (url.pathname === "/health") return json({ ok: isInitialized(), version: VERSION, sha: sha256Hex("abc") });
+      if (url.pathname === "/health") {
+        const exported = [LiansScoreError, LiansVerificationError, createVerifyingFetch].every((f) => typeof f === "function");
+        return json({ ok: isInitialized(), version: VERSION, sha: sha256Hex("abc"), exported });
+      }
       if (url.pathname === "/score" && request.method === "POST") return json(scoreMemory(await request.text()));
       if (url.pathname === "/verify" && request.method === "POST") return json(verifyRecallReceipt(await request.text()));
       if (url.pathname === "/audit" && request.method === "POST") {
@@ -18,7 +24,7 @@ export default {
       }
       return json({ error: "not found" }, 404);
     } catch (error) {
-      return json({ error: { code: error.code, path: error.path, message: error.message } }, 400);
+      return json({ error: { code: error.code, path: error.path, message: error.message, typed: error instanceof LiansScoreError } }, 400);
     }
   },
 };

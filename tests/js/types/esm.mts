@@ -136,3 +136,43 @@ if (firstFull && "final_score" in firstFull) {
 // @ts-expect-error output must be one of the three names
 scoreCandidates(null, "[]", { output: "xml" });
 void [finals, eligibleFlags, relevanceColumn, firstError, jsonlOut];
+
+// The verifying fetch and the error classes.
+import { createVerifyingFetch, LiansScoreError as ScoreErrorClass, LiansVerificationError } from "lians-score";
+import type { VerifiedRequest, VerifyingFetchOptions, VerifiedResponse } from "lians-score";
+interface MyResponse { ok: boolean; status: number; json(): Promise<unknown>; text(): Promise<string>; arrayBuffer(): Promise<ArrayBuffer> }
+declare function myFetch(input: string | { href: string }, init?: { method?: string; body?: string }): Promise<MyResponse>;
+const verifiedFetch: typeof myFetch = createVerifyingFetch(myFetch, {
+  onInvalid: "report",
+  given: { privacy_minimal: true, expected_sha256: "ab" },
+  onVerified: (r: VerificationReport, req: VerifiedRequest) => {
+    const endpoint: "recall" | "context" | "evidence_pack" = req.endpoint;
+    const q: string | null = req.query;
+    void [r.valid, endpoint, q];
+  },
+  trustedPublicKey: "k",
+  expectedKeyId: "id",
+});
+const opts: VerifyingFetchOptions = { onInvalid: "throw" };
+// @ts-expect-error unknown option name
+createVerifyingFetch(myFetch, { onInvlid: "throw" });
+// @ts-expect-error the query comes from each request
+createVerifyingFetch(myFetch, { given: { query: "q" } });
+// @ts-expect-error onInvalid is "throw" or "report"
+createVerifyingFetch(myFetch, { onInvalid: "ignore" });
+try {
+  scoreMemory("{");
+} catch (e) {
+  if (e instanceof LiansVerificationError) {
+    const failures: string[] = e.report.failures;
+    const code: "verification_failed" = e.code;
+    void [failures, code];
+  } else if (e instanceof ScoreErrorClass) {
+    const where: string = e.path;
+    void where;
+  }
+}
+declare const verified: VerifiedResponse;
+const verifiedReport: VerificationReport = verified.liansVerification;
+const made: ScoreErrorClass = new ScoreErrorClass("invalid_value", "m", "/x");
+void [verifiedFetch, opts, verifiedReport, made];

@@ -10,7 +10,7 @@
 //! receipt as it appears in the body), `recall_receipt_{10,200}.given.json`,
 //! `hash_{size}.bin`, and `manifest.json` with every file's SHA-256 and the seed.
 
-#[path = "../benches/workload.rs"]
+#[path = "workload.rs"]
 mod workload;
 
 use std::fs;

@@ -10,7 +10,7 @@
 
 use std::time::Instant;
 
-#[path = "../benches/clock.rs"]
+#[path = "clock.rs"]
 mod clock;
 use clock::{median, thread_cpu_ms};
 
