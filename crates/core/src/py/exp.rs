@@ -16,7 +16,7 @@
 //! `scripts/gen_exp_table.py` from exact decimal arithmetic; equal to glibc's
 //! `__exp_data.tab`, which the script's `--check` compares with the running
 //! libm's), and `exp(r) − 1` a degree-5 polynomial; results that may overflow
-//! or fall into the subnormals take [`specialcase`].
+//! or fall into the subnormals take `specialcase`.
 //!
 //! **Which evaluation.** glibc on x86-64 selects at load time a build of the
 //! same C source compiled with `-mfma -mavx2` (`__exp_fma`) when the CPU has
@@ -26,14 +26,19 @@
 //! last bit of some results. The disassembly of Debian 12's libm (glibc 2.36,
 //! `__exp_fma`) fuses exactly these: `x·InvLn2N + Shift`, both steps of the
 //! argument reduction, `C2 + r·C3`, `C4 + r·C5`, the two polynomial
-//! accumulations, and the final `scale + scale·tmp`; in [`specialcase`] only
+//! accumulations, and the final `scale + scale·tmp`; in `specialcase` only
 //! the overflow side's `scale + scale·tmp` (the subnormal side reuses the
 //! product, so nothing is fused there). Those are the [`f64::mul_add`] calls
 //! below, and everything else is plain IEEE arithmetic in the source's order,
 //! so the result is the same bits on every target (`mul_add` is the correctly
 //! rounded `fma` natively and compiler-builtins' software `fma` in wasm).
 //! Proven against CPython 3.12's `math.exp` (glibc 2.36, FMA build) by
-//! `tests/numbers/` (README there: the offline count and the CI step).
+//! `tests/numbers/` (README there: the offline count and the CI step). On an
+//! x86-64 CPU without FMA or AVX2, glibc runs its SSE2 build of the same
+//! source (no fused steps), whose last bit differs from this in rare cases
+//! (glibc's comment on the polynomial: 0.509 ulp worst case with fma, 0.511
+//! without); a CPython there can then differ from the reference servers that
+//! run on FMA hardware, not this crate from them.
 //!
 //! The only other libm call of the reference's scoring is `math.log(2)`, a
 //! constant: CPython gives `0x1.62e42fefa39efp-1`, which is
