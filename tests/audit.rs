@@ -903,3 +903,54 @@ fn case6_order_ties_duplicates_and_counts_are_checked() {
     }
     caught("candidate_count 1000", body, &query, codes::CANDIDATE_COUNT_MISMATCH, true);
 }
+
+#[test]
+fn stage_details_policy_and_keyed_path_are_checked() {
+    // MMR and graph-proximity details are re-derived from the stage input and the filters.
+    for (stem, field, delta, code) in [
+        ("recall-fast-mmr", "selection_objective", 0.01, codes::STAGE_UNKNOWN),
+        ("recall-fast-mmr", "lambda", 0.1, codes::STAGE_UNKNOWN),
+        ("recall-fast-graph", "proximity_bonus", 0.1, codes::STAGE_UNKNOWN),
+        ("recall-fast-graph", "combined_objective", 0.01, codes::STAGE_UNKNOWN),
+    ] {
+        let (honest, query) = captured_body(stem);
+        let mut body = honest.clone();
+        each_breakdown(&mut body, 1, &mut |o| {
+            let mut stages = stages_of(o);
+            let last = stages.len() - 1;
+            if let Value::Object(s) = &mut stages[last] {
+                let v = f64_of(s.get(field));
+                s.insert(field, Value::Float(lians_score::py::float::round6(v + delta)));
+            }
+            o.insert("ranking_stages", Value::Array(stages));
+        });
+        caught(&format!("{stem} {field}"), body, &query, code, true);
+    }
+    // A policy the server does not write: nothing that depends on it is auditable.
+    let (honest, query) = captured_body("recall-fast-standard");
+    let mut body = honest.clone();
+    edit(&mut body, &["receipt", "policy", "mode"], &mut |v| *v = Value::str("turbo"));
+    caught("unknown mode", body, &query, codes::NOT_AUDITABLE, false);
+    let mut body = honest.clone();
+    edit(&mut body, &["receipt", "policy", "candidate_floor"], &mut |v| *v = Value::int(21));
+    caught("odd floor", body, &query, codes::NOT_AUDITABLE, false);
+    // No blend reason outside the keyed path.
+    let mut body = honest.clone();
+    each_breakdown(&mut body, 0, &mut |o| {
+        let mut reasons = o.get("reasons").unwrap().as_array().unwrap().to_vec();
+        reasons.truncate(7);
+        o.insert("reasons", Value::Array(reasons));
+    });
+    caught("no blend reason", body, &query, codes::BLEND_INCONSISTENT, true);
+    // More results than the policy's k allows (floor 20: k <= 10).
+    let mut body = honest.clone();
+    each_array(&mut body, &mut |items| {
+        let last = items.last().unwrap().clone();
+        for i in 0..6 {
+            let mut copy = last.clone();
+            edit(&mut copy, &["id"], &mut |v| *v = Value::str(format!("ffffffff-0000-4000-8000-00000000000{i}")));
+            items.push(copy);
+        }
+    });
+    caught("11 results", body, &query, codes::CANDIDATE_COUNT_MISMATCH, false);
+}

@@ -428,6 +428,15 @@ pub fn result_rules(rules: &Rules, bd: &Object, bp: &str, retrieval_hi: Option<f
                 .message(format!("{what}; 1 ≤ position ≤ candidate_count")),
             );
         }
+        if matches!(kind, Some(3 | 4)) && method == Some(RANK_CALIBRATION) {
+            if let Some((ok, message)) = stage_details(rules, kind.unwrap_or(0), stage) {
+                checks.push(
+                    Check::new(format!("stage_details:{j}"), codes::STAGE_UNKNOWN, ok, stp.as_str())
+                        .values(stage.get("stage").cloned().unwrap_or(Value::Null), Value::Null)
+                        .message(message),
+                );
+            }
+        }
         if kind == Some(5) && method == Some(LEARNING_METHOD) {
             let ok = learning_output(stage).is_some_and(|(e, o)| (o - e).abs() <= 1e-6 + 1e-12);
             checks.push(
@@ -490,6 +499,84 @@ pub fn result_rules(rules: &Rules, bd: &Object, bp: &str, retrieval_hi: Option<f
     }
 
     fusion_rules(rules, bd, bp, checks);
+}
+
+/// `float(filters.get("_mmr_lambda", 0.5))` (0.5 when `float()` raises),
+/// then `min(1.0, max(0.0, λ))` as Python evaluates it (NaN → 0.0).
+fn mmr_lambda(filters: Option<&Object>) -> f64 {
+    let raw = match filters.and_then(|f| f.get("_mmr_lambda")) {
+        None => 0.5,
+        Some(Value::Float(x)) => *x,
+        Some(Value::Int(d)) => match crate::py::float::int_to_f64(d) {
+            crate::py::float::PyFloat::Ok(x) => x,
+            _ => 0.5,
+        },
+        Some(Value::Bool(b)) => *b as u8 as f64,
+        Some(Value::Str(t)) => crate::py::float::parse_py_float(&t.to_str_lossy()).unwrap_or(0.5),
+        Some(_) => 0.5,
+    };
+    if raw.is_nan() {
+        0.0
+    } else {
+        raw.clamp(0.0, 1.0)
+    }
+}
+
+/// The details `mmr_rerank` and `_rerank_by_proximity` write, re-derived
+/// from the stage's own input and the request's filters: `(ok, rule)`.
+fn stage_details(rules: &Rules, kind: usize, stage: &Value) -> Option<(bool, String)> {
+    let f = |k: &str| match stage.get(k) {
+        Some(Value::Float(x)) => Some(*x),
+        Some(Value::Int(d)) => d.parse::<f64>().ok(),
+        _ => None,
+    };
+    let input = f("input_score")?;
+    let filters = if rules.context { None } else { rules.filters.as_ref() };
+    if kind == 3 {
+        // mmr-rerank: λ from filters, input_relevance = the input, the first
+        // pick has no similarity, objective = λ·rel − (1 − λ)·sim (sim rounded).
+        let sim = f("max_selected_similarity");
+        let obj = f("selection_objective");
+        let lam = f("lambda");
+        let mut ok = f("input_relevance") == Some(input) && sim.is_some_and(|s| (-1.0..=1.0).contains(&s));
+        if let (Some(l), Some(s), Some(o)) = (lam, sim, obj) {
+            ok &= (o - (l * input - (1.0 - l) * s)).abs() <= 1e-6 + 1e-12;
+        } else {
+            ok = false;
+        }
+        if int_of(stage.get("position")) == Some(1) {
+            ok &= sim == Some(0.0);
+        }
+        if filters.is_some() {
+            let expected = mmr_lambda(filters);
+            ok &= expected < 1.0 && lam == Some(round6(expected));
+        }
+        return Some((
+            ok,
+            "mmr-rerank: lambda = round6(clamp(float(filters._mmr_lambda or 0.5))) < 1, input_relevance = input_score, \
+             selection_objective = λ·input − (1 − λ)·max_selected_similarity (within 1e-6), no similarity at position 1"
+                .to_string(),
+        ));
+    }
+    // graph-proximity: bonus 1/(1 + distance) (0 when unreachable), combined
+    // = input + bonus, anchor and key from the filters.
+    let bonus = match stage.get("distance") {
+        Some(Value::Null) => Some(0.0),
+        Some(Value::Int(d)) => d.parse::<i64>().ok().filter(|d| *d >= 0).map(|d| 1.0 / (1.0 + d as f64)),
+        _ => None,
+    };
+    let mut ok = matches!(bonus, Some(b) if f("proximity_bonus") == Some(round6(b)) && f("combined_objective") == Some(round6(input + b)));
+    if let Some(fl) = filters {
+        ok &= matches!((stage.get("anchor"), fl.get("_near_entity")), (Some(a), Some(e)) if a == e);
+        let key = fl.get("_near_key").cloned().unwrap_or(Value::str("ticker"));
+        ok &= stage.get("entity_key") == Some(&key);
+    }
+    Some((
+        ok,
+        "graph-proximity: proximity_bonus = round6(1/(1 + distance)) (0.0 when unreachable), combined_objective = \
+         round6(input_score + bonus), anchor = filters._near_entity, entity_key = filters._near_key (default ticker)"
+            .to_string(),
+    ))
 }
 
 /// The learning stage's expected output and its bound output.
