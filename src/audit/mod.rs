@@ -324,8 +324,9 @@ fn py_eq(a: &Value, b: &Value) -> bool {
                     w.is_some_and(|w| py_eq(v, w))
                 });
             }
-            let index: HashMap<&[u8], &Value> = y.iter().map(|(k, v)| (k.as_bytes(), v)).collect();
-            x.iter().all(|(k, v)| index.get(k.as_bytes()).is_some_and(|w| py_eq(v, w)))
+            let ys = y.members();
+            let index: HashMap<&[u8], usize> = ys.iter().enumerate().map(|(i, (k, _))| (k.as_bytes(), i)).collect();
+            x.iter().all(|(k, v)| index.get(k.as_bytes()).is_some_and(|&i| py_eq(v, &ys[i].1)))
         }
         _ => a == b,
     }

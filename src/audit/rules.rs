@@ -11,7 +11,8 @@
 //! response a Lians 0.5.0 server writes, is listed in `docs/audit.md`
 //! ("The server's rules").
 
-use std::collections::{HashMap, HashSet};
+use std::borrow::Cow;
+use std::collections::HashMap;
 
 use super::planner::{self, QueryPlan};
 use super::report::{codes, Check};
@@ -105,11 +106,8 @@ pub fn policy(receipt: &Value, context: bool, checks: &mut Vec<Check>) -> Option
     let key = if context { "retrieval_policy" } else { "policy" };
     let pp = pointer("/receipt", key);
     let Some(p) = receipt.get(key).and_then(Value::as_object) else {
-        checks.push(
-            Check::new("policy", codes::NOT_AUDITABLE, false, pp.as_str())
-                .values(receipt.get(key).cloned().unwrap_or(Value::Null), Value::Null)
-                .message("no policy object: the query plan, fusion and counts cannot be re-derived"),
-        );
+        let bound = receipt.get(key).cloned().unwrap_or(Value::Null);
+        rule(checks, "policy", codes::NOT_AUDITABLE, false, pp, bound, Value::Null, "no policy object");
         return None;
     };
     let mode = p.get("mode").and_then(Value::as_str).unwrap_or("").to_string();
@@ -134,57 +132,38 @@ pub fn policy(receipt: &Value, context: bool, checks: &mut Vec<Check>) -> Option
         _ => false,
     };
     let kmax = floor.and_then(|f| if m == 0 { None } else { k_max(f, lo, m) });
-    let mut field = |name: &str, ok: bool, code: &'static str, expected: Value, what: &str| {
-        checks.push(
-            Check::new(format!("policy.{name}"), code, ok, pointer(&pp, name))
-                .values(p.get(name).cloned().unwrap_or(Value::Null), expected)
-                .message(what.to_string()),
-        );
-    };
-    field("mode", m != 0, codes::NOT_AUDITABLE, Value::Null, "mode is fast, deep or reconstruct");
-    field(
-        "strategy",
-        strategy_ok,
-        codes::NOT_AUDITABLE,
-        Value::Null,
-        "fast: standard or adaptive; deep and reconstruct: adaptive",
-    );
-    field(
-        "max_query_variants",
-        mqv_ok,
-        codes::NOT_AUDITABLE,
-        Value::Null,
-        "1 with the standard strategy, 1–4 with adaptive, 4 in reconstruct mode",
-    );
-    field(
-        "candidate_floor",
-        kmax.is_some(),
-        codes::NOT_AUDITABLE,
-        Value::Null,
-        "min(200, max(20, 2k)) fast, min(200, max(80, 6k)) deep, min(200, max(120, 8k)) reconstruct, for a k in 1–200",
-    );
-    field(
-        "candidate_cap",
-        int_of(p.get("candidate_cap")) == Some(CANDIDATE_CAP),
-        codes::POLICY_MISMATCH,
-        Value::int(CANDIDATE_CAP),
-        "the scoring cap is 400",
-    );
     let scored = mqv.map(|n| CANDIDATE_CAP * n);
-    field(
-        "max_scored_candidates",
-        scored.is_some() && int_of(p.get("max_scored_candidates")) == scored,
-        codes::POLICY_MISMATCH,
-        scored.map(Value::int).unwrap_or(Value::Null),
-        "400 × max_query_variants",
-    );
-    field(
-        "policy_version",
-        p.get("policy_version").and_then(Value::as_str) == Some("lians-recall-policy-v3"),
-        codes::POLICY_MISMATCH,
-        Value::str("lians-recall-policy-v3"),
-        "lians-recall-policy-v3",
-    );
+    let fields: [(&str, &str, bool, &'static str, Value); 7] = [
+        ("mode", "policy.mode", m != 0, codes::NOT_AUDITABLE, Value::Null),
+        ("strategy", "policy.strategy", strategy_ok, codes::NOT_AUDITABLE, Value::Null),
+        ("max_query_variants", "policy.max_query_variants", mqv_ok, codes::NOT_AUDITABLE, Value::Null),
+        ("candidate_floor", "policy.candidate_floor", kmax.is_some(), codes::NOT_AUDITABLE, Value::Null),
+        (
+            "candidate_cap",
+            "policy.candidate_cap",
+            int_of(p.get("candidate_cap")) == Some(CANDIDATE_CAP),
+            codes::POLICY_MISMATCH,
+            Value::int(CANDIDATE_CAP),
+        ),
+        (
+            "max_scored_candidates",
+            "policy.max_scored_candidates",
+            scored.is_some() && int_of(p.get("max_scored_candidates")) == scored,
+            codes::POLICY_MISMATCH,
+            scored.map(Value::int).unwrap_or(Value::Null),
+        ),
+        (
+            "policy_version",
+            "policy.policy_version",
+            p.get("policy_version").and_then(Value::as_str) == Some("lians-recall-policy-v3"),
+            codes::POLICY_MISMATCH,
+            Value::str("lians-recall-policy-v3"),
+        ),
+    ];
+    for (key, name, ok, code, expected) in fields {
+        let bound = p.get(key).cloned().unwrap_or(Value::Null);
+        rule(checks, name, code, ok, pointer(&pp, key), bound, expected, "not a policy the server resolves");
+    }
     if m == 0 || !strategy_ok || !mqv_ok {
         return None;
     }
@@ -214,13 +193,19 @@ pub fn query_variants(body: &Object, rules: &Rules, checks: &mut Vec<Check>) {
     };
     // Report the bound list only when it is small (a hostile list is not echoed).
     let shown = match bound {
-        Value::Array(items) if items.len() > 16 => Value::str(format!("{} variants", items.len())),
+        Value::Array(items) if items.len() > 16 => Value::int(items.len() as i64),
         other => other.clone(),
     };
-    checks.push(
-        Check::new("query_variants", codes::QUERY_VARIANTS_MISMATCH, ok, "/query_variants")
-            .values(shown, planned)
-            .message("the variants the server's planner produces from the query, mode and max_query_variants"),
+    let at = String::from("/query_variants");
+    rule(
+        checks,
+        "query_variants",
+        codes::QUERY_VARIANTS_MISMATCH,
+        ok,
+        at,
+        shown,
+        planned,
+        "not the server's plan of the query",
     );
 }
 
@@ -233,64 +218,78 @@ pub fn as_of(receipt: &Value, checks: &mut Vec<Check>) {
         Some(_) => None,
     };
     let ok = matches!((bound_ref.and_then(Value::as_str), &expected), (Some(r), Some(e)) if r == e);
-    checks.push(
-        Check::new("as_of", codes::AS_OF_MISMATCH, ok, "/receipt/reference_time")
-            .values(bound_ref.cloned().unwrap_or(Value::Null), expected.map(Value::str).unwrap_or(Value::Null))
-            .message("with as_of set the server scores at reference_time = as_of"),
-    );
+    let (bound, expected) =
+        (bound_ref.cloned().unwrap_or(Value::Null), expected.map(Value::str).unwrap_or(Value::Null));
+    let at = String::from("/receipt/reference_time");
+    rule(checks, "as_of", codes::AS_OF_MISMATCH, ok, at, bound, expected, "reference_time is not as_of");
 }
 
 /// No id twice, the returned order is `stable_score_key`'s, and the result
 /// count is within the policy's `k`.
 pub fn order(memories: &[Value], rules: &Rules, checks: &mut Vec<Check>) {
-    let mut seen: HashSet<String> = HashSet::with_capacity(memories.len());
+    let ids: Vec<Cow<'_, [u8]>> = memories
+        .iter()
+        .map(|m| match m.get("id") {
+            Some(Value::Str(id)) => Cow::Borrowed(id.as_bytes()),
+            other => Cow::Owned(json::to_json_string(other.unwrap_or(&Value::Null)).into_bytes()),
+        })
+        .collect();
+    let mut seen: HashMap<&[u8], usize> = HashMap::with_capacity(ids.len());
     let mut dup: Option<usize> = None;
-    for (i, m) in memories.iter().enumerate() {
-        let id = json::to_json_string(m.get("id").unwrap_or(&Value::Null));
-        if !seen.insert(id) && dup.is_none() {
+    for (i, id) in ids.iter().enumerate() {
+        if seen.insert(id, i).is_some() && dup.is_none() {
             dup = Some(i);
         }
     }
-    checks.push(match dup {
-        None => Check::new("unique_ids", codes::DUPLICATE_RESULT, true, "/memories"),
-        Some(i) => Check::new("unique_ids", codes::DUPLICATE_RESULT, false, pointer(&format!("/memories/{i}"), "id"))
-            .values(memories[i].get("id").cloned().unwrap_or(Value::Null), Value::Null)
-            .message("this memory id was already returned: the server fuses and ranks each memory once"),
-    });
+    let at = |i: usize| pointer("/memories", &i.to_string());
+    let (ptr, bound) = match dup {
+        None => (String::from("/memories"), Value::Null),
+        Some(i) => (pointer(&at(i), "id"), memories[i].get("id").cloned().unwrap_or(Value::Null)),
+    };
+    rule(
+        checks,
+        "unique_ids",
+        codes::DUPLICATE_RESULT,
+        dup.is_none(),
+        ptr,
+        bound,
+        Value::Null,
+        "a memory id returned twice",
+    );
     let mut previous: Option<SortKey> = None;
-    let mut broken: Option<(String, String)> = None;
+    let mut broken: Option<(String, &'static str)> = None;
     for (i, m) in memories.iter().enumerate() {
-        let mp = format!("/memories/{i}");
+        let mp = at(i);
         match SortKey::of(m, &mp) {
             Ok(key) => {
-                if let Some(p) = &previous {
-                    if broken.is_none() && p.order(&key) != std::cmp::Ordering::Less {
-                        broken = Some((
-                            mp.clone(),
-                            format!("result {} should come before result {i} (stable_score_key)", i + 1),
-                        ));
-                    }
+                if broken.is_none() && previous.as_ref().is_some_and(|p| p.order(&key) != std::cmp::Ordering::Less) {
+                    broken = Some((mp, "not in stable_score_key order"));
                 }
                 previous = Some(key);
             }
             Err(e) => {
                 if broken.is_none() {
-                    broken = Some((e.path.clone(), e.message.clone()));
+                    broken = Some((e.path, "a time that cannot be ordered"));
                 }
                 previous = None;
             }
         }
     }
-    checks.push(match broken {
-        None => Check::new("order", codes::ORDER_VIOLATION, true, "/memories"),
-        Some((p, m)) => Check::new("order", codes::ORDER_VIOLATION, false, p).message(m),
-    });
+    let ok = broken.is_none();
+    let (ptr, m) = broken.unwrap_or((String::from("/memories"), ""));
+    rule(checks, "order", codes::ORDER_VIOLATION, ok, ptr, Value::Null, Value::Null, m);
     if let Some(p) = &rules.policy {
         let n = memories.len() as i64;
-        checks.push(
-            Check::new("result_limit", codes::CANDIDATE_COUNT_MISMATCH, n <= p.k_max, "/memories")
-                .values(Value::int(n), Value::int(p.k_max))
-                .message("more results than the k that policy.candidate_floor allows"),
+        let (at, bound, most) = (String::from("/memories"), Value::int(n), Value::int(p.k_max));
+        rule(
+            checks,
+            "result_limit",
+            codes::CANDIDATE_COUNT_MISMATCH,
+            n <= p.k_max,
+            at,
+            bound,
+            most,
+            "more results than the policy's k",
         );
     }
 }
@@ -303,23 +302,29 @@ fn stage_kind(stage: &Value) -> Option<usize> {
 /// Positions of each post-cut rank-calibration stage kind are distinct
 /// across the results (the stage ranks one list).
 pub fn positions(memories: &[Value], checks: &mut Vec<Check>) {
-    let mut seen: HashMap<(usize, i64), usize> = HashMap::new();
+    // Positions above max(results, 200) fail their own range check.
+    let width = memories.len().max(200) + 1;
+    let mut seen = vec![false; STAGES.len() * width];
     let mut broken: Option<String> = None;
     for (i, m) in memories.iter().enumerate() {
         let stages = m.get("score_breakdown").and_then(|b| b.get("ranking_stages")).and_then(Value::as_array);
         for (j, s) in stages.unwrap_or(&[]).iter().enumerate() {
             let Some(kind) = stage_kind(s).filter(|&k| STAGES[k].1 == RANK_CALIBRATION && k != 0) else { continue };
-            let Some(p) = int_of(s.get("position")) else { continue };
-            if seen.insert((kind, p), i).is_some() && broken.is_none() {
-                broken = Some(format!("/memories/{i}/score_breakdown/ranking_stages/{j}/position"));
+            let Some(p) = int_of(s.get("position")).and_then(|p| usize::try_from(p).ok()).filter(|p| *p < width) else {
+                continue;
+            };
+            let slot = &mut seen[kind * width + p];
+            if *slot && broken.is_none() {
+                let sp = pointer(&pointer(&pointer("/memories", &i.to_string()), "score_breakdown"), "ranking_stages");
+                broken = Some(pointer(&pointer(&sp, &j.to_string()), "position"));
             }
+            *slot = true;
         }
     }
-    checks.push(match broken {
-        None => Check::new("stage_positions", codes::CANDIDATE_COUNT_MISMATCH, true, "/memories"),
-        Some(p) => Check::new("stage_positions", codes::CANDIDATE_COUNT_MISMATCH, false, p)
-            .message("two results hold the same position of one ranking stage"),
-    });
+    let ok = broken.is_none();
+    let ptr = broken.unwrap_or_else(|| String::from("/memories"));
+    let m = "two results at one position of a stage";
+    rule(checks, "stage_positions", codes::CANDIDATE_COUNT_MISMATCH, ok, ptr, Value::Null, Value::Null, m);
 }
 
 /// The fusion-facing part of the plan for one result: the index of the
@@ -337,10 +342,17 @@ pub fn result_rules(rules: &Rules, bd: &Object, bp: &str, retrieval_hi: Option<f
     for gate in ["eligible", "safety_eligible", "temporal_eligible"] {
         let ok = bd.get(gate) == Some(&Value::Bool(true));
         if !ok || gate == "eligible" {
-            checks.push(
-                Check::new(format!("returned_{gate}"), codes::INELIGIBLE_RETURNED, ok, pointer(bp, gate))
-                    .values(bd.get(gate).cloned().unwrap_or(Value::Null), Value::Bool(true))
-                    .message("the server never returns an ineligible candidate"),
+            let bound = bd.get(gate).cloned().unwrap_or(Value::Null);
+            let m = "the server never returns an ineligible candidate";
+            rule(
+                checks,
+                "returned_eligible",
+                codes::INELIGIBLE_RETURNED,
+                ok,
+                pointer(bp, gate),
+                bound,
+                Value::Bool(true),
+                m,
             );
         }
     }
@@ -357,25 +369,21 @@ pub fn result_rules(rules: &Rules, bd: &Object, bp: &str, retrieval_hi: Option<f
         let kind = stage_kind(stage);
         let method = stage.get("method").and_then(Value::as_str);
         let problem = match kind {
-            None => Some("a stage kind the server does not write".to_string()),
-            Some(k) if method != Some(STAGES[k].1) => {
-                Some(format!("{} records carry method {}", STAGES[k].0, STAGES[k].1))
-            }
-            Some(k) if last_kind.is_some_and(|l| l >= k) => {
-                Some(format!("{} cannot run after {}", STAGES[k].0, STAGES[last_kind.unwrap_or(0)].0))
-            }
+            None => Some("a stage kind the server does not write"),
+            Some(k) if method != Some(STAGES[k].1) => Some("not this stage's method"),
+            Some(k) if last_kind.is_some_and(|l| l >= k) => Some("out of the server's stage order"),
             Some(3) if !rules.context && filter_str("_rerank") != Some("mmr") => {
-                Some("mmr-rerank runs only when filters._rerank is \"mmr\"".to_string())
+                Some("mmr-rerank without filters._rerank = mmr")
             }
             Some(4) if !rules.context && !filters.and_then(|f| f.get("_near_entity")).is_some_and(Value::truthy) => {
-                Some("graph-proximity runs only with filters._near_entity".to_string())
+                Some("graph-proximity without filters._near_entity")
             }
-            Some(5) if !rules.context => Some("reviewed-outcome learning runs only in /v1/context".to_string()),
+            Some(5) if !rules.context => Some("learning runs only in /v1/context"),
             Some(2)
                 if stages.iter().any(|s| stage_kind(s) == Some(0))
                     && !stages.iter().any(|s| stage_kind(s) == Some(1)) =>
             {
-                Some("the cross-encoder and facet MMR selection are alternatives on a single facet".to_string())
+                Some("cross-encoder and facet MMR selection without fusion")
             }
             _ => None,
         };
@@ -385,11 +393,8 @@ pub fn result_rules(rules: &Rules, bd: &Object, bp: &str, retrieval_hi: Option<f
         }
         if let Some(message) = problem {
             kinds_ok = false;
-            checks.push(
-                Check::new(format!("stage_kind:{j}"), codes::STAGE_UNKNOWN, false, stp.as_str())
-                    .values(stage.get("stage").cloned().unwrap_or(Value::Null), Value::Null)
-                    .message(message),
-            );
+            let bound = stage.get("stage").cloned().unwrap_or(Value::Null);
+            rule(checks, "stage_kind", codes::STAGE_UNKNOWN, false, stp.clone(), bound, Value::Null, message);
         }
         // candidate_count and position of rank-calibrated stages.
         if kind.is_some_and(|k| STAGES[k].1 == RANK_CALIBRATION) && method == Some(RANK_CALIBRATION) {
@@ -398,61 +403,52 @@ pub fn result_rules(rules: &Rules, bd: &Object, bp: &str, retrieval_hi: Option<f
             let count = int_of(stage.get("candidate_count"));
             let pos = int_of(stage.get("position"));
             let n = rules.results as i64;
-            let (ok, what) = if k == 0 && fused {
-                let cap = rules.policy.as_ref().map(|p| p.candidate_floor).unwrap_or(200);
-                (
-                    count.is_some_and(|c| (1..=cap).contains(&c)),
-                    "facet MMR selection ranks at most candidate_floor candidates",
-                )
-            } else if rules.context {
-                let cap = rules.policy.as_ref().map(|p| p.k_max).unwrap_or(200);
-                (
-                    count.is_some_and(|c| c >= n && c <= cap),
-                    "the stage ranked the recall's results: at least the included ones, at most k",
-                )
-            } else {
-                (count == Some(n), "the stage ranked the returned results: candidate_count is their number")
+            let cap = |f: fn(&Policy) -> i64| rules.policy.as_ref().map(f).unwrap_or(200);
+            let ok = match count {
+                Some(c) if k == 0 && fused => (1..=cap(|p| p.candidate_floor)).contains(&c),
+                Some(c) if rules.context => c >= n && c <= cap(|p| p.k_max),
+                _ => count == Some(n),
             };
             let ok = ok && pos.is_some_and(|p| count.is_some_and(|c| (1..=c).contains(&p)));
-            checks.push(
-                Check::new(
-                    format!("candidate_count:{j}"),
-                    codes::CANDIDATE_COUNT_MISMATCH,
-                    ok,
-                    pointer(&stp, "candidate_count"),
-                )
-                .values(
-                    stage.get("candidate_count").cloned().unwrap_or(Value::Null),
-                    if rules.context { Value::Null } else { Value::int(n) },
-                )
-                .message(format!("{what}; 1 ≤ position ≤ candidate_count")),
-            );
+            let bound = stage.get("candidate_count").cloned().unwrap_or(Value::Null);
+            let expected = if rules.context { Value::Null } else { Value::int(n) };
+            let (at, m) = (pointer(&stp, "candidate_count"), "not the ranked list's size, or position out of range");
+            rule(checks, "candidate_count", codes::CANDIDATE_COUNT_MISMATCH, ok, at, bound, expected, m);
         }
         if matches!(kind, Some(3 | 4)) && method == Some(RANK_CALIBRATION) {
-            if let Some((ok, message)) = stage_details(rules, kind.unwrap_or(0), stage) {
-                checks.push(
-                    Check::new(format!("stage_details:{j}"), codes::STAGE_UNKNOWN, ok, stp.as_str())
-                        .values(stage.get("stage").cloned().unwrap_or(Value::Null), Value::Null)
-                        .message(message),
-                );
+            if let Some(ok) = stage_details(rules, kind.unwrap_or(0), stage) {
+                let bound = stage.get("stage").cloned().unwrap_or(Value::Null);
+                let m = "not what the server writes from the stage input and the filters";
+                rule(checks, "stage_details", codes::STAGE_UNKNOWN, ok, stp.clone(), bound, Value::Null, m);
             }
         }
         if kind == Some(5) && method == Some(LEARNING_METHOD) {
             let ok = learning_output(stage).is_some_and(|(e, o)| (o - e).abs() <= 1e-6 + 1e-12);
-            checks.push(
-                Check::new(format!("learning:{j}"), codes::CALIBRATION_MISMATCH, ok, pointer(&stp, "output_score"))
-                    .values(
-                        stage.get("output_score").cloned().unwrap_or(Value::Null),
-                        learning_output(stage).map(|(e, _)| Value::Float(e)).unwrap_or(Value::Null),
-                    )
-                    .message("round6(clamp01(input + average_reward·confidence·0.12 ± 0.02·support)), within 1e-6"),
+            let bound = stage.get("output_score").cloned().unwrap_or(Value::Null);
+            let expected = learning_output(stage).map(|(e, _)| Value::Float(e)).unwrap_or(Value::Null);
+            let at = pointer(&stp, "output_score");
+            rule(
+                checks,
+                "learning",
+                codes::CALIBRATION_MISMATCH,
+                ok,
+                at,
+                bound,
+                expected,
+                "off bounded-reviewed-outcomes-v1",
             );
         }
     }
     if kinds_ok {
-        checks.push(
-            Check::new("stage_kinds", codes::STAGE_UNKNOWN, true, sp.as_str())
-                .values(Value::int(stages.len() as i64), Value::Null),
+        rule(
+            checks,
+            "stage_kinds",
+            codes::STAGE_UNKNOWN,
+            true,
+            sp.clone(),
+            Value::int(stages.len() as i64),
+            Value::Null,
+            "",
         );
     }
 
@@ -469,18 +465,13 @@ pub fn result_rules(rules: &Rules, bd: &Object, bp: &str, retrieval_hi: Option<f
     }
     expected.extend(expected_reasons);
     let tail_ok = bound_tail == expected;
-    checks.push(
-        Check::new("stage_reasons", codes::REASON_MISMATCH, tail_ok, pointer(bp, "reasons"))
-            .values(
-                if tail_ok {
-                    Value::int(bound_tail.len() as i64)
-                } else {
-                    Value::Array(bound_tail.into_iter().take(16).collect())
-                },
-                if tail_ok { Value::Null } else { Value::Array(expected) },
-            )
-            .message("the blend reason (not on the keyed path), then each stage's reason in order"),
-    );
+    let (bound, expected) = if tail_ok {
+        (Value::int(bound_tail.len() as i64), Value::Null)
+    } else {
+        (Value::Array(bound_tail.into_iter().take(16).collect()), Value::Array(expected))
+    };
+    let m = "not the blend reason then one reason per stage";
+    rule(checks, "stage_reasons", codes::REASON_MISMATCH, tail_ok, pointer(bp, "reasons"), bound, expected, m);
     if keyed {
         // The keyed fact path: no as_of, a structured filter key, one hit,
         // no stages, scored with retrieval 1.0.
@@ -492,10 +483,8 @@ pub fn result_rules(rules: &Rules, bd: &Object, bp: &str, retrieval_hi: Option<f
             && stages.is_empty()
             && !bd.contains_key("fusion")
             && retrieval_hi.map_or(true, |h| h == 1.0);
-        checks.push(
-            Check::new("keyed_path", codes::BLEND_INCONSISTENT, ok, pointer(bp, "reasons"))
-                .message("without the blend reason, the result must be the keyed path's single hit (no as_of, a structured filter, retrieval 1.0, no stages)"),
-        );
+        let m = "no blend reason outside the keyed path";
+        rule(checks, "keyed_path", codes::BLEND_INCONSISTENT, ok, pointer(bp, "reasons"), Value::Null, Value::Null, m);
     }
 
     fusion_rules(rules, bd, bp, checks);
@@ -523,13 +512,9 @@ fn mmr_lambda(filters: Option<&Object>) -> f64 {
 }
 
 /// The details `mmr_rerank` and `_rerank_by_proximity` write, re-derived
-/// from the stage's own input and the request's filters: `(ok, rule)`.
-fn stage_details(rules: &Rules, kind: usize, stage: &Value) -> Option<(bool, String)> {
-    let f = |k: &str| match stage.get(k) {
-        Some(Value::Float(x)) => Some(*x),
-        Some(Value::Int(d)) => d.parse::<f64>().ok(),
-        _ => None,
-    };
+/// from the stage's own input and the request's filters (docs/audit.md).
+fn stage_details(rules: &Rules, kind: usize, stage: &Value) -> Option<bool> {
+    let f = |k: &str| super::number(stage.get(k));
     let input = f("input_score")?;
     let filters = if rules.context { None } else { rules.filters.as_ref() };
     if kind == 3 {
@@ -551,12 +536,7 @@ fn stage_details(rules: &Rules, kind: usize, stage: &Value) -> Option<(bool, Str
             let expected = mmr_lambda(filters);
             ok &= expected < 1.0 && lam == Some(round6(expected));
         }
-        return Some((
-            ok,
-            "mmr-rerank: lambda = round6(clamp(float(filters._mmr_lambda or 0.5))) < 1, input_relevance = input_score, \
-             selection_objective = λ·input − (1 − λ)·max_selected_similarity (within 1e-6), no similarity at position 1"
-                .to_string(),
-        ));
+        return Some(ok);
     }
     // graph-proximity: bonus 1/(1 + distance) (0 when unreachable), combined
     // = input + bonus, anchor and key from the filters.
@@ -571,21 +551,29 @@ fn stage_details(rules: &Rules, kind: usize, stage: &Value) -> Option<(bool, Str
         let key = fl.get("_near_key").cloned().unwrap_or(Value::str("ticker"));
         ok &= stage.get("entity_key") == Some(&key);
     }
-    Some((
-        ok,
-        "graph-proximity: proximity_bonus = round6(1/(1 + distance)) (0.0 when unreachable), combined_objective = \
-         round6(input_score + bonus), anchor = filters._near_entity, entity_key = filters._near_key (default ticker)"
-            .to_string(),
-    ))
+    Some(ok)
+}
+
+/// Push one rule's check: out of line, so each rule costs a call rather
+/// than an inlined copy of the builder (the wasm build is size-bound).
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn rule(
+    checks: &mut Vec<Check>,
+    name: &'static str,
+    code: &'static str,
+    ok: bool,
+    at: String,
+    bound: Value,
+    rederived: Value,
+    message: &'static str,
+) {
+    checks.push(Check::new(name, code, ok, at).values(bound, rederived).message(message));
 }
 
 /// The learning stage's expected output and its bound output.
 fn learning_output(stage: &Value) -> Option<(f64, f64)> {
-    let f = |k: &str| match stage.get(k)? {
-        Value::Float(x) => Some(*x),
-        Value::Int(d) => d.parse().ok(),
-        _ => None,
-    };
+    let f = |k: &str| super::number(stage.get(k));
     let uses = int_of(stage.get("completed_uses"))?;
     let (input, avg, conf, support, out) =
         (f("input_score")?, f("average_reward")?, f("confidence")?, f("support")?, f("output_score")?);
@@ -607,30 +595,36 @@ fn fusion_rules(rules: &Rules, bd: &Object, bp: &str, checks: &mut Vec<Check>) {
     let fp = pointer(bp, "fusion");
     let Some(fusion) = bd.get("fusion") else {
         if facets > 1 && rules.policy.is_some() {
-            checks.push(
-                Check::new("fusion_present", codes::FUSION_INCONSISTENT, false, bp)
-                    .values(Value::Null, Value::int(facets))
-                    .message("with two or more planned facets every result carries a fusion record"),
+            let m = "no fusion record with several planned facets";
+            rule(
+                checks,
+                "fusion_present",
+                codes::FUSION_INCONSISTENT,
+                false,
+                bp.to_string(),
+                Value::Null,
+                Value::int(facets),
+                m,
             );
         }
         return;
     };
     let Some(f) = fusion.as_object() else { return }; // reported by the fusion check
-    let mut problems: Vec<(String, String)> = Vec::new();
+    let mut problems: Vec<(String, &str)> = Vec::new();
     let mut problem =
-        |key: &str, m: String| problems.push((if key.is_empty() { fp.clone() } else { pointer(&fp, key) }, m));
+        |key: &str, m: &'static str| problems.push((if key.is_empty() { fp.clone() } else { pointer(&fp, key) }, m));
     if rules.policy.as_ref().is_some_and(|p| p.strategy != "adaptive") || facets < 2 {
-        problem("facet_count", format!("the policy plans {facets} facet(s): fusion runs only with two or more"));
+        problem("facet_count", "fusion with fewer than two planned facets");
     }
     if f.len() != FUSION_KEYS.len() || !FUSION_KEYS.iter().all(|k| f.contains_key(k)) {
-        problem("", format!("the fusion record has exactly the keys {}", FUSION_KEYS.join(", ")));
+        problem("", "not the fusion record's keys");
     }
     if f.get("method").and_then(Value::as_str) != Some(FUSION_METHOD) {
-        problem("method", format!("method is {FUSION_METHOD}"));
+        problem("method", "not the fusion method");
     }
     let count = int_of(f.get("facet_count"));
     if count != Some(facets) {
-        problem("facet_count", format!("facet_count is the number of planned facets ({facets})"));
+        problem("facet_count", "not the number of planned facets");
     }
     let support = int_of(f.get("facet_support"));
     let scopes: Option<Vec<&str>> =
@@ -642,15 +636,11 @@ fn fusion_rules(rules: &Rules, bd: &Object, bp: &str, checks: &mut Vec<Check>) {
                 && s.windows(2).all(|w| w[0] < w[1])
                 && s.iter().all(|x| rules.plan.scopes.contains(x))
                 && strongest.is_some_and(|x| s.contains(&x)) => {}
-        _ => problem(
-            "scopes",
-            "scopes are the sorted, distinct planned scopes that found the memory, the strongest among them"
-                .to_string(),
-        ),
+        _ => problem("scopes", "not sorted, distinct planned scopes holding strongest_scope"),
     }
     let n_scopes = scopes.as_ref().map(|s| s.len() as i64);
     if support.is_none() || support != n_scopes || !support.is_some_and(|s| s >= 1 && s <= facets) {
-        problem("facet_support", "facet_support is the number of scopes, 1 ≤ facet_support ≤ facet_count".to_string());
+        problem("facet_support", "not the number of scopes");
     }
     // rrf = Σ w_f/(60 + rank_f) / (Σ all w / 61), each rank in 1..=candidate_floor.
     if let (Some(s), Some(p)) = (&scopes, &rules.policy) {
@@ -663,23 +653,15 @@ fn fusion_rules(rules: &Rules, bd: &Object, bp: &str, checks: &mut Vec<Check>) {
             _ => None,
         };
         if !rrf.is_some_and(|r| r >= lo && r <= hi) {
-            problems.push((
-                pointer(&fp, "normalized_rrf_score"),
-                format!(
-                    "with these scopes and candidate_floor the rrf lies in [{}, {}]",
-                    crate::py::float::repr(lo),
-                    crate::py::float::repr(hi)
-                ),
-            ));
+            problem("normalized_rrf_score", "out of the range these scopes and candidate_floor allow");
         }
     }
     if let Some(x) = f.get("strongest_input_score") {
         if !matches!(x, Value::Float(v) if (0.0..=1.0).contains(v)) {
-            problems.push((pointer(&fp, "strongest_input_score"), "strongest_input_score is in [0, 1]".to_string()));
+            problems.push((pointer(&fp, "strongest_input_score"), "not in [0, 1]"));
         }
     }
-    match problems.into_iter().next() {
-        None => checks.push(Check::new("fusion_record", codes::FUSION_INCONSISTENT, true, fp.as_str())),
-        Some((p, m)) => checks.push(Check::new("fusion_record", codes::FUSION_INCONSISTENT, false, p).message(m)),
-    }
+    let ok = problems.is_empty();
+    let (ptr, m) = problems.into_iter().next().unwrap_or((fp, ""));
+    rule(checks, "fusion_record", codes::FUSION_INCONSISTENT, ok, ptr, Value::Null, Value::Null, m);
 }
