@@ -926,6 +926,37 @@ fn stage_details_policy_and_keyed_path_are_checked() {
         });
         caught(&format!("{stem} {field}"), body, &query, code, true);
     }
+    // The mmr-rerank stage dropped from a body whose filters asked for it
+    // (chain and reasons kept consistent: the pre-MMR scores and order).
+    let (honest, query) = captured_body("recall-fast-mmr");
+    let mut body = honest.clone();
+    let n = body.get("memories").unwrap().as_array().unwrap().len();
+    for i in 0..n {
+        each_breakdown(&mut body, i, &mut |o| {
+            let input = f64_of(stages_of(o)[0].get("input_score"));
+            let mut reasons = o.get("reasons").unwrap().as_array().unwrap().to_vec();
+            reasons.pop();
+            o.insert("reasons", Value::Array(reasons));
+            o.remove("ranking_stages");
+            o.insert("final_score", Value::Float(input));
+        });
+        let fin = f64_of(
+            body.get("memories").unwrap().as_array().unwrap()[i].get("score_breakdown").unwrap().get("final_score"),
+        );
+        set_final(&mut body, i, fin);
+    }
+    let keys: Vec<_> = body.get("memories").unwrap().as_array().unwrap().to_vec();
+    let sorted = lians_score::rank::sort_candidates(&keys).unwrap();
+    let order: Vec<usize> =
+        sorted.iter().map(|m| keys.iter().position(|k| k.get("id") == m.get("id")).unwrap()).collect();
+    each_array(&mut body, &mut |items| {
+        let copy = items.clone();
+        for (slot, &from) in items.iter_mut().zip(&order) {
+            *slot = copy[from].clone();
+        }
+    });
+    caught("mmr-rerank dropped", body, &query, codes::STAGE_UNKNOWN, true);
+
     // A policy the server does not write: nothing that depends on it is auditable.
     let (honest, query) = captured_body("recall-fast-standard");
     let mut body = honest.clone();

@@ -439,6 +439,14 @@ pub fn result_rules(rules: &Rules, bd: &Object, bp: &str, retrieval_hi: Option<f
             );
         }
     }
+    // Request-level MMR runs on every recall with `_rerank: "mmr"`, more
+    // than one result and λ < 1: its stage cannot be missing.
+    let mmr_asked = filter_str("_rerank") == Some("mmr") && rules.results > 1 && mmr_lambda(filters) < 1.0;
+    if !rules.context && mmr_asked && !stages.iter().any(|s| stage_kind(s) == Some(3)) {
+        kinds_ok = false;
+        let m = "no mmr-rerank stage, though filters._rerank = mmr";
+        rule(checks, "stage_kind", codes::STAGE_UNKNOWN, false, sp.clone(), Value::Null, Value::str("mmr-rerank"), m);
+    }
     if kinds_ok {
         rule(
             checks,
