@@ -957,6 +957,24 @@ fn stage_details_policy_and_keyed_path_are_checked() {
     });
     caught("mmr-rerank dropped", body, &query, codes::STAGE_UNKNOWN, true);
 
+    // Graph proximity with no bonus anywhere (the server skips the stage then).
+    let (honest, query) = captured_body("recall-fast-graph");
+    let mut body = honest.clone();
+    let n = body.get("memories").unwrap().as_array().unwrap().len();
+    for i in 0..n {
+        each_breakdown(&mut body, i, &mut |o| {
+            let mut stages = stages_of(o);
+            if let Value::Object(s) = &mut stages[0] {
+                let input = f64_of(s.get("input_score"));
+                s.insert("distance", Value::Null);
+                s.insert("proximity_bonus", Value::Float(0.0));
+                s.insert("combined_objective", Value::Float(input));
+            }
+            o.insert("ranking_stages", Value::Array(stages));
+        });
+    }
+    caught("graph without a bonus", body, &query, codes::STAGE_UNKNOWN, true);
+
     // A policy the server does not write: nothing that depends on it is auditable.
     let (honest, query) = captured_body("recall-fast-standard");
     let mut body = honest.clone();

@@ -306,6 +306,8 @@ pub fn positions(memories: &[Value], checks: &mut Vec<Check>) {
     let width = memories.len().max(200) + 1;
     let mut seen = vec![false; STAGES.len() * width];
     let mut broken: Option<String> = None;
+    // Graph proximity: (position, combined objective, bonus) per result.
+    let mut graph: Vec<(usize, f64, f64)> = Vec::new();
     for (i, m) in memories.iter().enumerate() {
         let stages = m.get("score_breakdown").and_then(|b| b.get("ranking_stages")).and_then(Value::as_array);
         for (j, s) in stages.unwrap_or(&[]).iter().enumerate() {
@@ -313,6 +315,10 @@ pub fn positions(memories: &[Value], checks: &mut Vec<Check>) {
             let Some(p) = int_of(s.get("position")).and_then(|p| usize::try_from(p).ok()).filter(|p| *p < width) else {
                 continue;
             };
+            if kind == 4 {
+                let f = |k: &str| super::number(s.get(k)).unwrap_or(f64::NAN);
+                graph.push((p, f("combined_objective"), f("proximity_bonus")));
+            }
             let slot = &mut seen[kind * width + p];
             if *slot && broken.is_none() {
                 let sp = pointer(&pointer(&pointer("/memories", &i.to_string()), "score_breakdown"), "ranking_stages");
@@ -325,6 +331,14 @@ pub fn positions(memories: &[Value], checks: &mut Vec<Check>) {
     let ptr = broken.unwrap_or_else(|| String::from("/memories"));
     let m = "two results at one position of a stage";
     rule(checks, "stage_positions", codes::CANDIDATE_COUNT_MISMATCH, ok, ptr, Value::Null, Value::Null, m);
+    // `_rerank_by_proximity` orders by score + bonus (descending), and runs
+    // only when some result gets a bonus.
+    if !graph.is_empty() {
+        graph.sort_by_key(|g| g.0);
+        let ok = graph.windows(2).all(|w| w[0].1 >= w[1].1) && graph.iter().any(|g| g.2 > 0.0);
+        let m = "graph-proximity order is not by combined_objective, or no result got a bonus";
+        rule(checks, "graph_order", codes::STAGE_UNKNOWN, ok, String::from("/memories"), Value::Null, Value::Null, m);
+    }
 }
 
 /// The fusion-facing part of the plan for one result: the index of the
