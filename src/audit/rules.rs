@@ -306,8 +306,8 @@ pub fn positions(memories: &[Value], checks: &mut Vec<Check>) {
     let width = memories.len().max(200) + 1;
     let mut seen = vec![false; STAGES.len() * width];
     let mut broken: Option<String> = None;
-    // Graph proximity: (position, combined objective, bonus) per result.
-    let mut graph: Vec<(usize, f64, f64)> = Vec::new();
+    // Graph proximity: (combined objective, bonus) by position.
+    let mut graph: Vec<Option<(f64, f64)>> = Vec::new();
     for (i, m) in memories.iter().enumerate() {
         let stages = m.get("score_breakdown").and_then(|b| b.get("ranking_stages")).and_then(Value::as_array);
         for (j, s) in stages.unwrap_or(&[]).iter().enumerate() {
@@ -317,7 +317,8 @@ pub fn positions(memories: &[Value], checks: &mut Vec<Check>) {
             };
             if kind == 4 {
                 let f = |k: &str| super::number(s.get(k)).unwrap_or(f64::NAN);
-                graph.push((p, f("combined_objective"), f("proximity_bonus")));
+                graph.resize(width, None);
+                graph[p] = Some((f("combined_objective"), f("proximity_bonus")));
             }
             let slot = &mut seen[kind * width + p];
             if *slot && broken.is_none() {
@@ -334,8 +335,14 @@ pub fn positions(memories: &[Value], checks: &mut Vec<Check>) {
     // `_rerank_by_proximity` orders by score + bonus (descending), and runs
     // only when some result gets a bonus.
     if !graph.is_empty() {
-        graph.sort_by_key(|g| g.0);
-        let ok = graph.windows(2).all(|w| w[0].1 >= w[1].1) && graph.iter().any(|g| g.2 > 0.0);
+        let mut previous = f64::INFINITY;
+        let (mut ordered, mut bonus) = (true, false);
+        for (combined, b) in graph.into_iter().flatten() {
+            ordered &= combined <= previous;
+            bonus |= b > 0.0;
+            previous = combined;
+        }
+        let ok = ordered && bonus;
         let m = "graph-proximity order is not by combined_objective, or no result got a bonus";
         rule(checks, "graph_order", codes::STAGE_UNKNOWN, ok, String::from("/memories"), Value::Null, Value::Null, m);
     }
