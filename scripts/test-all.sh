@@ -142,6 +142,7 @@ else
   step "native scoring conformance" native_scoring
   step "wasm scoring conformance (= native bytes)" wasm_scoring
   step "reference oracle (random inputs vs lians-sdk, CPython 3.12)" reference_oracle
+  step "audit query planner vs the reference (20,000 queries, CPython 3.12)" bash scripts/audit/planner-diff.sh
   step "native receipt conformance" native_receipts
   step "wasm receipt conformance (= native bytes)" wasm_receipts
   step "node tests (ESM, CJS, web entry, CLI)" node_tests
