@@ -471,7 +471,15 @@ export type AuditFailure =
   | "blend_inconsistent"
   | "fusion_inconsistent"
   | "stage_chain_broken"
-  | "calibration_mismatch";
+  | "calibration_mismatch"
+  | "stage_unknown"
+  | "ineligible_returned"
+  | "query_variants_mismatch"
+  | "not_auditable"
+  | "as_of_mismatch"
+  | "order_violation"
+  | "duplicate_result"
+  | "candidate_count_mismatch";
 
 /** A closed interval `[lo, hi]` of retrieval scores. */
 export type RetrievalInterval = [number, number];

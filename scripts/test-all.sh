@@ -160,6 +160,7 @@ else
   step "wasm scoring conformance (= native bytes)" wasm_scoring
   step "reference oracle (random inputs vs lians-sdk, CPython 3.12)" reference_oracle
   step "number differentials vs CPython (float, JSON numbers, repr, exp; 500,000 inputs)" number_differentials
+  step "audit query planner vs the reference (20,000 queries, CPython 3.12)" bash scripts/audit/planner-diff.sh
   step "native receipt conformance" native_receipts
   step "wasm receipt conformance (= native bytes)" wasm_receipts
   step "node tests (ESM, CJS, web entry, CLI)" node_tests

@@ -142,6 +142,11 @@ impl SortKey {
         })
     }
 
+    /// The ascending order of two keys (`Less`: `self` comes first).
+    pub fn order(&self, other: &SortKey) -> std::cmp::Ordering {
+        self.cmp(other)
+    }
+
     fn cmp(&self, other: &SortKey) -> std::cmp::Ordering {
         self.neg_score
             .total_cmp(&other.neg_score)

@@ -527,3 +527,117 @@ fn receipt_verification_is_linear() {
         },
     );
 }
+
+// ---------------------------------------------------------------- recall audit
+
+/// A captured adaptive recall body (five fused results) with its results
+/// repeated `copies` times (memories and receipt alike).
+fn audit_body(copies: usize) -> (Value, String) {
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/audit/captured");
+    let wire = std::fs::read_to_string(dir.join("recall-fast-adaptive.json")).unwrap();
+    let query = std::fs::read_to_string(dir.join("recall-fast-adaptive.query.txt")).unwrap();
+    let mut body = json::parse(&wire).unwrap();
+    let Value::Object(o) = &mut body else { panic!() };
+    let mut members = std::mem::take(o).into_members();
+    for (k, v) in members.iter_mut() {
+        match (k.as_str(), v) {
+            (Some("memories"), Value::Array(items)) => *items = repeat(items, copies),
+            (Some("receipt"), Value::Object(r)) => {
+                let mut rm = std::mem::take(r).into_members();
+                for (rk, rv) in rm.iter_mut() {
+                    if let (Some("results"), Value::Array(items)) = (rk.as_str(), rv) {
+                        *items = repeat(items, copies);
+                    }
+                }
+                *r = Object::from_unique(rm);
+            }
+            _ => {}
+        }
+    }
+    *o = Object::from_unique(members);
+    (body, query)
+}
+
+fn repeat(items: &[Value], copies: usize) -> Vec<Value> {
+    (0..copies).flat_map(|_| items.iter().cloned()).collect()
+}
+
+/// Set the top-level `key` of the body.
+fn set_top(body: &mut Value, key: &str, v: Value) {
+    if let Value::Object(o) = body {
+        o.insert(key, v);
+    }
+}
+
+#[test]
+fn recall_audit_is_linear() {
+    let _serial = serial();
+    // Former hot spot 1: results × query variants (the audit re-scored a
+    // fused result once per response variant until one fitted: quadratic
+    // when both grow). One fused result repeated `10·len/n` times (10 at the
+    // top, 1 below) with `len` variants, a relevance no variant reproduces.
+    // Variants are now compared with the audit's own plan, never scored.
+    let n = size(10_000).max(100);
+    linear(
+        "audit / results × query variants",
+        n,
+        |len| {
+            let (mut body, query) = audit_body(1);
+            let copies = (10 * len / n).max(1);
+            if let Value::Object(o) = &mut body {
+                let mut members = std::mem::take(o).into_members();
+                for (k, v) in members.iter_mut() {
+                    match (k.as_str(), v) {
+                        (Some("memories"), Value::Array(items)) => *items = repeat(&items[..1], copies),
+                        (Some("receipt"), Value::Object(r)) => {
+                            let mut rm = std::mem::take(r).into_members();
+                            for (rk, rv) in rm.iter_mut() {
+                                if let (Some("results"), Value::Array(items)) = (rk.as_str(), rv) {
+                                    *items = repeat(&items[..1], copies);
+                                }
+                            }
+                            *r = Object::from_unique(rm);
+                        }
+                        _ => {}
+                    }
+                }
+                *o = Object::from_unique(members);
+            }
+            let lying = json::to_json_string(&body).replace("\"relevance_score\":0.", "\"relevance_score\":0.9");
+            let mut body = json::parse(&lying).unwrap();
+            let variants: Vec<Value> =
+                (0..len).map(|i| Value::str(format!("acme first sign churn risk low {i}"))).collect();
+            set_top(&mut body, "query_variants", Value::Array(variants));
+            (json::to_json_string(&body), query)
+        },
+        |(wire, query)| {
+            black_box(lians_score::audit::audit_recall(wire, Some(query)).unwrap());
+        },
+    );
+
+    // Former hot spot 2: n extra keys in one breakdown, in the memory and
+    // the receipt in opposite orders (deep equality by linear key lookup).
+    let k = size(40_000).max(100);
+    linear(
+        "audit / extra keys in a breakdown",
+        k,
+        |len| {
+            let (body, query) = audit_body(1);
+            let mut wire = json::to_json_string(&body);
+            let extra: String = (0..len).map(|i| format!("\"x{i}\":{i},")).collect();
+            let reversed: String = (0..len).rev().map(|i| format!("\"x{i}\":{i},")).collect();
+            // The first breakdown of the memories, then the first of the receipt.
+            let at = wire.find("\"score_breakdown\":{").unwrap() + "\"score_breakdown\":{".len();
+            wire.insert_str(at, &extra);
+            let r = wire.find("\"results\":[").unwrap();
+            let at = r + wire[r..].find("\"score_breakdown\":{").unwrap() + "\"score_breakdown\":{".len();
+            wire.insert_str(at, &reversed);
+            (wire, query)
+        },
+        |(wire, query)| {
+            let report = lians_score::audit::audit_recall(wire, Some(query)).unwrap();
+            assert!(report.failures().is_empty() || !report.failures().contains(&"pairing_mismatch"));
+            black_box(report);
+        },
+    );
+}

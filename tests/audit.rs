@@ -235,7 +235,9 @@ fn lying_servers_are_caught_with_the_right_code() {
             let lying = lie(&wire, i, &["quality_score"], &mut add(0.01));
             assert_caught(&format!("{name}[{i}].quality"), &lying, &query, codes::QUALITY_INCONSISTENT, false);
             let lying = lie(&wire, i, &["temporal_eligible"], &mut |v| *v = Value::Bool(false));
-            assert_caught(&format!("{name}[{i}].gate"), &lying, &query, codes::GATE_MISMATCH, true);
+            // A gate the scorer does not give, and a result the server would not return.
+            assert_caught(&format!("{name}[{i}].gate"), &lying, &query, codes::GATE_MISMATCH, false);
+            assert_caught(&format!("{name}[{i}].gate"), &lying, &query, codes::INELIGIBLE_RETURNED, false);
             let lying = lie(&wire, i, &["reasons", "2"], &mut |v| {
                 *v = Value::str("server-verified source trust level system_verified")
             });
@@ -326,8 +328,10 @@ fn pairing_mismatch_when_memories_and_receipt_disagree() {
             items.pop();
         }
     });
+    // The stages' candidate_count (the results the server ranked) no longer
+    // matches the returned results either.
     let report = audit_json(&json::to_json_string(&body), "Acme revenue");
-    assert_eq!(failures(&report), [codes::PAIRING_MISMATCH]);
+    assert_eq!(failures(&report), [codes::PAIRING_MISMATCH, codes::CANDIDATE_COUNT_MISMATCH]);
 }
 
 #[test]
@@ -467,4 +471,535 @@ fn every_code_is_documented() {
     for code in codes::ALL {
         assert!(docs.contains(&format!("`{code}`")), "docs/audit.md does not document {code}");
     }
+}
+
+// ------------------------------------------- the server's rules (issue 24, cases 1–6)
+//
+// Each case is a real captured body edited as a lying server would: the
+// memory and its receipt result alike (and the receipt view), the receipt
+// re-hashed, so that verification still passes where it can. The audit must
+// report the broken rule.
+
+fn captured_body(stem: &str) -> (Value, String) {
+    let (_, wire, query) = captured().into_iter().find(|(n, _, _)| n == stem).expect(stem);
+    (json::parse(&wire).unwrap(), query)
+}
+
+fn f64_of(v: Option<&Value>) -> f64 {
+    match v {
+        Some(Value::Float(f)) => *f,
+        Some(Value::Int(d)) => d.parse().unwrap(),
+        other => panic!("not a number: {other:?}"),
+    }
+}
+
+/// Apply `f` to the three per-result arrays: `memories`, `receipt.results`
+/// and `receipt_view.memories_used` (when present).
+fn each_array(body: &mut Value, f: &mut dyn FnMut(&mut Vec<Value>)) {
+    for path in [&["memories"][..], &["receipt", "results"], &["receipt_view", "memories_used"]] {
+        edit(body, path, &mut |v| {
+            if let Value::Array(items) = v {
+                f(items)
+            }
+        });
+    }
+}
+
+/// Apply `f` to result `i`'s breakdown in the memories and the receipt alike.
+fn each_breakdown(body: &mut Value, i: usize, f: &mut dyn FnMut(&mut Object)) {
+    let idx = i.to_string();
+    for base in [vec!["memories", idx.as_str()], vec!["receipt", "results", idx.as_str()]] {
+        let mut p = base.clone();
+        p.push("score_breakdown");
+        edit(body, &p, &mut |v| {
+            if let Value::Object(o) = v {
+                f(o)
+            }
+        });
+    }
+}
+
+/// Set result `i`'s public score and `final_score` everywhere.
+fn set_final(body: &mut Value, i: usize, value: f64) {
+    let idx = i.to_string();
+    for p in [
+        vec!["memories", idx.as_str(), "score"],
+        vec!["receipt", "results", idx.as_str(), "score"],
+        vec!["receipt_view", "memories_used", idx.as_str(), "score"],
+        vec!["memories", idx.as_str(), "score_breakdown", "final_score"],
+        vec!["receipt", "results", idx.as_str(), "score_breakdown", "final_score"],
+    ] {
+        edit(body, &p, &mut |v| *v = Value::Float(value));
+    }
+}
+
+fn stages_of(o: &Object) -> Vec<Value> {
+    o.get("ranking_stages").and_then(Value::as_array).map(<[Value]>::to_vec).unwrap_or_default()
+}
+
+fn obj(pairs: &[(&str, Value)]) -> Value {
+    let mut o = Object::new();
+    for (k, v) in pairs {
+        o.insert(*k, v.clone());
+    }
+    Value::Object(o)
+}
+
+fn verifies(wire: &str, query: &str) -> bool {
+    let mut given = Object::new();
+    given.insert("query", Value::str(query));
+    let r = receipt::verify_recall_receipt(wire, &Value::Object(given));
+    if !r.valid {
+        eprintln!("verification: {:?}", r.failures());
+    }
+    r.valid
+}
+
+/// The lie verifies (when `must_verify`) and the audit reports `code`.
+fn caught(name: &str, body: Value, query: &str, code: &str, must_verify: bool) {
+    let wire = rehash(body);
+    if must_verify {
+        assert!(verifies(&wire, query), "{name}: the lie must still verify");
+    }
+    let report = audit_json(&wire, query);
+    let f = failures(&report);
+    assert!(f.iter().any(|c| c == code), "{name}: {code} not reported, got {f:?}");
+}
+
+/// A fresh breakdown as the server's semantic path builds it for result `i`
+/// (no stages): the scorer with `base` at `reference`, then the 0.8/0.2 blend.
+fn server_breakdown(body: &Value, i: usize, reference: &str, query: &str, base: f64) -> Object {
+    let m = &body.get("memories").unwrap().as_array().unwrap()[i];
+    let mut input = Object::new();
+    input.insert("content", m.get("content").cloned().unwrap_or(Value::str("")));
+    input.insert("reference_time", Value::str(reference));
+    for k in ["metadata", "importance", "source", "event_time", "valid_from", "valid_to"] {
+        if let Some(v) = m.get(k) {
+            input.insert(k, v.clone());
+        }
+    }
+    input.insert("superseded", Value::Bool(m.get("superseded_by").is_some_and(|v| !v.is_null())));
+    input.insert("query", Value::str(query));
+    input.insert("base_relevance", Value::Float(base));
+    input.insert("purpose", Value::str("recall"));
+    if let Some(Value::Object(adm)) = m.get("metadata").and_then(|md| md.get("_admission")) {
+        let action = adm.get("action").and_then(Value::as_str).unwrap_or("safe");
+        let status = if matches!(action, "review" | "held_for_review" | "pending") { "review_needed" } else { action };
+        input.insert("safety_status", Value::str(status));
+        input.insert("risk_tags", adm.get("risk_tags").cloned().unwrap_or(Value::Array(vec![])));
+    }
+    let scored = api::score_memory(&Value::Object(input)).unwrap();
+    let mut bd = scored.as_object().unwrap().clone();
+    let q = f64_of(bd.get("final_score"));
+    bd.insert("quality_score", Value::Float(q));
+    bd.insert("final_score", Value::Float(lians_score::py::float::round6(0.8 * base.clamp(0.0, 1.0) + 0.2 * q)));
+    bd.insert(
+        "ranking_weights",
+        obj(&[("existing_retrieval_score", Value::Float(0.8)), ("memory_quality_score", Value::Float(0.2))]),
+    );
+    if let Some(Value::Array(mut reasons)) = bd.get("reasons").cloned() {
+        reasons.push(Value::str(lians_score::rank::BLEND_REASON));
+        bd.insert("reasons", Value::Array(reasons));
+    }
+    bd
+}
+
+/// Put `bd` as result `i`'s breakdown and its final as the public score.
+fn put_breakdown(body: &mut Value, i: usize, bd: &Object) {
+    let fin = f64_of(bd.get("final_score"));
+    each_breakdown(body, i, &mut |o| *o = bd.clone());
+    set_final(body, i, fin);
+}
+
+/// The retrieval score an honest audit derives for each result.
+fn retrieval_scores(body: &Value, query: &str) -> Vec<f64> {
+    let report = audit::audit_recall(&json::to_json_string(body), Some(query)).unwrap();
+    assert!(report.consistent());
+    report.results.iter().map(|r| r.retrieval_score.unwrap().lo).collect()
+}
+
+#[test]
+fn case1_invented_stages_are_caught() {
+    let (honest, query) = captured_body("recall-fast-standard");
+    for (i, value) in [(0usize, 0.99), (0, 1.5), (4, -0.5)] {
+        let mut body = honest.clone();
+        each_breakdown(&mut body, i, &mut |o| {
+            let mut stages = stages_of(o);
+            let input = f64_of(o.get("final_score"));
+            stages.push(obj(&[
+                ("stage", Value::str("priority-boost")),
+                ("input_score", Value::Float(input)),
+                ("output_score", Value::Float(value)),
+            ]));
+            o.insert("ranking_stages", Value::Array(stages));
+        });
+        set_final(&mut body, i, value);
+        caught(&format!("invented stage {i} → {value}"), body, &query, codes::STAGE_UNKNOWN, false);
+    }
+    // A real mmr-rerank stage with its method deleted.
+    let (honest, query) = captured_body("recall-fast-mmr");
+    let mut body = honest.clone();
+    each_breakdown(&mut body, 0, &mut |o| {
+        let mut stages = stages_of(o);
+        if let Value::Object(s) = &mut stages[0] {
+            s.remove("method");
+            s.insert("output_score", Value::Float(0.99));
+        }
+        o.insert("ranking_stages", Value::Array(stages));
+    });
+    set_final(&mut body, 0, 0.99);
+    caught("mmr-rerank without method", body, &query, codes::STAGE_UNKNOWN, true);
+    // A real stage kind the request did not ask for (no _rerank in filters).
+    let (honest, query) = captured_body("recall-fast-standard");
+    let mut body = honest.clone();
+    let n = body.get("memories").unwrap().as_array().unwrap().len();
+    for i in 0..n {
+        each_breakdown(&mut body, i, &mut |o| {
+            let input = f64_of(o.get("final_score"));
+            let out = lians_score::rank::rank_position_score(
+                &Value::int(i as i64),
+                &Value::int(n as i64),
+                &Value::Float(input),
+            )
+            .unwrap();
+            o.insert(
+                "ranking_stages",
+                Value::Array(vec![obj(&[
+                    ("stage", Value::str("mmr-rerank")),
+                    ("input_score", Value::Float(input)),
+                    ("output_score", Value::Float(out)),
+                    ("method", Value::str("rank-calibration-v1")),
+                    ("position", Value::int(i as i64 + 1)),
+                    ("candidate_count", Value::int(n as i64)),
+                ])]),
+            );
+            o.insert("final_score", Value::Float(out));
+        });
+        let out = f64_of(
+            body.get("memories").unwrap().as_array().unwrap()[i].get("score_breakdown").unwrap().get("final_score"),
+        );
+        set_final(&mut body, i, out);
+    }
+    caught("mmr-rerank without _rerank", body, &query, codes::STAGE_UNKNOWN, true);
+}
+
+#[test]
+fn case2_ineligible_results_are_caught() {
+    let (honest, query) = captured_body("recall-fast-standard");
+    let last = honest.get("memories").unwrap().as_array().unwrap().len() - 1;
+    let mut body = honest.clone();
+    // Tag the last memory as an injection (metadata is not bound) and score it
+    // honestly with that tag: safety 0, not eligible; a low base keeps the order.
+    edit(&mut body, &["memories", &last.to_string(), "metadata"], &mut |v| {
+        if let Value::Object(md) = v {
+            md.insert("_admission", obj(&[("risk_tags", Value::Array(vec![Value::str("injection")]))]));
+        }
+    });
+    let reference = body.get("receipt").unwrap().get("reference_time").unwrap().as_str().unwrap().to_string();
+    let bd = server_breakdown(&body, last, &reference, &query, 0.05);
+    assert_eq!(bd.get("eligible"), Some(&Value::Bool(false)));
+    put_breakdown(&mut body, last, &bd);
+    caught("ineligible returned", body, &query, codes::INELIGIBLE_RETURNED, true);
+}
+
+#[test]
+fn case3_fabricated_query_variants_are_caught() {
+    let (honest, query) = captured_body("recall-fast-adaptive");
+    let mut body = honest.clone();
+    let content =
+        body.get("memories").unwrap().as_array().unwrap()[0].get("content").unwrap().as_str().unwrap().to_string();
+    // A variant made of the content's own words: many lexical matches.
+    let fake: String = content.split_whitespace().take(12).collect::<Vec<_>>().join(" ");
+    edit(&mut body, &["query_variants"], &mut |v| {
+        if let Value::Array(items) = v {
+            items.push(Value::str(fake.as_str()));
+        }
+    });
+    let b = retrieval_scores(&honest, &query)[0];
+    let reference = body.get("receipt").unwrap().get("reference_time").unwrap().as_str().unwrap().to_string();
+    let mut bd = server_breakdown(&body, 0, &reference, &fake, b);
+    let old = body.get("memories").unwrap().as_array().unwrap()[0]
+        .get("score_breakdown")
+        .unwrap()
+        .as_object()
+        .unwrap()
+        .clone();
+    let h = f64_of(bd.get("final_score"));
+    let mut fusion = old.get("fusion").unwrap().as_object().unwrap().clone();
+    fusion.insert("strongest_input_score", Value::Float(h));
+    let rrf = f64_of(fusion.get("normalized_rrf_score"));
+    let sup = f64_of(fusion.get("facet_support")) / f64_of(fusion.get("facet_count"));
+    let fused = lians_score::py::float::round6(0.72 * rrf + 0.18 * h + 0.10 * sup);
+    let mut stage = Object::new();
+    stage.insert("stage", Value::str("adaptive-fusion"));
+    stage.insert("input_score", Value::Float(h));
+    stage.insert("output_score", Value::Float(fused));
+    for (k, v) in fusion.iter() {
+        stage.insert(k.clone(), v.clone());
+    }
+    let mut reasons = bd.get("reasons").unwrap().as_array().unwrap().to_vec();
+    reasons.push(Value::str("adaptive query facets combined with weighted reciprocal-rank fusion"));
+    bd.insert("reasons", Value::Array(reasons));
+    bd.insert("pre_fusion_score", Value::Float(h));
+    bd.insert("fusion", Value::Object(fusion));
+    bd.insert("ranking_stages", Value::Array(vec![Value::Object(stage)]));
+    bd.insert("final_score", Value::Float(fused));
+    assert!(f64_of(bd.get("relevance_score")) > f64_of(old.get("relevance_score")));
+    put_breakdown(&mut body, 0, &bd);
+    caught("fabricated variant", body, &query, codes::QUERY_VARIANTS_MISMATCH, true);
+}
+
+#[test]
+fn case4_fusion_values_are_checked() {
+    let (honest, query) = captured_body("recall-deep");
+    let fuse = |body: &mut Value, field: &str, value: Value| {
+        each_breakdown(body, 0, &mut |o| {
+            let mut fusion = o.get("fusion").unwrap().as_object().unwrap().clone();
+            fusion.insert(field, value.clone());
+            let rrf = f64_of(fusion.get("normalized_rrf_score"));
+            let s = f64_of(fusion.get("strongest_input_score"));
+            let sup = f64_of(fusion.get("facet_support")) / f64_of(fusion.get("facet_count"));
+            let fused = lians_score::py::float::round6(0.72 * rrf + 0.18 * s + 0.10 * sup);
+            let mut stages = stages_of(o);
+            if let Value::Object(st) = &mut stages[0] {
+                st.insert(field, value.clone());
+                st.insert("output_score", Value::Float(fused));
+            }
+            o.insert("fusion", Value::Object(fusion));
+            o.insert("ranking_stages", Value::Array(stages));
+            o.insert("final_score", Value::Float(fused));
+        });
+        let fin = f64_of(
+            body.get("memories").unwrap().as_array().unwrap()[0].get("score_breakdown").unwrap().get("final_score"),
+        );
+        set_final(body, 0, fin);
+    };
+    let mut body = honest.clone();
+    fuse(&mut body, "normalized_rrf_score", Value::Float(2.0));
+    caught("rrf 2.0", body, &query, codes::FUSION_INCONSISTENT, false);
+    let mut body = honest.clone();
+    fuse(&mut body, "facet_support", Value::int(10));
+    caught("support 10", body, &query, codes::FUSION_INCONSISTENT, false);
+
+    // A 1-facet fusion record injected into a standard, max_query_variants 1 response.
+    let (honest, query) = captured_body("recall-fast-standard");
+    let mut body = honest.clone();
+    each_breakdown(&mut body, 0, &mut |o| {
+        let h = f64_of(o.get("final_score"));
+        let fusion = obj(&[
+            ("method", Value::str("weighted-reciprocal-rank-fusion-v1")),
+            ("facet_support", Value::int(1)),
+            ("facet_count", Value::int(1)),
+            ("scopes", Value::Array(vec![Value::str("episodic")])),
+            ("normalized_rrf_score", Value::Float(1.0)),
+            ("strongest_input_score", Value::Float(h)),
+            ("strongest_scope", Value::str("episodic")),
+        ]);
+        let fused = lians_score::py::float::round6(0.72 + 0.18 * h + 0.10);
+        let mut stage = fusion.as_object().unwrap().clone();
+        stage.insert("stage", Value::str("adaptive-fusion"));
+        stage.insert("input_score", Value::Float(h));
+        stage.insert("output_score", Value::Float(fused));
+        let mut reasons = o.get("reasons").unwrap().as_array().unwrap().to_vec();
+        reasons.push(Value::str("adaptive query facets combined with weighted reciprocal-rank fusion"));
+        o.insert("reasons", Value::Array(reasons));
+        o.insert("pre_fusion_score", Value::Float(h));
+        o.insert("fusion", fusion);
+        o.insert("ranking_stages", Value::Array(vec![Value::Object(stage)]));
+        o.insert("final_score", Value::Float(fused));
+    });
+    let fin =
+        f64_of(body.get("memories").unwrap().as_array().unwrap()[0].get("score_breakdown").unwrap().get("final_score"));
+    set_final(&mut body, 0, fin);
+    caught("fusion in a standard response", body, &query, codes::FUSION_INCONSISTENT, true);
+}
+
+#[test]
+fn case5_as_of_is_enforced() {
+    let (honest, query) = captured_body("recall-fast-asof");
+    let bases = retrieval_scores(&honest, &query);
+    let mut body = honest.clone();
+    // Re-score every result at as_of + 200 days, bound as the reference time.
+    let later = "2027-01-01T00:00:00+00:00";
+    edit(&mut body, &["receipt", "reference_time"], &mut |v| *v = Value::str(later));
+    let n = bases.len();
+    for (i, b) in bases.iter().enumerate() {
+        let bd = server_breakdown(&body, i, later, &query, *b);
+        put_breakdown(&mut body, i, &bd);
+    }
+    // Keep the server's order for the new scores.
+    let mut order: Vec<usize> = (0..n).collect();
+    let keys: Vec<_> = body.get("memories").unwrap().as_array().unwrap().to_vec();
+    let sorted = lians_score::rank::sort_candidates(&keys).unwrap();
+    let ids: Vec<Value> = sorted.iter().map(|m| m.get("id").unwrap().clone()).collect();
+    order.sort_by_key(|&i| ids.iter().position(|id| Some(id) == keys[i].get("id")).unwrap());
+    each_array(&mut body, &mut |items| {
+        let copy = items.clone();
+        for (slot, &from) in items.iter_mut().zip(&order) {
+            *slot = copy[from].clone();
+        }
+    });
+    caught("as_of + 200 days", body, &query, codes::AS_OF_MISMATCH, true);
+}
+
+#[test]
+fn case6_order_ties_duplicates_and_counts_are_checked() {
+    let (honest, query) = captured_body("recall-fast-standard");
+    // Swapped results.
+    let mut body = honest.clone();
+    each_array(&mut body, &mut |items| items.swap(0, 1));
+    caught("swapped", body, &query, codes::ORDER_VIOLATION, false);
+
+    // A tie ordered against stable_score_key: a copy of result 0 with a later
+    // ingestion time (not a scoring input) must come first; it is put second.
+    let mut body = honest.clone();
+    each_array(&mut body, &mut |items| {
+        let mut copy = items[0].clone();
+        edit(&mut copy, &["id"], &mut |v| *v = Value::str("00000000-0000-4000-8000-000000000001"));
+        edit(&mut copy, &["ingestion_time"], &mut |v| *v = Value::str("2026-12-01T09:19:11.999999"));
+        items.insert(1, copy);
+    });
+    caught("tie against the stable key", body, &query, codes::ORDER_VIOLATION, false);
+
+    // A result returned two and three times.
+    for copies in [1, 2] {
+        let mut body = honest.clone();
+        each_array(&mut body, &mut |items| {
+            for _ in 0..copies {
+                let copy = items[0].clone();
+                items.insert(1, copy);
+            }
+        });
+        caught(&format!("duplicate ×{}", copies + 1), body, &query, codes::DUPLICATE_RESULT, true);
+    }
+
+    // candidate_count 5 → 1000 (every final ≈ 0.999).
+    let (honest, query) = captured_body("recall-fast-mmr");
+    let mut body = honest.clone();
+    let n = body.get("memories").unwrap().as_array().unwrap().len();
+    for i in 0..n {
+        each_breakdown(&mut body, i, &mut |o| {
+            let mut stages = stages_of(o);
+            let mut out = 0.0;
+            if let Value::Object(s) = &mut stages[0] {
+                s.insert("candidate_count", Value::int(1000));
+                let p = f64_of(s.get("position")) as i64 - 1;
+                out = lians_score::rank::rank_position_score(
+                    &Value::int(p),
+                    &Value::int(1000),
+                    s.get("input_score").unwrap(),
+                )
+                .unwrap();
+                s.insert("output_score", Value::Float(out));
+            }
+            o.insert("ranking_stages", Value::Array(stages));
+            o.insert("final_score", Value::Float(out));
+        });
+        let fin = f64_of(
+            body.get("memories").unwrap().as_array().unwrap()[i].get("score_breakdown").unwrap().get("final_score"),
+        );
+        assert!(fin > 0.99);
+        set_final(&mut body, i, fin);
+    }
+    caught("candidate_count 1000", body, &query, codes::CANDIDATE_COUNT_MISMATCH, true);
+}
+
+#[test]
+fn stage_details_policy_and_keyed_path_are_checked() {
+    // MMR and graph-proximity details are re-derived from the stage input and the filters.
+    for (stem, field, delta, code) in [
+        ("recall-fast-mmr", "selection_objective", 0.01, codes::STAGE_UNKNOWN),
+        ("recall-fast-mmr", "lambda", 0.1, codes::STAGE_UNKNOWN),
+        ("recall-fast-graph", "proximity_bonus", 0.1, codes::STAGE_UNKNOWN),
+        ("recall-fast-graph", "combined_objective", 0.01, codes::STAGE_UNKNOWN),
+    ] {
+        let (honest, query) = captured_body(stem);
+        let mut body = honest.clone();
+        each_breakdown(&mut body, 1, &mut |o| {
+            let mut stages = stages_of(o);
+            let last = stages.len() - 1;
+            if let Value::Object(s) = &mut stages[last] {
+                let v = f64_of(s.get(field));
+                s.insert(field, Value::Float(lians_score::py::float::round6(v + delta)));
+            }
+            o.insert("ranking_stages", Value::Array(stages));
+        });
+        caught(&format!("{stem} {field}"), body, &query, code, true);
+    }
+    // The mmr-rerank stage dropped from a body whose filters asked for it
+    // (chain and reasons kept consistent: the pre-MMR scores and order).
+    let (honest, query) = captured_body("recall-fast-mmr");
+    let mut body = honest.clone();
+    let n = body.get("memories").unwrap().as_array().unwrap().len();
+    for i in 0..n {
+        each_breakdown(&mut body, i, &mut |o| {
+            let input = f64_of(stages_of(o)[0].get("input_score"));
+            let mut reasons = o.get("reasons").unwrap().as_array().unwrap().to_vec();
+            reasons.pop();
+            o.insert("reasons", Value::Array(reasons));
+            o.remove("ranking_stages");
+            o.insert("final_score", Value::Float(input));
+        });
+        let fin = f64_of(
+            body.get("memories").unwrap().as_array().unwrap()[i].get("score_breakdown").unwrap().get("final_score"),
+        );
+        set_final(&mut body, i, fin);
+    }
+    let keys: Vec<_> = body.get("memories").unwrap().as_array().unwrap().to_vec();
+    let sorted = lians_score::rank::sort_candidates(&keys).unwrap();
+    let order: Vec<usize> =
+        sorted.iter().map(|m| keys.iter().position(|k| k.get("id") == m.get("id")).unwrap()).collect();
+    each_array(&mut body, &mut |items| {
+        let copy = items.clone();
+        for (slot, &from) in items.iter_mut().zip(&order) {
+            *slot = copy[from].clone();
+        }
+    });
+    caught("mmr-rerank dropped", body, &query, codes::STAGE_UNKNOWN, true);
+
+    // Graph proximity with no bonus anywhere (the server skips the stage then).
+    let (honest, query) = captured_body("recall-fast-graph");
+    let mut body = honest.clone();
+    let n = body.get("memories").unwrap().as_array().unwrap().len();
+    for i in 0..n {
+        each_breakdown(&mut body, i, &mut |o| {
+            let mut stages = stages_of(o);
+            if let Value::Object(s) = &mut stages[0] {
+                let input = f64_of(s.get("input_score"));
+                s.insert("distance", Value::Null);
+                s.insert("proximity_bonus", Value::Float(0.0));
+                s.insert("combined_objective", Value::Float(input));
+            }
+            o.insert("ranking_stages", Value::Array(stages));
+        });
+    }
+    caught("graph without a bonus", body, &query, codes::STAGE_UNKNOWN, true);
+
+    // A policy the server does not write: nothing that depends on it is auditable.
+    let (honest, query) = captured_body("recall-fast-standard");
+    let mut body = honest.clone();
+    edit(&mut body, &["receipt", "policy", "mode"], &mut |v| *v = Value::str("turbo"));
+    caught("unknown mode", body, &query, codes::NOT_AUDITABLE, false);
+    let mut body = honest.clone();
+    edit(&mut body, &["receipt", "policy", "candidate_floor"], &mut |v| *v = Value::int(21));
+    caught("odd floor", body, &query, codes::NOT_AUDITABLE, false);
+    // No blend reason outside the keyed path.
+    let mut body = honest.clone();
+    each_breakdown(&mut body, 0, &mut |o| {
+        let mut reasons = o.get("reasons").unwrap().as_array().unwrap().to_vec();
+        reasons.truncate(7);
+        o.insert("reasons", Value::Array(reasons));
+    });
+    caught("no blend reason", body, &query, codes::BLEND_INCONSISTENT, true);
+    // More results than the policy's k allows (floor 20: k <= 10).
+    let mut body = honest.clone();
+    each_array(&mut body, &mut |items| {
+        let last = items.last().unwrap().clone();
+        for i in 0..6 {
+            let mut copy = last.clone();
+            edit(&mut copy, &["id"], &mut |v| *v = Value::str(format!("ffffffff-0000-4000-8000-00000000000{i}")));
+            items.push(copy);
+        }
+    });
+    caught("11 results", body, &query, codes::CANDIDATE_COUNT_MISMATCH, false);
 }

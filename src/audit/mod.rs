@@ -17,9 +17,10 @@
 //!    `recall`, the memory's whole content, verbatim metadata, stored
 //!    importance, source, times, `superseded_by`, the safety status and risk
 //!    tags of `metadata._admission`, `receipt.reference_time`, and the query
-//!    the result was scored with (the sent query; with adaptive fusion, the
-//!    `query_variants` entry of `fusion.strongest_scope`, found by the
-//!    planner's scope suffix, else any entry that is consistent).
+//!    the result was scored with: the variant of `fusion.strongest_scope` in
+//!    the audit's own plan of the query ([`planner`]), else the plan's only
+//!    variant. The response's `query_variants` are not bound, so they are
+//!    compared with the plan and never used.
 //! 3. **Exact checks** (§3): the six retrieval-independent components, the
 //!    three gates, the seven component reasons, the recall weights, the
 //!    reference time, purpose, policy version and scoring limits.
@@ -37,6 +38,19 @@
 //! 5. **Fusion and stages** (§5): `fusion.strongest_input_score == H`, the
 //!    fused score within 1e-6 of its formula, the stage chain, and every
 //!    `rank-calibration-v1` record.
+//! 6. **The server's rules** ([`rules`], every field with the rule that
+//!    bounds it in `docs/audit.md`): the policy is one the server resolves
+//!    (else `not_auditable`); `query_variants` are the plan;
+//!    `reference_time == as_of` when set; the order is `stable_score_key`'s;
+//!    no id twice; every result eligible; stage records of the kinds the
+//!    server writes, with their method, in its order, allowed by `filters`;
+//!    the reasons after the component reasons; fusion only with two or more
+//!    planned facets and its values in their range; `candidate_count` and
+//!    `position` consistent with the returned results and the policy's caps.
+//!
+//! The cost is linear in the body: one scorer run per result (the plan has
+//! at most four variants and the result names its own), keyed deep equality
+//! for large objects, bounded look-ups in the fusion record.
 //!
 //! # What it cannot audit
 //! The retrieval score itself (embeddings, BM25, recency, neighbour
@@ -53,7 +67,11 @@
 //! verifiers read them.
 
 pub mod interval;
+pub mod planner;
 pub mod report;
+pub mod rules;
+
+use std::collections::HashMap;
 
 use crate::json::{self, Object, PyStr, Value};
 use crate::limits::{self, Caps};
@@ -80,17 +98,6 @@ const EXACT_COMPONENTS: [(usize, &str); 6] = [
     (3, "freshness_score"),
     (5, "stability_score"),
     (6, "safety_score"),
-];
-
-/// The planner's variant suffix for each facet scope (`ranking-receipts.md`
-/// §9.2); `episodic` is the first variant.
-const SCOPE_SUFFIXES: [(&str, &str); 6] = [
-    ("temporal", " chronology date sequence prior later"),
-    ("history", " complete history examples"),
-    ("relational", " relationships background reasons preferences"),
-    ("typed", " facts preferences procedures policies relationships outcomes"),
-    ("reconstruction", " chronology versions superseded valid at requested time"),
-    ("provenance", " source provenance evidence lineage decision context"),
 ];
 
 /// The adaptive-fusion weights (§9.6): rrf, strongest input, support.
@@ -186,11 +193,29 @@ pub fn audit_recall(wire: &str, query: Option<&str>) -> Result<Audit> {
             .message("memories.length vs receipt.results.length"),
     );
 
+    // The server's own rules (the policy, the query plan, as_of, order,
+    // duplicates, stage positions): see `rules`.
+    let context = receipt.get("schema").and_then(Value::as_str) == Some("lians.context-receipt.v2")
+        || receipt.get("retrieval_policy").is_some();
+    let policy = rules::policy(receipt, context, &mut checks);
+    let plan = rules::plan(policy.as_ref(), &query);
+    let rules = rules::Rules {
+        policy,
+        plan,
+        context,
+        filters: if context { None } else { receipt.get("filters").and_then(Value::as_object).cloned() },
+        as_of_null: receipt.get("as_of").map_or(true, Value::is_null),
+        results: memories.len(),
+    };
+    rules::query_variants(body, &rules, &mut checks);
+    rules::as_of(receipt, &mut checks);
+    rules::order(memories, &rules, &mut checks);
+    rules::positions(memories, &mut checks);
+
     let ctx = Context {
         reference_text,
         reference_time,
-        query,
-        variants,
+        rules,
         limits_json: scoring_limits_json(),
         weights_json: recall_weights_json(),
     };
@@ -198,7 +223,7 @@ pub fn audit_recall(wire: &str, query: Option<&str>) -> Result<Audit> {
     for (i, (memory, result)) in memories.iter().zip(results).enumerate() {
         let metadata = metadatas.get_mut(i).map(|m| std::mem::replace(m, Value::Null)).unwrap_or(Value::Null);
         let mut one = audit_result(&ctx, i, memory, metadata, result)?;
-        finish_positions(&mut one);
+        finish_positions(&mut one, ctx.rules.context);
         audited.push(one);
     }
     Ok(Audit { query_source, checks, results: audited })
@@ -238,8 +263,7 @@ fn take_metadata(doc: &mut Value) -> Vec<Value> {
 struct Context {
     reference_text: String,
     reference_time: PyDateTime,
-    query: String,
-    variants: Vec<String>,
+    rules: rules::Rules,
     limits_json: Value,
     weights_json: Value,
 }
@@ -288,7 +312,21 @@ fn py_eq(a: &Value, b: &Value) -> bool {
         }
         (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| py_eq(p, q)),
         (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| y.get_py(k).is_some_and(|w| py_eq(v, w)))
+            if x.len() != y.len() {
+                return false;
+            }
+            // Small objects (breakdowns) by scan, same position first; large
+            // ones through an index, so a hostile body cannot make the
+            // comparison quadratic (keys are unique after parsing).
+            if x.len() <= 32 {
+                return x.members().iter().zip(y.members()).all(|((k, v), (k2, w))| {
+                    let w = if k == k2 { Some(w) } else { y.get_py(k) };
+                    w.is_some_and(|w| py_eq(v, w))
+                });
+            }
+            let ys = y.members();
+            let index: HashMap<&[u8], usize> = ys.iter().enumerate().map(|(i, (k, _))| (k.as_bytes(), i)).collect();
+            x.iter().all(|(k, v)| index.get(k.as_bytes()).is_some_and(|&i| py_eq(v, &ys[i].1)))
         }
         _ => a == b,
     }
@@ -354,33 +392,6 @@ fn scorer_input(ctx: &Context, memory: &Object, metadata: Value, mp: &str) -> Re
     Ok(input)
 }
 
-/// The query candidates for a result: `(query_variants index or None, text)`.
-fn query_candidates<'a>(ctx: &'a Context, breakdown: &Object) -> Vec<(Option<usize>, &'a str)> {
-    let fusion = breakdown.get("fusion").and_then(Value::as_object);
-    let Some(fusion) = fusion.filter(|_| !ctx.variants.is_empty()) else {
-        return vec![(None, ctx.query.as_str())];
-    };
-    let scope = fusion.get("strongest_scope").and_then(Value::as_str).unwrap_or("");
-    let likely = if scope == "episodic" {
-        Some(0)
-    } else {
-        SCOPE_SUFFIXES
-            .iter()
-            .find(|(s, _)| *s == scope)
-            .and_then(|(_, suffix)| ctx.variants.iter().position(|v| v.ends_with(suffix)))
-    };
-    let mut out: Vec<(Option<usize>, &str)> = Vec::with_capacity(ctx.variants.len());
-    if let Some(i) = likely {
-        out.push((Some(i), ctx.variants[i].as_str()));
-    }
-    for (i, v) in ctx.variants.iter().enumerate() {
-        if Some(i) != likely {
-            out.push((Some(i), v.as_str()));
-        }
-    }
-    out
-}
-
 fn audit_result(ctx: &Context, i: usize, memory: &Value, metadata: Value, result: &Value) -> Result<ResultAudit> {
     let mp = format!("/memories/{i}");
     let rp = format!("/receipt/results/{i}");
@@ -437,25 +448,17 @@ fn audit_result(ctx: &Context, i: usize, memory: &Value, metadata: Value, result
     };
 
     let mut input = scorer_input(ctx, mem, metadata, &mp)?;
-    let candidates = query_candidates(ctx, bd);
-    let mut first: Option<(Option<usize>, Vec<Check>, Option<Interval>)> = None;
-    for (variant, query) in &candidates {
-        input.query = Some(query.to_string());
-        let (scored, lexical) = score::score_memory_with_lexical(&input);
-        let (checks, retrieval, query_ok) = rederive(ctx, bd, &bp, &scored, lexical);
-        if query_ok {
-            first = Some((*variant, checks, retrieval));
-            break;
-        }
-        if first.is_none() {
-            first = Some((*variant, checks, retrieval));
-        }
-    }
-    if let Some((variant, checks, retrieval)) = first {
-        audit.query_variant = variant;
-        audit.retrieval_score = retrieval;
-        audit.checks.extend(checks);
-    }
+    // The query the result was scored with: the planned variant of the
+    // fusion record's strongest scope, else the plan's first (the query
+    // itself). Never a variant taken from the response: it is not bound.
+    let variant = rules::scored_variant(&ctx.rules, bd);
+    input.query = Some(ctx.rules.plan.variants.get(variant.unwrap_or(0)).cloned().unwrap_or_default());
+    let (scored, lexical) = score::score_memory_with_lexical(&input);
+    let (checks, retrieval, _) = rederive(ctx, bd, &bp, &scored, lexical);
+    audit.query_variant = variant;
+    audit.retrieval_score = retrieval;
+    audit.checks.extend(checks);
+    rules::result_rules(&ctx.rules, bd, &bp, retrieval.map(|i| i.hi), &mut audit.checks);
     Ok(audit)
 }
 
@@ -502,8 +505,13 @@ fn rederive(
             .values(bound_reasons, Value::Array(reasons))
             .message("the first 7 (component) reasons"),
     );
-    let policy: [(&str, Value); 5] = [
+    let mut ranking_weights = Object::with_capacity(2);
+    for (k, w) in RANKING_WEIGHTS {
+        ranking_weights.push_unique(k, Value::Float(w));
+    }
+    let policy: [(&str, Value); 6] = [
         ("weights", ctx.weights_json.clone()),
+        ("ranking_weights", Value::Object(ranking_weights)),
         ("reference_time", Value::str(ctx.reference_text.as_str())),
         ("purpose", Value::str("recall")),
         ("scoring_policy_version", Value::str(SCORING_POLICY_VERSION)),
@@ -683,10 +691,11 @@ fn fusion_and_stages(bd: &Object, bp: &str, h: Option<f64>, checks: &mut Vec<Che
             let (ptr, got, fields_ok) = match fusion_stage.and_then(|j| stages.get(j).map(|s| (j, s))) {
                 Some((j, stage)) => {
                     let stp = pointer(&sp, &j.to_string());
-                    let fields_ok = fusion.iter().all(|(k, v)| {
-                        let Some(key) = k.as_str() else { return false };
-                        stage.get(key).is_some_and(|w| py_eq(v, w))
-                    });
+                    // The record's own keys are checked by `rules`; the
+                    // stage repeats each of them (bounded: 7 look-ups).
+                    let fields_ok = rules::FUSION_KEYS
+                        .iter()
+                        .all(|k| matches!((fusion.get(k), stage.get(k)), (Some(v), Some(w)) if py_eq(v, w)));
                     (pointer(&stp, "output_score"), stage.get("output_score"), fields_ok)
                 }
                 None => (sp.clone(), None, false),
@@ -795,11 +804,13 @@ fn calibrated(position: Option<&Value>, count: Option<&Value>, input: Option<&Va
     rank::rank_position_score(&Value::int(p.checked_sub(1)?), &Value::int(n), input).ok()
 }
 
-/// Complete the `calibration_position` checks with each result's place.
-fn finish_positions(audit: &mut ResultAudit) {
+/// Complete the `calibration_position` checks with each result's place
+/// (a context body's results are the included subset of the recall's,
+/// re-sorted after learning: there the range check of `rules` applies).
+fn finish_positions(audit: &mut ResultAudit, context: bool) {
     let rank = audit.rank as i64;
     for c in audit.checks.iter_mut().filter(|c| c.name == "calibration_position") {
-        let ok = matches!(&c.bound, Value::Int(d) if d.parse::<i64>().ok() == Some(rank));
+        let ok = context || matches!(&c.bound, Value::Int(d) if d.parse::<i64>().ok() == Some(rank));
         c.status = if ok { crate::receipt::Status::Passed } else { crate::receipt::Status::Failed };
         c.rederived = Value::int(rank);
         c.message = "the last rank-calibration stage's position is the result's place in the response".to_string();

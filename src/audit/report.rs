@@ -43,9 +43,36 @@ pub mod codes {
     /// of its position, count and input, or the last one's `position` is
     /// not the result's place in the response.
     pub const CALIBRATION_MISMATCH: &str = "calibration_mismatch";
+    /// A stage record of a kind the server does not write, without its
+    /// `method`, out of the server's stage order, or not allowed by the
+    /// request (`filters`) and the policy.
+    pub const STAGE_UNKNOWN: &str = "stage_unknown";
+    /// A returned result is not `eligible` (or not `safety_eligible` /
+    /// `temporal_eligible`): the server drops ineligible candidates on
+    /// every recall path.
+    pub const INELIGIBLE_RETURNED: &str = "ineligible_returned";
+    /// The response's `query_variants` (not bound by the receipt) differ
+    /// from what the server's planner produces from the query, mode and policy.
+    pub const QUERY_VARIANTS_MISMATCH: &str = "query_variants_mismatch";
+    /// Something the audit needs in order to re-derive a score (the
+    /// policy that drives the query planner) is missing or is not one the
+    /// server writes: that part is reported as not auditable, never as
+    /// consistent.
+    pub const NOT_AUDITABLE: &str = "not_auditable";
+    /// `receipt.as_of` is set and `receipt.reference_time` is not that instant
+    /// as the server writes it (the server scores at `reference = as_of`).
+    pub const AS_OF_MISMATCH: &str = "as_of_mismatch";
+    /// The returned order is not the server's ordering rule (`stable_score_key`:
+    /// final score desc, event time desc, ingestion time desc, id asc).
+    pub const ORDER_VIOLATION: &str = "order_violation";
+    /// A memory id is returned more than once.
+    pub const DUPLICATE_RESULT: &str = "duplicate_result";
+    /// A rank-calibration stage's `candidate_count` or `position` is not
+    /// consistent with the returned results and the policy's caps.
+    pub const CANDIDATE_COUNT_MISMATCH: &str = "candidate_count_mismatch";
 
     /// Every code, in documentation order.
-    pub const ALL: [&str; 13] = [
+    pub const ALL: [&str; 21] = [
         PAIRING_MISMATCH,
         QUERY_MISMATCH,
         BREAKDOWN_MISSING,
@@ -59,6 +86,14 @@ pub mod codes {
         FUSION_INCONSISTENT,
         STAGE_CHAIN_BROKEN,
         CALIBRATION_MISMATCH,
+        STAGE_UNKNOWN,
+        INELIGIBLE_RETURNED,
+        QUERY_VARIANTS_MISMATCH,
+        NOT_AUDITABLE,
+        AS_OF_MISMATCH,
+        ORDER_VIOLATION,
+        DUPLICATE_RESULT,
+        CANDIDATE_COUNT_MISMATCH,
     ];
 }
 
