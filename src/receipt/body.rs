@@ -90,27 +90,112 @@ const VIEW_MEMORY_BOUND: &[&str] = &["id", "content", "source", "score", "event_
 /// `open_conflicts[j]` members bound.
 const CONFLICT_BOUND: &[&str] = &["id", "memory_a_id", "memory_b_id", "memory_a_content", "memory_b_content"];
 
+/// A short description of a body or receipt value for a message: a string
+/// as its first 77 characters, anything else as the first ~100 bytes of its
+/// compact JSON. Only that prefix is ever printed (a hostile value described
+/// once per failing entry must not be serialised whole each time).
 fn describe(v: Option<Ref<'_>>) -> String {
     let Some(v) = v else { return "missing".to_string() };
     match v.as_text() {
         Some(s) => {
-            let s = s.to_str_lossy();
-            if s.chars().count() > 80 {
-                let head: String = s.chars().take(77).collect();
+            let (head, cut) = text_prefix(s, 77);
+            if cut {
                 format!("{head:?}...")
             } else {
-                format!("{s:?}")
+                format!("{head:?}")
             }
         }
         None => {
-            let t = json::write::write(v, json::WriteOptions::COMPACT);
-            if t.len() > 120 {
-                format!("{}... ({} bytes)", &t[..t.char_indices().nth(100).map(|(i, _)| i).unwrap_or(t.len())], t.len())
+            let mut out = Vec::new();
+            if write_prefix(v, DESCRIBE_BYTES, &mut out) {
+                String::from_utf8_lossy(&out).into_owned()
             } else {
-                t
+                let mut end = DESCRIBE_BYTES.min(out.len());
+                while end > 0 && out.get(end).is_some_and(|b| b & 0xC0 == 0x80) {
+                    end -= 1;
+                }
+                format!("{}... (truncated)", String::from_utf8_lossy(&out[..end]))
             }
         }
     }
+}
+
+/// How much of a non-string value [`describe`] prints.
+const DESCRIBE_BYTES: usize = 100;
+
+/// The first `n` code points of a text (lone surrogates as U+FFFD), and
+/// whether it was cut. Reads at most `4 n` bytes of it.
+fn text_prefix(s: Text<'_>, n: usize) -> (String, bool) {
+    let bytes = s.as_bytes();
+    let mut end = bytes.len().min(4 * n + 4);
+    while end < bytes.len() && end > 0 && bytes[end] & 0xC0 == 0x80 {
+        end -= 1;
+    }
+    let head = json::Text::Wtf8(&bytes[..end]).to_str_lossy();
+    let mut chars = head.char_indices();
+    match chars.nth(n) {
+        Some((i, _)) => (head[..i].to_string(), true),
+        None => (head.into_owned(), end < bytes.len()),
+    }
+}
+
+/// Compact JSON of `v` into `out`, stopping once `out` holds more than
+/// `budget` bytes; true when the whole value was written. Linear in what
+/// it writes, whatever the size of `v`.
+fn write_prefix(v: Ref<'_>, budget: usize, out: &mut Vec<u8>) -> bool {
+    if out.len() > budget {
+        return false;
+    }
+    match v.kind() {
+        Kind::Null => out.extend_from_slice(b"null"),
+        Kind::Bool(b) => out.extend_from_slice(if b { b"true" } else { b"false" }),
+        Kind::Int(d) => {
+            let room = budget + 1 - out.len();
+            out.extend_from_slice(&d.as_bytes()[..d.len().min(room)]);
+            if d.len() > room {
+                return false;
+            }
+        }
+        Kind::Float(f) => json::write::write_float(f, out),
+        Kind::Str(t) => {
+            let (head, cut) = text_prefix(t, budget + 1 - out.len());
+            json::write::write_bytes(head.as_bytes(), false, out);
+            if cut {
+                return false;
+            }
+        }
+        Kind::Array(items) => {
+            out.push(b'[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                if !write_prefix(item, budget, out) {
+                    return false;
+                }
+            }
+            out.push(b']');
+        }
+        Kind::Object(members) => {
+            out.push(b'{');
+            for (i, (k, item)) in members.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                let (head, cut) = text_prefix(k, budget + 1 - out.len().min(budget));
+                json::write::write_bytes(head.as_bytes(), false, out);
+                if cut || out.len() > budget {
+                    return false;
+                }
+                out.push(b':');
+                if !write_prefix(item, budget, out) {
+                    return false;
+                }
+            }
+            out.push(b'}');
+        }
+    }
+    out.len() <= budget
 }
 
 /// [`describe`] of a value that stands for `null` when missing.
@@ -190,7 +275,8 @@ fn digest_text_eq(h: Option<&str>, b: Option<Ref<'_>>) -> bool {
     }
 }
 
-/// Two times denote the same instant (naive = UTC); non-time values must be equal.
+/// The body time `a` denotes the bound time `b`'s instant (a naive bound
+/// time is UTC), and is naive only if `b` is; non-time values must be equal.
 fn same_instant(a: Option<Ref<'_>>, b: Option<Ref<'_>>) -> bool {
     match (str_of(a), str_of(b)) {
         (Some(x), Some(y)) => {
@@ -198,7 +284,13 @@ fn same_instant(a: Option<Ref<'_>>, b: Option<Ref<'_>>) -> bool {
                 return true;
             }
             match (PyDateTime::parse(&x.to_str_lossy()), PyDateTime::parse(&y.to_str_lossy())) {
-                (Ok(p), Ok(q)) => p.instant_micros() == q.instant_micros(),
+                // The same instant, and naive only where the bound time is
+                // naive: JavaScript's `Date` reads a naive date-time as local
+                // time, so a naive mirror of an aware time is another instant
+                // for a client. (An aware body time of a naive bound one is
+                // the server's own form, `as_of` "...Z" for the receipt's
+                // naive UTC "...": the same instant for every reader.)
+                (Ok(p), Ok(q)) => p.instant_micros() == q.instant_micros() && (!p.is_naive() || q.is_naive()),
                 _ => false,
             }
         }
@@ -240,7 +332,74 @@ impl Tally {
         self.checked += 1;
         if !ok {
             self.failed += 1;
-            report.fail_against(self.code, &at(), &compared_with(), message());
+            if report.lists_failures_of(self.code) {
+                report.fail_against(self.code, &at(), &compared_with(), message());
+            } else {
+                report.omit(self.code, super::report::Severity::Error, at);
+            }
+        }
+    }
+
+    /// A failure when `bad`, and nothing otherwise: for the shape checks,
+    /// which must not change the count a passing report prints.
+    fn fail_if(
+        &mut self,
+        report: &mut Report,
+        bad: bool,
+        at: impl FnOnce() -> String,
+        compared_with: impl FnOnce() -> String,
+        message: impl FnOnce() -> String,
+    ) {
+        if bad {
+            self.checked += 1;
+            self.failed += 1;
+            if report.lists_failures_of(self.code) {
+                report.fail_against(self.code, &at(), &compared_with(), message());
+            } else {
+                report.omit(self.code, super::report::Severity::Error, at);
+            }
+        }
+    }
+
+    /// A `__proto__` member of `o` (at `at`) fails: `Object.assign({}, o)`,
+    /// `{...o}` and `for…in` copies make it the copy's prototype, so a
+    /// client may read attacker text from it that the receipt does not bind.
+    fn no_proto(&mut self, report: &mut Report, o: Members<'_>, at: &dyn Fn() -> String, bound: &dyn Fn() -> String) {
+        if let Some(v) = o.get_bytes(b"__proto__") {
+            self.fail_if(
+                report,
+                true,
+                || pointer(&at(), "__proto__"),
+                bound,
+                || {
+                    format!(
+                    "a `__proto__` member ({}): JavaScript's Object.assign, spread and for-in copies turn it into a \
+                     prototype, whose fields a client then reads as the object's own; the receipt binds none of them",
+                    v.type_name()
+                )
+                },
+            );
+        }
+    }
+
+    /// `v` (at `at`) must be a string; a present value of another type fails
+    /// (`what`: the field in words).
+    fn string_or_absent(
+        &mut self,
+        report: &mut Report,
+        v: Option<Ref<'_>>,
+        at: impl FnOnce() -> String,
+        bound: impl FnOnce() -> String,
+        what: &dyn Fn() -> String,
+    ) {
+        if let Some(v) = v.filter(|v| v.as_text().is_none()) {
+            self.fail_if(report, true, at, bound, || {
+                format!(
+                    "{} is {}, not a string: a client would use that value, which the receipt does not bind",
+                    what(),
+                    v.type_name()
+                )
+            });
         }
     }
 
@@ -274,6 +433,35 @@ pub(crate) fn bind(
     let mut neighbours = Tally::new(codes::NEIGHBOR_HASH_MISMATCH);
     let mut fields = Tally::new(codes::BODY_MISMATCH);
     let mut content_skipped = 0usize;
+    if let Some(top) = body.as_object() {
+        fields.no_proto(report, top, &String::new, &|| rptr.to_string());
+    }
+    if let Some(r) = receipt.as_object() {
+        fields.no_proto(report, r, &|| rptr.to_string(), &|| rptr.to_string());
+    }
+    for (i, r) in results.iter().enumerate() {
+        if let Some(ro) = r.as_object() {
+            fields.no_proto(report, ro, &|| at_index(&results_ptr, i), &|| at_index(&results_ptr, i));
+        }
+    }
+    // receipt_view and provenance, when present, are objects.
+    for key in ["receipt_view", "provenance"] {
+        if kind == BodyKind::Recall && key == "provenance" {
+            continue;
+        }
+        if let Some(v) = body.get(key) {
+            match v.as_object() {
+                Some(o) => fields.no_proto(report, o, &|| pointer("", key), &|| rptr.to_string()),
+                None => fields.fail_if(
+                    report,
+                    true,
+                    || pointer("", key),
+                    || rptr.to_string(),
+                    || format!("{key} is {}, not an object: its bound members cannot be compared", v.type_name()),
+                ),
+            }
+        }
+    }
     // SHA256(memories[i].content), by result index: receipt_view repeats the
     // same text, whose hash is then reused after a byte comparison.
     let mut memory_hashes: Vec<Option<(&[u8], String)>> = vec![None; results.len()];
@@ -335,8 +523,16 @@ pub(crate) fn bind(
                         });
                         continue;
                     };
+                    fields.no_proto(report, mo, &mp, &rp);
                     bind_memory(report, &mut fields, mo, r, &mp, &rp);
-                    // Content.
+                    // Content: a string, hashed below; any other type fails.
+                    fields.string_or_absent(
+                        report,
+                        mo.get("content"),
+                        || pointer(&mp(), "content"),
+                        || pointer(&rp(), "content_hash"),
+                        &|| format!("memories[{i}].content"),
+                    );
                     if let Some(text) = str_of(mo.get("content")) {
                         if privacy {
                             content_skipped += 1;
@@ -373,9 +569,24 @@ pub(crate) fn bind(
     }
 
     // receipt_view.memories_used[j] <-> the result with that id.
-    if let Some(used) = body.get("receipt_view").and_then(|v| v.get("memories_used")).and_then(Ref::as_array) {
+    let used = body.get("receipt_view").and_then(|v| v.get("memories_used"));
+    if let Some(list) = used.filter(|u| u.as_array().is_none()) {
+        // An array-like object ({"0": ..., "length": n}) or anything else:
+        // a client indexing it reads values nothing here compared.
+        fields.fail_if(report, true, p("/receipt_view/memories_used"), p(&results_ptr), || {
+            format!("receipt_view.memories_used is {}, not an array", list.type_name())
+        });
+    }
+    if let Some(used) = used.and_then(Ref::as_array) {
         for (j, u) in used.iter().enumerate() {
             let up = || at_index("/receipt_view/memories_used", j);
+            let Some(uo) = u.as_object() else {
+                fields.fail_if(report, true, up, p(&results_ptr), || {
+                    format!("memories_used[{j}] is {}, not an object", u.type_name())
+                });
+                continue;
+            };
+            fields.no_proto(report, uo, &up, &|| results_ptr.clone());
             let id = str_of(u.get("id"));
             let Some(&i) = id.and_then(|id| index.get(id.as_bytes())) else {
                 fields.check(
@@ -401,6 +612,13 @@ pub(crate) fn bind(
                     || format!("memories_used[{j}].{key} {} vs bound {}", describe(Some(v)), describe(bound)),
                 );
             }
+            fields.string_or_absent(
+                report,
+                u.get("content"),
+                || pointer(&up(), "content"),
+                || pointer(&rp(), "content_hash"),
+                &|| format!("memories_used[{j}].content"),
+            );
             if let Some(text) = str_of(u.get("content")) {
                 if privacy {
                     content_skipped += 1;
@@ -480,6 +698,15 @@ pub(crate) fn bind(
                     for (j, (c, &b)) in list.iter().zip(&bound_list).enumerate() {
                         let cp = || at_index("/open_conflicts", j);
                         let bp = || at_index(&bound_ptr, j);
+                        match c.as_object() {
+                            Some(co) => fields.no_proto(report, co, &cp, &bp),
+                            None => {
+                                fields.fail_if(report, true, cp, bp, || {
+                                    format!("open_conflicts[{j}] is {}, not an object", c.type_name())
+                                });
+                                continue;
+                            }
+                        }
                         for key in ["id", "memory_a_id", "memory_b_id"] {
                             let (v, w) = (c.get(key), b.get(key));
                             fields.check(
@@ -491,7 +718,19 @@ pub(crate) fn bind(
                             );
                         }
                         for side in ["memory_a_content", "memory_b_content"] {
-                            let h = text_digest(c.get(side));
+                            // A string (hashed), or null / absent where the bound hash is null.
+                            let v = c.get(side);
+                            if v.is_some_and(|v| !v.is_null() && v.as_text().is_none()) {
+                                fields.string_or_absent(
+                                    report,
+                                    v,
+                                    || pointer(&cp(), side),
+                                    || pointer(&bp(), &format!("{side}_sha256")),
+                                    &|| format!("open_conflicts[{j}].{side}"),
+                                );
+                                continue;
+                            }
+                            let h = text_digest(v);
                             let bkey = format!("{side}_sha256");
                             let w = b.get(&bkey);
                             fields.check(
@@ -519,6 +758,17 @@ pub(crate) fn bind(
         let bound = receipt.get("context_sha256");
         let bound_ptr = pointer(rptr, "context_sha256");
         for key in ["context_text", "context"] {
+            // A string (hashed below), or null when the bound hash is null.
+            if let Some(v) = body.get(key).filter(|v| v.as_text().is_none()) {
+                let ok = v.is_null() && null_or_missing(bound);
+                fields.fail_if(report, !ok, || pointer("", key), || bound_ptr.clone(), || {
+                    format!(
+                        "{key} is {}, not a string: an agent would use that value, which context_sha256 {} does not bind",
+                        v.type_name(),
+                        describe(bound)
+                    )
+                });
+            }
             if let Some(text) = str_of(body.get(key)) {
                 let h = sha256_of(text);
                 let ok = bound_digest_is(bound, &h);
@@ -766,7 +1016,12 @@ mod tests {
         assert!(!eq_with("true", "1", py_eq));
         assert!(!eq_with(r#"{"a":1}"#, r#"{"a":1,"b":2}"#, py_eq));
         assert!(!eq_with("NaN", "NaN", py_eq));
-        assert!(eq_with(r#""2026-04-02T09:00:00""#, r#""2026-04-02T09:00:00Z""#, same_instant));
+        // A naive body time of an aware bound one: JS reads it as local time.
+        assert!(!eq_with(r#""2026-04-02T09:00:00""#, r#""2026-04-02T09:00:00Z""#, same_instant));
+        assert!(!eq_with(r#""2026-04-02 09:00:00""#, r#""2026-04-02T09:00:00+00:00""#, same_instant));
+        // The server's own as_of: "...Z" in the body, naive UTC in the receipt.
+        assert!(eq_with(r#""2026-04-02T09:00:00Z""#, r#""2026-04-02T09:00:00""#, same_instant));
+        assert!(eq_with(r#""2026-04-02 09:00:00""#, r#""2026-04-02T09:00:00""#, same_instant));
         assert!(eq_with(r#""2026-04-02T10:00:00+01:00""#, r#""2026-04-02T09:00:00+00:00""#, same_instant));
         assert!(!eq_with(r#""2026-04-02T09:00:01Z""#, r#""2026-04-02T09:00:00""#, same_instant));
         let doc = json::parse_doc("null").unwrap();
