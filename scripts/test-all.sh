@@ -7,7 +7,9 @@
 #   native conformance replays + checkers.
 #   wasm: build (all targets + size budget); wasm replays + checkers, byte-
 #   compared with the native ones; the reference oracle (scripts/oracle.sh:
-#   random inputs, native + wasm vs the Python reference, exactly); Node
+#   random inputs, native + wasm vs the Python reference, exactly); the
+#   number differentials (tests/numbers: float(), JSON numbers, repr, exp vs
+#   CPython, a fresh seed); Node
 #   tests (ESM, CJS, web entry, CLI); tsc --noEmit; headless Chromium;
 #   workerd; Deno; npm pack + the packaging matrix; the dashboard e2e tests;
 #   the live tests against a real Lians server.
@@ -88,6 +90,20 @@ reference_oracle() {
   bash scripts/oracle.sh
 }
 
+# Number differentials vs CPython 3.12 (tests/numbers/): float() and JSON number spellings,
+# repr and math.exp, exactly, from a fresh seed (printed; --seed reproduces). Skips without
+# CPython 3.12 (.lians-venv, set up by the oracle step), except under CI=true (fails).
+number_differentials() {
+  local py=${LIANS_ORACLE_PYTHON:-.lians-venv/bin/python}
+  if ! "$py" -c 'import sys; assert sys.version_info[:2] == (3, 12)' 2>/dev/null; then
+    if [[ ${CI:-} == true ]]; then echo "no CPython 3.12 at $py: failing under CI=true" >&2; return 1; fi
+    echo "skipped: no CPython 3.12 at $py"
+    return 0
+  fi
+  cargo build --release --quiet --example numbers_diff || return 1
+  "$py" tests/numbers/numbers_diff.py --ci
+}
+
 node_tests() {
   node --test --test-reporter=spec tests/js/*.test.mjs tests/js/*.test.cjs
 }
@@ -142,6 +158,7 @@ else
   step "native scoring conformance" native_scoring
   step "wasm scoring conformance (= native bytes)" wasm_scoring
   step "reference oracle (random inputs vs lians-sdk, CPython 3.12)" reference_oracle
+  step "number differentials vs CPython (float, JSON numbers, repr, exp; 500,000 inputs)" number_differentials
   step "native receipt conformance" native_receipts
   step "wasm receipt conformance (= native bytes)" wasm_receipts
   step "node tests (ESM, CJS, web entry, CLI)" node_tests

@@ -158,3 +158,30 @@ fn detectors_and_tokenizer_never_panic_on_random_text() {
         assert!(toks.as_array().unwrap().len() <= 1024);
     }
 }
+
+/// Near-boundary ages (issue #24 class 8): `exp(-ln 2 · age / 90)` lies
+/// within 2 ulp of a 6-place half point, so one ulp of `exp` moves the
+/// freshness by 1e-6. Expected values from the reference (`lians-sdk` 0.5.0,
+/// CPython 3.12 `math.exp` = glibc's); the wasm build with Rust's own `exp`
+/// gave 0.372645, 0.672543, 0.331229, 0.409502, 0.093114.
+/// tests/js/freshness-exp.test.mjs checks the same five in wasm.
+#[test]
+fn freshness_is_cpythons_near_rounding_boundaries() {
+    for (reference, freshness, final_score) in [
+        ("2000-05-08T04:06:30.221254+00:00", 0.372646, 0.469765),
+        ("2000-02-21T12:10:08.772981+00:00", 0.672544, 0.499754),
+        ("2000-05-23T11:15:31.572234+00:00", 0.331228, 0.465623),
+        ("2000-04-25T22:12:02.175961+00:00", 0.409503, 0.47345),
+        ("2000-11-04T05:40:36.280933+00:00", 0.093115, 0.441811),
+    ] {
+        let text =
+            format!(r#"{{"content":"x","event_time":"2000-01-01T00:00:00+00:00","reference_time":"{reference}"}}"#);
+        let out = api::score_memory(&json::parse(&text).unwrap()).unwrap();
+        let get = |k: &str| match out.get(k) {
+            Some(Value::Float(f)) => *f,
+            other => panic!("{k}: {other:?}"),
+        };
+        assert_eq!(get("freshness_score"), freshness, "{reference}");
+        assert_eq!(get("final_score"), final_score, "{reference}");
+    }
+}

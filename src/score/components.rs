@@ -3,6 +3,7 @@
 //! arithmetic is IEEE-754 double in exactly the order the spec states.
 
 use crate::json::{Object, Value};
+use crate::py::exp::exp;
 use crate::py::float::clamp01;
 use crate::py::time::{seconds_between, PyDateTime};
 use crate::py::unicode;
@@ -179,8 +180,10 @@ pub fn freshness(v: &Validity<'_>) -> (Component, bool) {
     let secs = seconds_between(v.reference, event);
     let age_days = secs / 86400.0;
     let age = if age_days > 0.0 { age_days } else { 0.0 };
+    // `-math.log(2) * age_days / 90.0`; math.log(2) is LN_2 and math.exp is
+    // glibc's exp, which py::exp reproduces bit for bit on every target.
     let x = (-std::f64::consts::LN_2 * age) / HALF_LIFE_DAYS;
-    (Component::new(clamp01(x.exp()), "valid at reference time with deterministic age decay"), true)
+    (Component::new(clamp01(exp(x)), "valid at reference time with deterministic age decay"), true)
 }
 
 /// The query side of relevance.

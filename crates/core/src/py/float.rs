@@ -483,9 +483,11 @@ impl ExactDec {
 /// numbers). Otherwise exact decimal arithmetic: the value is halved or
 /// doubled into `[1/2, 1)`, then its top 53 bits (fewer for subnormals) are
 /// the mantissa, rounded half-even on the exact rest. Significant digits
-/// past the 800th are replaced by one non-zero sticky digit: no double or
-/// halfway point between two has more than 767, so none lies between the
-/// exact value and the shortened one.
+/// past the 800th are replaced by one sticky `1` at the 801st place when any
+/// of them is non-zero (the 800 kept digits stay as they are, trailing zeros
+/// included): the exact value and the shortened one then lie strictly between
+/// the same two multiples of the 800th place, and no double or halfway point
+/// between two (at most 767 significant digits) lies strictly between those.
 pub fn parse_f64(s: &str) -> Option<f64> {
     let b = s.as_bytes();
     let neg = b.first() == Some(&b'-');
@@ -555,11 +557,13 @@ pub fn parse_f64(s: &str) -> Option<f64> {
                 sticky = true;
             }
         }
-        while digits.last() == Some(&0) {
-            digits.pop();
-        }
         if sticky {
+            // The 801st place, after all 800 kept digits (zeros included).
             digits.push(1);
+        } else {
+            while digits.last() == Some(&0) {
+                digits.pop();
+            }
         }
         magnitude(digits, dp)
     };
@@ -1313,6 +1317,34 @@ mod tests {
         let ds: String = h.d.iter().map(|d| (b'0' + d) as char).collect();
         check(&format!("0.{ds}e{}", h.dp));
         check(&format!("0.{ds}{}1e{}", "0".repeat(900), h.dp));
+    }
+
+    /// Digits past the 800th must only nudge the value (a sticky digit at
+    /// the 801st place), never move the digits kept: `0.7` then 850 zeros
+    /// then `1` once read as 0.71 (the trailing zeros of the kept 800 digits
+    /// were dropped before the sticky `1` was appended). Issue #20 class 2.
+    #[test]
+    fn long_mantissas_keep_their_place() {
+        for zeros in [798usize, 799, 800, 801, 850, 2000] {
+            for (head, want) in [("0.7", 0.7), ("0.872751", 0.872751), ("1", 1.0), ("12345", 12345.0)] {
+                let t = format!("{head}{}{}1", if head.contains('.') { "" } else { "." }, "0".repeat(zeros));
+                assert_eq!(parse_f64(&t), Some(want), "{head} + {zeros} zeros + 1");
+                assert_eq!(parse_py_float(&t), Some(want), "float() of {head} + {zeros} zeros + 1");
+                let e = format!("{t}e-5");
+                assert_eq!(parse_f64(&e).map(f64::to_bits), e.parse::<f64>().ok().map(f64::to_bits), "{e}");
+            }
+        }
+        // A halfway point between two doubles, then zeros past the 800th
+        // digit, then a 1: above the halfway point, so it rounds up (and
+        // exactly halfway, without the 1, to even).
+        let h = ExactDec::of(2 * (1u64 << 52) + 1, -53);
+        let ds: String = h.d.iter().map(|d| (b'0' + d) as char).collect();
+        for zeros in [0usize, 700, 800, 900] {
+            for tail in ["", "1"] {
+                let t = format!("0.{ds}{}{tail}e{}", "0".repeat(zeros), h.dp);
+                assert_eq!(parse_f64(&t).map(f64::to_bits), t.parse::<f64>().ok().map(f64::to_bits), "{t}");
+            }
+        }
     }
 
     #[test]

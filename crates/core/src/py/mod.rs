@@ -4,6 +4,7 @@
 //! `f64` formatting and the `regex` crate follow other definitions; every
 //! place where that matters goes through this module instead.
 
+pub mod exp;
 pub mod float;
 pub mod time;
 pub mod unicode;
