@@ -262,6 +262,17 @@ fn hostile_sizes_give_bounded_reports() {
         assert!(summary.pointer.starts_with(key), "{}", summary.pointer);
         assert!(!r.valid);
     }
+    // A million distinct unbound keys, and one key of 1 MB: unbound_fields is bounded too.
+    let mut keys: String = (0..1_000_000).map(|i| format!("\"k{i}\":0,")).collect();
+    keys.push_str(&format!("\"{}\":0,", "y".repeat(1 << 20)));
+    let text = format!("{{{keys}\"receipt\":{receipt_text}}}");
+    let r = receipt::verify_recall_receipt(&text, &Value::Null);
+    assert_bounded("a million unbound keys", &r);
+    assert!(r.unbound_fields.len() <= 200);
+    assert!(r
+        .checks
+        .iter()
+        .any(|c| c.status == Status::Skipped && c.message.contains("more unbound field(s) than unbound_fields lists")));
     // The quadratic message: a 1 MB bound value described once per failing entry.
     let big = "x".repeat(1 << 20);
     let v = at(body.clone(), &["receipt", "results", "0", "source"], &|_| Value::str(big.as_str()));

@@ -795,7 +795,18 @@ pub(crate) fn bind(
     }
     neighbours.finish(report, "/memories", "neighbour field(s) agree with their bound context_neighbors entries");
     fields.finish(report, "", "bound body field(s) agree with the receipt");
-    report.unbound_fields = unbound_fields(body, kind);
+    let (unbound, omitted) = unbound_fields(body, kind);
+    report.unbound_fields = unbound;
+    if omitted {
+        report.skip(
+            codes::BODY_MISMATCH,
+            "",
+            format!(
+                "more unbound field(s) than unbound_fields lists (at most {MAX_UNBOUND}, of keys of at most \
+                 {MAX_UNBOUND_KEY_BYTES} bytes): the receipt does not bind them either"
+            ),
+        );
+    }
 }
 
 const PRIVACY_HINT: &str = " (if the memory was written in privacy-minimal mode its content_hash is an HMAC that no \
@@ -927,21 +938,32 @@ fn bind_neighbours(
     }
 }
 
+/// At most this many patterns are listed in `unbound_fields` (a real body
+/// has a few dozen), each of a key of at most [`MAX_UNBOUND_KEY_BYTES`]: a
+/// hostile body's million distinct keys must not make the report as large.
+const MAX_UNBOUND: usize = 200;
+const MAX_UNBOUND_KEY_BYTES: usize = 256;
+
 /// The body fields the receipt does not bind, as JSON-pointer patterns
-/// (`*` for any array index), in first-seen order.
-fn unbound_fields<'d>(body: Ref<'d>, kind: BodyKind) -> Vec<String> {
+/// (`*` for any array index), in first-seen order, and whether some were
+/// left out ([`MAX_UNBOUND`]).
+fn unbound_fields<'d>(body: Ref<'d>, kind: BodyKind) -> (Vec<String>, bool) {
     let mut out: Vec<String> = Vec::new();
+    let mut omitted = 0u8;
     // (base, key): the same pair always spells the same pointer and distinct
     // pairs distinct pointers (tokens are escaped), so this dedupes pointers
     // without building one per member.
     let mut seen: HashSet<(&'static str, Cow<'d, str>)> = HashSet::new();
     let mut add = |base: &'static str, k: Cow<'d, str>| {
-        if !seen.contains(&(base, k.clone())) {
+        if k.len() > MAX_UNBOUND_KEY_BYTES || out.len() >= MAX_UNBOUND {
+            // Not listed (nor remembered: a hostile body's million keys are not hashed twice).
+            omitted = 1;
+        } else if !seen.contains(&(base, k.clone())) {
             out.push(pointer(base, &k));
             seen.insert((base, k));
         }
     };
-    let Some(top) = body.as_object() else { return Vec::new() };
+    let Some(top) = body.as_object() else { return (Vec::new(), false) };
     let bound = if kind == BodyKind::Recall { RECALL_BOUND } else { CONTEXT_BOUND };
     for (k, _) in top.iter() {
         let k = k.to_str_lossy();
@@ -995,7 +1017,7 @@ fn unbound_fields<'d>(body: Ref<'d>, kind: BodyKind) -> Vec<String> {
         }
         members(body.get("open_conflicts"), "/open_conflicts/*", CONFLICT_BOUND, false, &mut add);
     }
-    out
+    (out, omitted > 0)
 }
 
 #[cfg(test)]
