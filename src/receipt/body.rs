@@ -433,9 +433,6 @@ pub(crate) fn bind(
     let mut neighbours = Tally::new(codes::NEIGHBOR_HASH_MISMATCH);
     let mut fields = Tally::new(codes::BODY_MISMATCH);
     let mut content_skipped = 0usize;
-    if let Some(top) = body.as_object() {
-        fields.no_proto(report, top, &String::new, &|| rptr.to_string());
-    }
     if let Some(r) = receipt.as_object() {
         fields.no_proto(report, r, &|| rptr.to_string(), &|| rptr.to_string());
     }
@@ -451,7 +448,7 @@ pub(crate) fn bind(
         }
         if let Some(v) = body.get(key) {
             match v.as_object() {
-                Some(o) => fields.no_proto(report, o, &|| pointer("", key), &|| rptr.to_string()),
+                Some(_) => {} // its __proto__ member: found by unbound_fields
                 None => fields.fail_if(
                     report,
                     true,
@@ -523,7 +520,6 @@ pub(crate) fn bind(
                         });
                         continue;
                     };
-                    fields.no_proto(report, mo, &mp, &rp);
                     bind_memory(report, &mut fields, mo, r, &mp, &rp);
                     // Content: a string, hashed below; any other type fails.
                     fields.string_or_absent(
@@ -586,7 +582,7 @@ pub(crate) fn bind(
                 });
                 continue;
             };
-            fields.no_proto(report, uo, &up, &|| results_ptr.clone());
+            let _ = uo; // its __proto__ member: found by unbound_fields
             let id = str_of(u.get("id"));
             let Some(&i) = id.and_then(|id| index.get(id.as_bytes())) else {
                 fields.check(
@@ -699,7 +695,7 @@ pub(crate) fn bind(
                         let cp = || at_index("/open_conflicts", j);
                         let bp = || at_index(&bound_ptr, j);
                         match c.as_object() {
-                            Some(co) => fields.no_proto(report, co, &cp, &bp),
+                            Some(_) => {} // its __proto__ member: found by unbound_fields
                             None => {
                                 fields.fail_if(report, true, cp, bp, || {
                                     format!("open_conflicts[{j}] is {}, not an object", c.type_name())
@@ -783,6 +779,23 @@ pub(crate) fn bind(
         }
     }
 
+    // The members no receipt field binds, and the `__proto__` members among
+    // them (found in the same pass over the keys).
+    let mut protos = Vec::new();
+    let (unbound, omitted) = unbound_fields(body, kind, &mut protos);
+    for at in protos {
+        fields.fail_if(
+            report,
+            true,
+            || at,
+            || rptr.to_string(),
+            || {
+                "a `__proto__` member: JavaScript's Object.assign, spread and for-in copies turn it into a prototype, \
+             whose fields a client then reads as the object's own; the receipt binds none of them"
+                    .to_string()
+            },
+        );
+    }
     content.finish(report, "/memories", "body content(s) hash to their bound content_hash");
     if content_skipped > 0 {
         report.skip(
@@ -795,7 +808,6 @@ pub(crate) fn bind(
     }
     neighbours.finish(report, "/memories", "neighbour field(s) agree with their bound context_neighbors entries");
     fields.finish(report, "", "bound body field(s) agree with the receipt");
-    let (unbound, omitted) = unbound_fields(body, kind);
     report.unbound_fields = unbound;
     if omitted {
         report.skip(
@@ -947,7 +959,9 @@ const MAX_UNBOUND_KEY_BYTES: usize = 256;
 /// The body fields the receipt does not bind, as JSON-pointer patterns
 /// (`*` for any array index), in first-seen order, and whether some were
 /// left out ([`MAX_UNBOUND`]).
-fn unbound_fields<'d>(body: Ref<'d>, kind: BodyKind) -> (Vec<String>, bool) {
+/// `protos` gets the pointer of every `__proto__` member of those objects
+/// (the body, `receipt_view`, `provenance`, a memory, a view entry, a conflict).
+fn unbound_fields<'d>(body: Ref<'d>, kind: BodyKind, protos: &mut Vec<String>) -> (Vec<String>, bool) {
     let mut out: Vec<String> = Vec::new();
     let mut omitted = 0u8;
     // (base, key): the same pair always spells the same pointer and distinct
@@ -965,7 +979,12 @@ fn unbound_fields<'d>(body: Ref<'d>, kind: BodyKind) -> (Vec<String>, bool) {
     };
     let Some(top) = body.as_object() else { return (Vec::new(), false) };
     let bound = if kind == BodyKind::Recall { RECALL_BOUND } else { CONTEXT_BOUND };
+    let is_proto = |k: Text<'_>| k.as_bytes() == b"__proto__";
     for (k, _) in top.iter() {
+        if is_proto(k) {
+            protos.push("/__proto__".to_string());
+            continue;
+        }
         let k = k.to_str_lossy();
         if !bound.contains(&k.as_ref()) {
             add("", k);
@@ -982,11 +1001,16 @@ fn unbound_fields<'d>(body: Ref<'d>, kind: BodyKind) -> (Vec<String>, bool) {
                    base: &'static str,
                    bound: &[&str],
                    neighbours: bool,
-                   add: &mut dyn FnMut(&'static str, Cow<'d, str>)| {
+                   add: &mut dyn FnMut(&'static str, Cow<'d, str>),
+                   protos: &mut Vec<String>| {
         if let Some(items) = list.and_then(Ref::as_array) {
-            for item in items.iter() {
+            for (i, item) in items.iter().enumerate() {
                 if let Some(o) = item.as_object() {
                     for (k, _) in o.iter() {
+                        if is_proto(k) {
+                            protos.push(pointer(&at_index(base.trim_end_matches("/*"), i), "__proto__"));
+                            continue;
+                        }
                         let k = k.to_str_lossy();
                         if !(bound.contains(&k.as_ref()) || neighbours && is_neighbour_key(&k)) {
                             add(base, k);
@@ -996,26 +1020,34 @@ fn unbound_fields<'d>(body: Ref<'d>, kind: BodyKind) -> (Vec<String>, bool) {
             }
         }
     };
-    members(body.get("memories"), "/memories/*", MEMORY_BOUND, true, &mut add);
+    members(body.get("memories"), "/memories/*", MEMORY_BOUND, true, &mut add, protos);
     if let Some(view) = body.get("receipt_view").and_then(Ref::as_object) {
         for (k, _) in view.iter() {
+            if is_proto(k) {
+                protos.push("/receipt_view/__proto__".to_string());
+                continue;
+            }
             let k = k.to_str_lossy();
             if !VIEW_BOUND.contains(&k.as_ref()) {
                 add("/receipt_view", k);
             }
         }
-        members(view.get("memories_used"), "/receipt_view/memories_used/*", VIEW_MEMORY_BOUND, false, &mut add);
+        members(view.get("memories_used"), "/receipt_view/memories_used/*", VIEW_MEMORY_BOUND, false, &mut add, protos);
     }
     if kind == BodyKind::Context {
         if let Some(prov) = body.get("provenance").and_then(Ref::as_object) {
             for (k, _) in prov.iter() {
+                if is_proto(k) {
+                    protos.push("/provenance/__proto__".to_string());
+                    continue;
+                }
                 let k = k.to_str_lossy();
                 if !PROVENANCE_BOUND.contains(&k.as_ref()) {
                     add("/provenance", k);
                 }
             }
         }
-        members(body.get("open_conflicts"), "/open_conflicts/*", CONFLICT_BOUND, false, &mut add);
+        members(body.get("open_conflicts"), "/open_conflicts/*", CONFLICT_BOUND, false, &mut add, protos);
     }
     (out, omitted > 0)
 }
