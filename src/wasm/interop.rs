@@ -30,10 +30,6 @@ extern "C" {
     fn object_get_prototype_of(value: &JsValue) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(js_namespace = Number, js_name = isSafeInteger)]
     fn number_is_safe_integer(value: f64) -> bool;
-    /// `String.prototype.isWellFormed.call(s)` (ES2024; throws where it is
-    /// missing, e.g. Node 18, so the caller falls back).
-    #[wasm_bindgen(js_namespace = ["String", "prototype", "isWellFormed"], js_name = call, catch)]
-    fn string_is_well_formed(s: &JsValue) -> Result<JsValue, JsValue>;
 }
 
 /// The JS `Error` thrown for a crate error: `message`, plus `code` (the
@@ -480,11 +476,8 @@ pub fn pystr_to_js(s: &PyStr) -> JsValue {
 /// that conversion produced a U+FFFD is looked at unit by unit.
 pub fn js_json_text(v: &JsValue) -> String {
     let js: &JsString = v.unchecked_ref();
-    // One native call where the engine has it (a 1 MB body: ~10 M fewer wasm
-    // instructions than scanning the converted text for U+FFFD).
-    let well_formed = string_is_well_formed(v).ok().and_then(|b| b.as_bool());
     let s = v.as_string().unwrap_or_default();
-    if well_formed == Some(true) || well_formed.is_none() && !s.contains('\u{FFFD}') {
+    if !crate::json::has_replacement_char(s.as_bytes()) {
         return s;
     }
     let mut out = String::with_capacity(s.len() + 16);

@@ -491,6 +491,11 @@ test("a raw lone surrogate is not U+FFFD: a body bound to U+FFFD does not verify
   assert.equal(lians.canonicalJson('"z\ud834x"'), '"z\\ud834x"');
   assert.equal(lians.canonicalJson('["\ud800", "\udc00\ud800"]'), '["\\ud800","\\udc00\\ud800"]');
   assert.equal(lians.canonicalJson('{"\ud800":1}'), '{"\\ud800":1}');
+  // At every offset (the U+FFFD scan goes eight bytes at a time), with real U+FFFD and U+EFxx around.
+  for (let n = 0; n < 24; n++) {
+    const pad = "\uefbf\ufffd\u00ef".repeat(n % 3) + "x".repeat(n);
+    assert.equal(lians.canonicalJson(`"${pad}\udc00${pad}"`), JSON.stringify(`${pad}\udc00${pad}`).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`));
+  }
   // Outside a string, or after a backslash, it is a syntax error (as in CPython).
   for (const bad of ['[1,\ud800]', '"\\\ud800"', '\ud800"x"']) {
     assert.throws(() => lians.canonicalJson(bad), (e) => e.code === "malformed_json", JSON.stringify(bad));
