@@ -145,8 +145,17 @@ impl VerificationReport {
 impl From<receipt::Report> for VerificationReport {
     fn from(report: receipt::Report) -> VerificationReport {
         let failures = report.failures().into_iter().map(String::from).collect();
-        let receipt::Report { valid, receipt_sha256, canonical, schema, checks, bound_receipts, unbound_fields } =
-            report;
+        // (`failed_per_code` is bookkeeping: the summary checks are already in `checks`.)
+        let receipt::Report {
+            valid,
+            receipt_sha256,
+            canonical,
+            schema,
+            checks,
+            bound_receipts,
+            unbound_fields,
+            failed_per_code: _,
+        } = report;
         VerificationReport {
             valid,
             receipt_sha256,

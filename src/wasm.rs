@@ -84,7 +84,7 @@ pub fn score_candidates(shared: JsValue, candidates: JsValue, options: JsValue) 
     let batch = if candidates.is_string() {
         interop::check_js_string(&candidates, crate::limits::MAX_TEXT_BYTES, "/candidates")
             .map_err(|e| js_error(&e))?;
-        let text = candidates.as_string().unwrap_or_default();
+        let text = interop::js_json_text(&candidates);
         crate::batch::score_candidates_text(&shared, &text)
     } else if let Some(items) = candidates.dyn_ref::<js_sys::Array>() {
         if items.length() as usize > crate::limits::MAX_ARRAY_ITEMS {

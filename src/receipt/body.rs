@@ -90,27 +90,112 @@ const VIEW_MEMORY_BOUND: &[&str] = &["id", "content", "source", "score", "event_
 /// `open_conflicts[j]` members bound.
 const CONFLICT_BOUND: &[&str] = &["id", "memory_a_id", "memory_b_id", "memory_a_content", "memory_b_content"];
 
+/// A short description of a body or receipt value for a message: a string
+/// as its first 77 characters, anything else as the first ~100 bytes of its
+/// compact JSON. Only that prefix is ever printed (a hostile value described
+/// once per failing entry must not be serialised whole each time).
 fn describe(v: Option<Ref<'_>>) -> String {
     let Some(v) = v else { return "missing".to_string() };
     match v.as_text() {
         Some(s) => {
-            let s = s.to_str_lossy();
-            if s.chars().count() > 80 {
-                let head: String = s.chars().take(77).collect();
+            let (head, cut) = text_prefix(s, 77);
+            if cut {
                 format!("{head:?}...")
             } else {
-                format!("{s:?}")
+                format!("{head:?}")
             }
         }
         None => {
-            let t = json::write::write(v, json::WriteOptions::COMPACT);
-            if t.len() > 120 {
-                format!("{}... ({} bytes)", &t[..t.char_indices().nth(100).map(|(i, _)| i).unwrap_or(t.len())], t.len())
+            let mut out = Vec::new();
+            if write_prefix(v, DESCRIBE_BYTES, &mut out) {
+                String::from_utf8_lossy(&out).into_owned()
             } else {
-                t
+                let mut end = DESCRIBE_BYTES.min(out.len());
+                while end > 0 && out.get(end).is_some_and(|b| b & 0xC0 == 0x80) {
+                    end -= 1;
+                }
+                format!("{}... (truncated)", String::from_utf8_lossy(&out[..end]))
             }
         }
     }
+}
+
+/// How much of a non-string value [`describe`] prints.
+const DESCRIBE_BYTES: usize = 100;
+
+/// The first `n` code points of a text (lone surrogates as U+FFFD), and
+/// whether it was cut. Reads at most `4 n` bytes of it.
+fn text_prefix(s: Text<'_>, n: usize) -> (String, bool) {
+    let bytes = s.as_bytes();
+    let mut end = bytes.len().min(4 * n + 4);
+    while end < bytes.len() && end > 0 && bytes[end] & 0xC0 == 0x80 {
+        end -= 1;
+    }
+    let head = json::Text::Wtf8(&bytes[..end]).to_str_lossy();
+    let mut chars = head.char_indices();
+    match chars.nth(n) {
+        Some((i, _)) => (head[..i].to_string(), true),
+        None => (head.into_owned(), end < bytes.len()),
+    }
+}
+
+/// Compact JSON of `v` into `out`, stopping once `out` holds more than
+/// `budget` bytes; true when the whole value was written. Linear in what
+/// it writes, whatever the size of `v`.
+fn write_prefix(v: Ref<'_>, budget: usize, out: &mut Vec<u8>) -> bool {
+    if out.len() > budget {
+        return false;
+    }
+    match v.kind() {
+        Kind::Null => out.extend_from_slice(b"null"),
+        Kind::Bool(b) => out.extend_from_slice(if b { b"true" } else { b"false" }),
+        Kind::Int(d) => {
+            let room = budget + 1 - out.len();
+            out.extend_from_slice(&d.as_bytes()[..d.len().min(room)]);
+            if d.len() > room {
+                return false;
+            }
+        }
+        Kind::Float(f) => json::write::write_float(f, out),
+        Kind::Str(t) => {
+            let (head, cut) = text_prefix(t, budget + 1 - out.len());
+            json::write::write_bytes(head.as_bytes(), false, out);
+            if cut {
+                return false;
+            }
+        }
+        Kind::Array(items) => {
+            out.push(b'[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                if !write_prefix(item, budget, out) {
+                    return false;
+                }
+            }
+            out.push(b']');
+        }
+        Kind::Object(members) => {
+            out.push(b'{');
+            for (i, (k, item)) in members.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                let (head, cut) = text_prefix(k, budget + 1 - out.len().min(budget));
+                json::write::write_bytes(head.as_bytes(), false, out);
+                if cut || out.len() > budget {
+                    return false;
+                }
+                out.push(b':');
+                if !write_prefix(item, budget, out) {
+                    return false;
+                }
+            }
+            out.push(b'}');
+        }
+    }
+    out.len() <= budget
 }
 
 /// [`describe`] of a value that stands for `null` when missing.
@@ -190,7 +275,9 @@ fn digest_text_eq(h: Option<&str>, b: Option<Ref<'_>>) -> bool {
     }
 }
 
-/// Two times denote the same instant (naive = UTC); non-time values must be equal.
+/// The body time `a` denotes the bound time `b`'s instant (a naive bound
+/// time is UTC): an aware time of that instant, or, naive, `b`'s very text;
+/// non-time values must be equal.
 fn same_instant(a: Option<Ref<'_>>, b: Option<Ref<'_>>) -> bool {
     match (str_of(a), str_of(b)) {
         (Some(x), Some(y)) => {
@@ -198,7 +285,16 @@ fn same_instant(a: Option<Ref<'_>>, b: Option<Ref<'_>>) -> bool {
                 return true;
             }
             match (PyDateTime::parse(&x.to_str_lossy()), PyDateTime::parse(&y.to_str_lossy())) {
-                (Ok(p), Ok(q)) => p.instant_micros() == q.instant_micros(),
+                // The same instant, and naive only where the bound time is
+                // naive: JavaScript's `Date` reads a naive date-time as local
+                // time, so a naive mirror of an aware time is another instant
+                // for a client. (An aware body time of a naive bound one is
+                // the server's own form, `as_of` "...Z" for the receipt's
+                // naive UTC "...": the same instant for every reader.)
+                // A naive body time must be the bound text itself (compared
+                // above): "2026-04-02 09:00:00" is not "2026-04-02T09:00:00" to
+                // every engine (Safari's Date gives NaN for the former).
+                (Ok(p), Ok(q)) => !p.is_naive() && p.instant_micros() == q.instant_micros(),
                 _ => false,
             }
         }
@@ -240,7 +336,74 @@ impl Tally {
         self.checked += 1;
         if !ok {
             self.failed += 1;
-            report.fail_against(self.code, &at(), &compared_with(), message());
+            if report.lists_failures_of(self.code) {
+                report.fail_against(self.code, &at(), &compared_with(), message());
+            } else {
+                report.omit(self.code, super::report::Severity::Error, at);
+            }
+        }
+    }
+
+    /// A failure when `bad`, and nothing otherwise: for the shape checks,
+    /// which must not change the count a passing report prints.
+    fn fail_if(
+        &mut self,
+        report: &mut Report,
+        bad: bool,
+        at: impl FnOnce() -> String,
+        compared_with: impl FnOnce() -> String,
+        message: impl FnOnce() -> String,
+    ) {
+        if bad {
+            self.checked += 1;
+            self.failed += 1;
+            if report.lists_failures_of(self.code) {
+                report.fail_against(self.code, &at(), &compared_with(), message());
+            } else {
+                report.omit(self.code, super::report::Severity::Error, at);
+            }
+        }
+    }
+
+    /// A `__proto__` member of `o` (at `at`) fails: `Object.assign({}, o)`,
+    /// `{...o}` and `for…in` copies make it the copy's prototype, so a
+    /// client may read attacker text from it that the receipt does not bind.
+    fn no_proto(&mut self, report: &mut Report, o: Members<'_>, at: &dyn Fn() -> String, bound: &dyn Fn() -> String) {
+        if let Some(v) = o.get_bytes(b"__proto__") {
+            self.fail_if(
+                report,
+                true,
+                || pointer(&at(), "__proto__"),
+                bound,
+                || {
+                    format!(
+                    "a `__proto__` member ({}): JavaScript's Object.assign, spread and for-in copies turn it into a \
+                     prototype, whose fields a client then reads as the object's own; the receipt binds none of them",
+                    v.type_name()
+                )
+                },
+            );
+        }
+    }
+
+    /// `v` (at `at`) must be a string; a present value of another type fails
+    /// (`what`: the field in words).
+    fn string_or_absent(
+        &mut self,
+        report: &mut Report,
+        v: Option<Ref<'_>>,
+        at: impl FnOnce() -> String,
+        bound: impl FnOnce() -> String,
+        what: &dyn Fn() -> String,
+    ) {
+        if let Some(v) = v.filter(|v| v.as_text().is_none()) {
+            self.fail_if(report, true, at, bound, || {
+                format!(
+                    "{} is {}, not a string: a client would use that value, which the receipt does not bind",
+                    what(),
+                    v.type_name()
+                )
+            });
         }
     }
 
@@ -274,6 +437,32 @@ pub(crate) fn bind(
     let mut neighbours = Tally::new(codes::NEIGHBOR_HASH_MISMATCH);
     let mut fields = Tally::new(codes::BODY_MISMATCH);
     let mut content_skipped = 0usize;
+    if let Some(r) = receipt.as_object() {
+        fields.no_proto(report, r, &|| rptr.to_string(), &|| rptr.to_string());
+    }
+    for (i, r) in results.iter().enumerate() {
+        if let Some(ro) = r.as_object() {
+            fields.no_proto(report, ro, &|| at_index(&results_ptr, i), &|| at_index(&results_ptr, i));
+        }
+    }
+    // receipt_view and provenance, when present, are objects.
+    for key in ["receipt_view", "provenance"] {
+        if kind == BodyKind::Recall && key == "provenance" {
+            continue;
+        }
+        if let Some(v) = body.get(key) {
+            match v.as_object() {
+                Some(_) => {} // its __proto__ member: found by unbound_fields
+                None => fields.fail_if(
+                    report,
+                    true,
+                    || pointer("", key),
+                    || rptr.to_string(),
+                    || format!("{key} is {}, not an object: its bound members cannot be compared", v.type_name()),
+                ),
+            }
+        }
+    }
     // SHA256(memories[i].content), by result index: receipt_view repeats the
     // same text, whose hash is then reused after a byte comparison.
     let mut memory_hashes: Vec<Option<(&[u8], String)>> = vec![None; results.len()];
@@ -336,7 +525,14 @@ pub(crate) fn bind(
                         continue;
                     };
                     bind_memory(report, &mut fields, mo, r, &mp, &rp);
-                    // Content.
+                    // Content: a string, hashed below; any other type fails.
+                    fields.string_or_absent(
+                        report,
+                        mo.get("content"),
+                        || pointer(&mp(), "content"),
+                        || pointer(&rp(), "content_hash"),
+                        &|| format!("memories[{i}].content"),
+                    );
                     if let Some(text) = str_of(mo.get("content")) {
                         if privacy {
                             content_skipped += 1;
@@ -373,9 +569,24 @@ pub(crate) fn bind(
     }
 
     // receipt_view.memories_used[j] <-> the result with that id.
-    if let Some(used) = body.get("receipt_view").and_then(|v| v.get("memories_used")).and_then(Ref::as_array) {
+    let used = body.get("receipt_view").and_then(|v| v.get("memories_used"));
+    if let Some(list) = used.filter(|u| u.as_array().is_none()) {
+        // An array-like object ({"0": ..., "length": n}) or anything else:
+        // a client indexing it reads values nothing here compared.
+        fields.fail_if(report, true, p("/receipt_view/memories_used"), p(&results_ptr), || {
+            format!("receipt_view.memories_used is {}, not an array", list.type_name())
+        });
+    }
+    if let Some(used) = used.and_then(Ref::as_array) {
         for (j, u) in used.iter().enumerate() {
             let up = || at_index("/receipt_view/memories_used", j);
+            let Some(uo) = u.as_object() else {
+                fields.fail_if(report, true, up, p(&results_ptr), || {
+                    format!("memories_used[{j}] is {}, not an object", u.type_name())
+                });
+                continue;
+            };
+            let _ = uo; // its __proto__ member: found by unbound_fields
             let id = str_of(u.get("id"));
             let Some(&i) = id.and_then(|id| index.get(id.as_bytes())) else {
                 fields.check(
@@ -401,6 +612,13 @@ pub(crate) fn bind(
                     || format!("memories_used[{j}].{key} {} vs bound {}", describe(Some(v)), describe(bound)),
                 );
             }
+            fields.string_or_absent(
+                report,
+                u.get("content"),
+                || pointer(&up(), "content"),
+                || pointer(&rp(), "content_hash"),
+                &|| format!("memories_used[{j}].content"),
+            );
             if let Some(text) = str_of(u.get("content")) {
                 if privacy {
                     content_skipped += 1;
@@ -480,6 +698,15 @@ pub(crate) fn bind(
                     for (j, (c, &b)) in list.iter().zip(&bound_list).enumerate() {
                         let cp = || at_index("/open_conflicts", j);
                         let bp = || at_index(&bound_ptr, j);
+                        match c.as_object() {
+                            Some(_) => {} // its __proto__ member: found by unbound_fields
+                            None => {
+                                fields.fail_if(report, true, cp, bp, || {
+                                    format!("open_conflicts[{j}] is {}, not an object", c.type_name())
+                                });
+                                continue;
+                            }
+                        }
                         for key in ["id", "memory_a_id", "memory_b_id"] {
                             let (v, w) = (c.get(key), b.get(key));
                             fields.check(
@@ -491,7 +718,19 @@ pub(crate) fn bind(
                             );
                         }
                         for side in ["memory_a_content", "memory_b_content"] {
-                            let h = text_digest(c.get(side));
+                            // A string (hashed), or null / absent where the bound hash is null.
+                            let v = c.get(side);
+                            if v.is_some_and(|v| !v.is_null() && v.as_text().is_none()) {
+                                fields.string_or_absent(
+                                    report,
+                                    v,
+                                    || pointer(&cp(), side),
+                                    || pointer(&bp(), &format!("{side}_sha256")),
+                                    &|| format!("open_conflicts[{j}].{side}"),
+                                );
+                                continue;
+                            }
+                            let h = text_digest(v);
                             let bkey = format!("{side}_sha256");
                             let w = b.get(&bkey);
                             fields.check(
@@ -519,6 +758,17 @@ pub(crate) fn bind(
         let bound = receipt.get("context_sha256");
         let bound_ptr = pointer(rptr, "context_sha256");
         for key in ["context_text", "context"] {
+            // A string (hashed below), or null when the bound hash is null.
+            if let Some(v) = body.get(key).filter(|v| v.as_text().is_none()) {
+                let ok = v.is_null() && null_or_missing(bound);
+                fields.fail_if(report, !ok, || pointer("", key), || bound_ptr.clone(), || {
+                    format!(
+                        "{key} is {}, not a string: an agent would use that value, which context_sha256 {} does not bind",
+                        v.type_name(),
+                        describe(bound)
+                    )
+                });
+            }
             if let Some(text) = str_of(body.get(key)) {
                 let h = sha256_of(text);
                 let ok = bound_digest_is(bound, &h);
@@ -533,6 +783,23 @@ pub(crate) fn bind(
         }
     }
 
+    // The members no receipt field binds, and the `__proto__` members among
+    // them (found in the same pass over the keys).
+    let mut protos = Vec::new();
+    let (unbound, omitted) = unbound_fields(body, kind, &mut protos);
+    for at in protos {
+        fields.fail_if(
+            report,
+            true,
+            || at,
+            || rptr.to_string(),
+            || {
+                "a `__proto__` member: JavaScript's Object.assign, spread and for-in copies turn it into a prototype, \
+             whose fields a client then reads as the object's own; the receipt binds none of them"
+                    .to_string()
+            },
+        );
+    }
     content.finish(report, "/memories", "body content(s) hash to their bound content_hash");
     if content_skipped > 0 {
         report.skip(
@@ -545,7 +812,17 @@ pub(crate) fn bind(
     }
     neighbours.finish(report, "/memories", "neighbour field(s) agree with their bound context_neighbors entries");
     fields.finish(report, "", "bound body field(s) agree with the receipt");
-    report.unbound_fields = unbound_fields(body, kind);
+    report.unbound_fields = unbound;
+    if omitted {
+        report.skip(
+            codes::BODY_MISMATCH,
+            "",
+            format!(
+                "more unbound field(s) than unbound_fields lists (at most {MAX_UNBOUND}, of keys of at most \
+                 {MAX_UNBOUND_KEY_BYTES} bytes): the receipt does not bind them either"
+            ),
+        );
+    }
 }
 
 const PRIVACY_HINT: &str = " (if the memory was written in privacy-minimal mode its content_hash is an HMAC that no \
@@ -677,23 +954,41 @@ fn bind_neighbours(
     }
 }
 
+/// At most this many patterns are listed in `unbound_fields` (a real body
+/// has a few dozen), each of a key of at most [`MAX_UNBOUND_KEY_BYTES`]: a
+/// hostile body's million distinct keys must not make the report as large.
+const MAX_UNBOUND: usize = 200;
+const MAX_UNBOUND_KEY_BYTES: usize = 256;
+
 /// The body fields the receipt does not bind, as JSON-pointer patterns
-/// (`*` for any array index), in first-seen order.
-fn unbound_fields<'d>(body: Ref<'d>, kind: BodyKind) -> Vec<String> {
+/// (`*` for any array index), in first-seen order, and whether some were
+/// left out ([`MAX_UNBOUND`]).
+/// `protos` gets the pointer of every `__proto__` member of those objects
+/// (the body, `receipt_view`, `provenance`, a memory, a view entry, a conflict).
+fn unbound_fields<'d>(body: Ref<'d>, kind: BodyKind, protos: &mut Vec<String>) -> (Vec<String>, bool) {
     let mut out: Vec<String> = Vec::new();
+    let mut omitted = 0u8;
     // (base, key): the same pair always spells the same pointer and distinct
     // pairs distinct pointers (tokens are escaped), so this dedupes pointers
     // without building one per member.
     let mut seen: HashSet<(&'static str, Cow<'d, str>)> = HashSet::new();
     let mut add = |base: &'static str, k: Cow<'d, str>| {
-        if !seen.contains(&(base, k.clone())) {
+        if k.len() > MAX_UNBOUND_KEY_BYTES || out.len() >= MAX_UNBOUND {
+            // Not listed (nor remembered: a hostile body's million keys are not hashed twice).
+            omitted = 1;
+        } else if !seen.contains(&(base, k.clone())) {
             out.push(pointer(base, &k));
             seen.insert((base, k));
         }
     };
-    let Some(top) = body.as_object() else { return Vec::new() };
+    let Some(top) = body.as_object() else { return (Vec::new(), false) };
     let bound = if kind == BodyKind::Recall { RECALL_BOUND } else { CONTEXT_BOUND };
+    let is_proto = |k: Text<'_>| k.as_bytes() == b"__proto__";
     for (k, _) in top.iter() {
+        if is_proto(k) {
+            protos.push("/__proto__".to_string());
+            continue;
+        }
         let k = k.to_str_lossy();
         if !bound.contains(&k.as_ref()) {
             add("", k);
@@ -710,11 +1005,16 @@ fn unbound_fields<'d>(body: Ref<'d>, kind: BodyKind) -> Vec<String> {
                    base: &'static str,
                    bound: &[&str],
                    neighbours: bool,
-                   add: &mut dyn FnMut(&'static str, Cow<'d, str>)| {
+                   add: &mut dyn FnMut(&'static str, Cow<'d, str>),
+                   protos: &mut Vec<String>| {
         if let Some(items) = list.and_then(Ref::as_array) {
-            for item in items.iter() {
+            for (i, item) in items.iter().enumerate() {
                 if let Some(o) = item.as_object() {
                     for (k, _) in o.iter() {
+                        if is_proto(k) {
+                            protos.push(pointer(&at_index(base.trim_end_matches("/*"), i), "__proto__"));
+                            continue;
+                        }
                         let k = k.to_str_lossy();
                         if !(bound.contains(&k.as_ref()) || neighbours && is_neighbour_key(&k)) {
                             add(base, k);
@@ -724,28 +1024,36 @@ fn unbound_fields<'d>(body: Ref<'d>, kind: BodyKind) -> Vec<String> {
             }
         }
     };
-    members(body.get("memories"), "/memories/*", MEMORY_BOUND, true, &mut add);
+    members(body.get("memories"), "/memories/*", MEMORY_BOUND, true, &mut add, protos);
     if let Some(view) = body.get("receipt_view").and_then(Ref::as_object) {
         for (k, _) in view.iter() {
+            if is_proto(k) {
+                protos.push("/receipt_view/__proto__".to_string());
+                continue;
+            }
             let k = k.to_str_lossy();
             if !VIEW_BOUND.contains(&k.as_ref()) {
                 add("/receipt_view", k);
             }
         }
-        members(view.get("memories_used"), "/receipt_view/memories_used/*", VIEW_MEMORY_BOUND, false, &mut add);
+        members(view.get("memories_used"), "/receipt_view/memories_used/*", VIEW_MEMORY_BOUND, false, &mut add, protos);
     }
     if kind == BodyKind::Context {
         if let Some(prov) = body.get("provenance").and_then(Ref::as_object) {
             for (k, _) in prov.iter() {
+                if is_proto(k) {
+                    protos.push("/provenance/__proto__".to_string());
+                    continue;
+                }
                 let k = k.to_str_lossy();
                 if !PROVENANCE_BOUND.contains(&k.as_ref()) {
                     add("/provenance", k);
                 }
             }
         }
-        members(body.get("open_conflicts"), "/open_conflicts/*", CONFLICT_BOUND, false, &mut add);
+        members(body.get("open_conflicts"), "/open_conflicts/*", CONFLICT_BOUND, false, &mut add, protos);
     }
-    out
+    (out, omitted > 0)
 }
 
 #[cfg(test)]
@@ -766,7 +1074,13 @@ mod tests {
         assert!(!eq_with("true", "1", py_eq));
         assert!(!eq_with(r#"{"a":1}"#, r#"{"a":1,"b":2}"#, py_eq));
         assert!(!eq_with("NaN", "NaN", py_eq));
-        assert!(eq_with(r#""2026-04-02T09:00:00""#, r#""2026-04-02T09:00:00Z""#, same_instant));
+        // A naive body time of an aware bound one: JS reads it as local time.
+        assert!(!eq_with(r#""2026-04-02T09:00:00""#, r#""2026-04-02T09:00:00Z""#, same_instant));
+        assert!(!eq_with(r#""2026-04-02 09:00:00""#, r#""2026-04-02T09:00:00+00:00""#, same_instant));
+        // The server's own as_of: "...Z" in the body, naive UTC in the receipt.
+        assert!(eq_with(r#""2026-04-02T09:00:00Z""#, r#""2026-04-02T09:00:00""#, same_instant));
+        assert!(!eq_with(r#""2026-04-02 09:00:00""#, r#""2026-04-02T09:00:00""#, same_instant));
+        assert!(eq_with(r#""2026-04-02T09:00:00""#, r#""2026-04-02T09:00:00""#, same_instant));
         assert!(eq_with(r#""2026-04-02T10:00:00+01:00""#, r#""2026-04-02T09:00:00+00:00""#, same_instant));
         assert!(!eq_with(r#""2026-04-02T09:00:01Z""#, r#""2026-04-02T09:00:00""#, same_instant));
         let doc = json::parse_doc("null").unwrap();

@@ -22,6 +22,12 @@ pub const SCHEMA: &str = "https://lians.ai/schemas/evidence-pack/v2";
 /// `trusted_public_key` (base64 of the 32-byte key the caller trusts),
 /// `expected_key_id`, `allow_unsigned` (bool), `include_canonical` (bool).
 pub fn verify_evidence_pack(wire: &str, options: &Value) -> Report {
+    let mut report = verify_pack(wire, options);
+    report.finish();
+    report
+}
+
+fn verify_pack(wire: &str, options: &Value) -> Report {
     let mut report = Report::new();
     let g = Given::read(options, &mut report);
     let Some(doc) = checks::parse_wire(wire, &mut report) else {

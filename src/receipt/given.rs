@@ -1,6 +1,12 @@
 //! What the caller also holds (the conformance `given` object), read with
 //! type checks. A wrong type becomes a failed `invalid_given` check, never a
 //! panic; absent or null fields mean "not checked".
+//!
+//! An unknown field name is a failed `invalid_given` check too (fail
+//! closed): `{ public_key }`, `{ trustedPublicKey }` or `{ expected_hash }`
+//! would otherwise pin nothing and let a re-signed pack or a rewritten
+//! receipt verify. The message names the field meant when the name is a
+//! near miss, a camelCase spelling or a common synonym ([`suggest`]).
 
 use super::report::{codes, pointer, Report};
 use crate::json::{PyStr, Value};
@@ -77,6 +83,136 @@ fn text_or_null(v: &Value) -> Result<Option<PyStr>, ()> {
     }
 }
 
+/// Every field name [`Given::read`] knows.
+pub const FIELDS: &[&str] = &[
+    "query",
+    "contents",
+    "neighbor_contents",
+    "neighbor_metadata",
+    "context_text",
+    "recall_wire",
+    "expected_sha256",
+    "trusted_public_key",
+    "expected_key_id",
+    "allow_unsigned",
+    "privacy_minimal",
+    "include_canonical",
+];
+
+/// Words of a field name: camelCase and snake_case split, lowercased, with
+/// synonyms folded (`hash`, `digest`, `sha` → `sha256`; `pubkey` → `public`, `key`; ...).
+fn words(name: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    let mut prev_lower = false;
+    for c in name.chars().take(64) {
+        if c == '_' || c == '-' || c == ' ' || c == '.' {
+            if !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+            prev_lower = false;
+            continue;
+        }
+        // ASCII case only (field names are ASCII; Unicode case tables would
+        // cost the wasm build kilobytes).
+        if c.is_ascii_uppercase() && prev_lower && !cur.is_empty() {
+            out.push(std::mem::take(&mut cur));
+        }
+        prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+        cur.push(c.to_ascii_lowercase());
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    let mut folded = Vec::with_capacity(out.len());
+    for w in out {
+        match w.as_str() {
+            "hash" | "digest" | "sha" | "checksum" => folded.push("sha256".to_string()),
+            "pubkey" => {
+                folded.push("public".to_string());
+                folded.push("key".to_string());
+            }
+            "keyid" | "kid" => {
+                folded.push("key".to_string());
+                folded.push("id".to_string());
+            }
+            "pk" => folded.push("public".to_string()),
+            "neighbour" | "neighbours" | "neighbors" => folded.push("neighbor".to_string()),
+            "content" => folded.push("contents".to_string()),
+            "canonicals" => folded.push("canonical".to_string()),
+            _ => folded.push(w),
+        }
+    }
+    folded
+}
+
+/// Levenshtein distance of two short names (at most 64 chars each are read).
+fn distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().take(64).collect();
+    let b: Vec<char> = b.chars().take(64).collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+/// The known field an unknown name most likely means: the one sharing the
+/// most words with it (camelCase split, synonyms folded: `trustedPublicKey`,
+/// `public_key`, `trusted_key` → `trusted_public_key`; `expected_hash`,
+/// `receipt_sha256` → `expected_sha256`; `key_id` → `expected_key_id`),
+/// else one within a small edit distance (`qeury` → `query`).
+pub fn suggest(name: &str) -> Option<&'static str> {
+    let w = words(name);
+    let mut best: Option<(usize, usize, &'static str)> = None;
+    for &field in FIELDS {
+        let fw = words(field);
+        let shared = w.iter().filter(|x| fw.contains(x)).count();
+        if shared == 0 {
+            continue;
+        }
+        let d = distance(&w.join("_"), field);
+        if best.map_or(true, |(s, bd, _)| shared > s || shared == s && d < bd) {
+            best = Some((shared, d, field));
+        }
+    }
+    if let Some((_, _, field)) = best {
+        return Some(field);
+    }
+    let joined = w.join("_");
+    FIELDS.iter().map(|&f| (distance(&joined, f), f)).filter(|&(d, f)| d <= 2.max(f.len() / 4)).min().map(|(_, f)| f)
+}
+
+/// An `invalid_given` failure for each member of `given` that is not a known field.
+fn unknown_fields(report: &mut Report, given: &Value) {
+    let Value::Object(o) = given else { return };
+    for (k, _) in o.iter() {
+        let name = k.to_str_lossy();
+        if FIELDS.contains(&name.as_ref()) {
+            continue;
+        }
+        let hint = match suggest(&name) {
+            Some(f) => format!(": did you mean `{f}`?"),
+            None => format!(" (known fields: {})", FIELDS.join(", ")),
+        };
+        // A long name is shown (and pointed at) by its first 64 characters.
+        let shown: String = name.chars().take(64).collect();
+        let at = if shown.len() < name.len() { "/given".to_string() } else { pointer("/given", &name) };
+        let more = if shown.len() < name.len() { "..." } else { "" };
+        report.fail(
+            codes::INVALID_GIVEN,
+            &at,
+            format!("unknown field {shown:?}{more}{hint} (an unknown field would pin nothing, so it fails)"),
+        );
+    }
+}
+
 impl Given {
     /// Read `given`. `null` is an empty given; any other non-object is an
     /// `invalid_given` failure (and nothing is checked).
@@ -94,6 +230,7 @@ impl Given {
                 return g;
             }
         }
+        unknown_fields(report, given);
         g.query = string(report, given, "query");
         g.context_text = string(report, given, "context_text");
         g.expected_sha256 = string(report, given, "expected_sha256");
@@ -183,5 +320,47 @@ impl Given {
             Some(other) => bad(report, "neighbor_metadata", "an object {memory_id: {position: JSON text}}", other),
         }
         g
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_fields_fail_with_a_hint() {
+        for (name, meant) in [
+            ("public_key", "trusted_public_key"),
+            ("trustedPublicKey", "trusted_public_key"),
+            ("trusted_key", "trusted_public_key"),
+            ("key_id", "expected_key_id"),
+            ("expectedKeyId", "expected_key_id"),
+            ("expected_hash", "expected_sha256"),
+            ("expectedSha256", "expected_sha256"),
+            ("receipt_sha256", "expected_sha256"),
+            ("qeury", "query"),
+            ("allowUnsigned", "allow_unsigned"),
+            ("privacyMinimal", "privacy_minimal"),
+            ("neighbour_contents", "neighbor_contents"),
+        ] {
+            assert_eq!(suggest(name), Some(meant), "{name}");
+            let mut o = crate::json::Object::new();
+            o.insert(name, Value::str("x"));
+            let mut report = Report::new();
+            Given::read(&Value::Object(o), &mut report);
+            assert!(!report.valid, "{name}");
+            let c = &report.checks[0];
+            assert_eq!((c.code, c.pointer.as_str()), (codes::INVALID_GIVEN, format!("/given/{name}").as_str()));
+            assert!(c.message.contains(&format!("did you mean `{meant}`?")), "{}", c.message);
+        }
+        assert_eq!(suggest("zzzzzz"), None);
+        // Known fields pass (null is "not given").
+        let mut o = crate::json::Object::new();
+        for f in FIELDS {
+            o.insert(*f, Value::Null);
+        }
+        let mut report = Report::new();
+        Given::read(&Value::Object(o), &mut report);
+        assert!(report.valid && report.checks.is_empty());
     }
 }

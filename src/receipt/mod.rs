@@ -81,5 +81,6 @@ pub fn verify_canonical(wire: &str, given: &Value) -> Report {
     if g.include_canonical {
         report.canonical = Some(text);
     }
+    report.finish();
     report
 }

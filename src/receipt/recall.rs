@@ -28,11 +28,24 @@ pub(crate) fn verify(
     extra: impl FnOnce(&mut Report, Ref<'_>, &str, &Given),
 ) -> Report {
     let mut report = Report::new();
-    let g = Given::read(given, &mut report);
+    verify_into(&mut report, wire, given, schema, kind, extra);
+    report.finish();
+    report
+}
+
+fn verify_into(
+    report: &mut Report,
+    wire: &str,
+    given: &Value,
+    schema: &str,
+    kind: BodyKind,
+    extra: impl FnOnce(&mut Report, Ref<'_>, &str, &Given),
+) {
+    let g = Given::read(given, report);
     // One pass over the wire into the borrowed form: only the receipt is
     // printed canonically; contents are hashed straight from the wire bytes.
-    let Some(doc) = checks::parse_wire_doc(wire, &mut report) else {
-        return report;
+    let Some(doc) = checks::parse_wire_doc(wire, report) else {
+        return;
     };
     let (receipt, rptr, body) = checks::split_doc(doc.root());
     let canonical = json::canonical_bytes(receipt);
@@ -44,14 +57,13 @@ pub(crate) fn verify(
         report.canonical = Some(String::from_utf8_lossy(&canonical).into_owned());
     }
     drop(canonical);
-    checks::pins_and_finiteness(&mut report, receipt, rptr, body, &sha, &g);
-    if !checks::schema_gate(&mut report, receipt, rptr, schema) {
-        return report;
+    checks::pins_and_finiteness(report, receipt, rptr, body, &sha, &g);
+    if !checks::schema_gate(report, receipt, rptr, schema) {
+        return;
     }
-    checks::common_checks(&mut report, receipt, rptr, &g);
-    extra(&mut report, receipt, rptr, &g);
+    checks::common_checks(report, receipt, rptr, &g);
+    extra(report, receipt, rptr, &g);
     if let Some(body) = body {
-        body::bind(&mut report, body, receipt, rptr, &sha, kind, &g);
+        body::bind(report, body, receipt, rptr, &sha, kind, &g);
     }
-    report
 }

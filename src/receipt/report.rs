@@ -126,6 +126,25 @@ pub struct Report {
     /// **not** bind (JSON-pointer patterns, `*` for any index). A change to
     /// one of them is not detected; do not rely on them.
     pub unbound_fields: Vec<String>,
+    /// Failed checks per code so far, and where each code's summary check
+    /// is once [`MAX_FAILED_PER_CODE`] are listed (see [`Report::fail_against`]).
+    pub(crate) failed_per_code: Vec<FailCount>,
+}
+
+/// At most this many failed checks of one code are listed in a report; the
+/// rest are counted in one summary check of that code (failed, at the first
+/// omitted failure's pointer: "and 1,199,912 more `body_mismatch` failures,
+/// first at ..."). A hostile body of a million failing entries then gives a
+/// report of a bounded size in linear time.
+pub const MAX_FAILED_PER_CODE: usize = 100;
+
+/// How many failures of one code a [`Report`] has seen.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct FailCount {
+    code: &'static str,
+    failed: usize,
+    /// Index in `checks` of the summary check, once there is one.
+    summary: Option<usize>,
 }
 
 impl Default for Report {
@@ -144,6 +163,49 @@ impl Report {
             checks: Vec::new(),
             bound_receipts: Vec::new(),
             unbound_fields: Vec::new(),
+            failed_per_code: Vec::new(),
+        }
+    }
+
+    /// True while failed checks of `code` are still listed one by one (fewer
+    /// than [`MAX_FAILED_PER_CODE`] so far): callers building a costly
+    /// pointer or message may count the failure with [`Report::omit`] instead.
+    pub fn lists_failures_of(&self, code: &'static str) -> bool {
+        self.failed_per_code.iter().find(|c| c.code == code).map_or(true, |c| c.failed < MAX_FAILED_PER_CODE)
+    }
+
+    /// Count one more failure of `code` past the listed ones (its pointer
+    /// is built only for the first one omitted). Makes the report invalid.
+    pub fn omit(&mut self, code: &'static str, severity: Severity, pointer: impl FnOnce() -> String) {
+        if severity == Severity::Error {
+            self.valid = false;
+        }
+        let i = match self.failed_per_code.iter().position(|c| c.code == code) {
+            Some(i) => i,
+            None => {
+                self.failed_per_code.push(FailCount { code, failed: 0, summary: None });
+                self.failed_per_code.len() - 1
+            }
+        };
+        let count = &mut self.failed_per_code[i];
+        count.failed += 1;
+        if count.summary.is_none() {
+            count.summary = Some(self.checks.len());
+            let pointer = pointer();
+            let message = summary_message(code, 1, &pointer);
+            self.checks.push(Check { code, status: Status::Failed, severity, pointer, compared_with: None, message });
+        }
+    }
+
+    /// Write the summary checks' final counts (the verifiers call this once,
+    /// before returning the report; [`Report::omit`] only counts).
+    pub fn finish(&mut self) {
+        for count in &self.failed_per_code {
+            if let Some(at) = count.summary {
+                let omitted = count.failed.saturating_sub(MAX_FAILED_PER_CODE);
+                let check = &mut self.checks[at];
+                check.message = summary_message(count.code, omitted, &check.pointer);
+            }
         }
     }
 
@@ -160,6 +222,15 @@ impl Report {
         compared_with: Option<&str>,
         message: String,
     ) {
+        if status == Status::Failed {
+            if !self.lists_failures_of(code) {
+                return self.omit(code, severity, || pointer.to_string());
+            }
+            match self.failed_per_code.iter_mut().find(|c| c.code == code) {
+                Some(c) => c.failed += 1,
+                None => self.failed_per_code.push(FailCount { code, failed: 1, summary: None }),
+            }
+        }
         if status == Status::Failed && severity == Severity::Error {
             self.valid = false;
         }
@@ -229,6 +300,28 @@ impl Report {
     pub fn to_json(&self) -> Value {
         crate::VerificationReport::from(self.clone()).to_json()
     }
+}
+
+/// "and 1,199,912 more `body_mismatch` failures, first at /...".
+fn summary_message(code: &str, omitted: usize, first: &str) -> String {
+    format!(
+        "and {} more `{code}` failure{}, first at {first} (a report lists at most {MAX_FAILED_PER_CODE} failed checks per code)",
+        thousands(omitted),
+        if omitted == 1 { "" } else { "s" }
+    )
+}
+
+/// `n` with a comma every three digits (`1,199,912`).
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// Append a reference token to a JSON pointer (RFC 6901 escaping).

@@ -464,11 +464,63 @@ pub fn pystr_to_js(s: &PyStr) -> JsValue {
     out.into()
 }
 
+/// JSON text given as a JS string, as CPython's `json.loads(str)` reads it:
+/// a lone surrogate inside a string literal is a code point of that string
+/// (here spelled as its `\uXXXX` escape, which the parser reads as exactly
+/// that code point), and anywhere else a syntax error (here U+FFFD, which is
+/// one there too: outside a string, or after a backslash).
+///
+/// wasm-bindgen's own conversion replaces every lone surrogate by U+FFFD, so
+/// `"z\ud834x"` (a raw U+D834) would read as `"z\ufffdx"`, and a body whose
+/// content holds U+D800 would hash as one holding U+FFFD. Only a text in which
+/// that conversion produced a U+FFFD is looked at unit by unit.
+pub fn js_json_text(v: &JsValue) -> String {
+    let js: &JsString = v.unchecked_ref();
+    let s = v.as_string().unwrap_or_default();
+    if !crate::json::has_replacement_char(s.as_bytes()) {
+        return s;
+    }
+    let mut out = String::with_capacity(s.len() + 16);
+    let (mut in_string, mut escaped) = (false, false);
+    let mut units = js.iter().peekable();
+    while let Some(u) = units.next() {
+        let c = if (0xD800..0xDC00).contains(&u) && units.peek().is_some_and(|lo| (0xDC00..0xE000).contains(lo)) {
+            let lo = units.next().unwrap_or(0xDC00);
+            char::from_u32(0x10000 + (((u as u32) - 0xD800) << 10) + ((lo as u32) - 0xDC00))
+        } else {
+            char::from_u32(u as u32)
+        };
+        let Some(c) = c else {
+            // A lone surrogate.
+            if in_string && !escaped {
+                out.push_str(&format!("\\u{u:04x}"));
+            } else {
+                out.push('\u{FFFD}');
+                escaped = false;
+            }
+            continue;
+        };
+        out.push(c);
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_string = false;
+            }
+        } else if c == '"' {
+            in_string = true;
+        }
+    }
+    out
+}
+
 /// A scoring input: JSON text (exact: key order, `1` vs `1.0`) or plain JS data.
 pub fn input_value(v: &JsValue) -> Result<Value, Error> {
     if v.is_string() {
         check_js_string(v, MAX_TEXT_BYTES, "")?;
-        let text = v.as_string().unwrap_or_default();
+        let text = js_json_text(v);
         return crate::limits::parse_input(&text);
     }
     from_js(v)
@@ -479,7 +531,7 @@ pub fn input_value(v: &JsValue) -> Result<Value, Error> {
 pub fn wire_text(v: &JsValue, what: &str) -> Result<String, Error> {
     if v.is_string() {
         check_js_string(v, MAX_TEXT_BYTES, "")?;
-        return Ok(v.as_string().unwrap_or_default());
+        return Ok(js_json_text(v));
     }
     let view = if let Some(u8s) = v.dyn_ref::<Uint8Array>() {
         Some(u8s.clone())

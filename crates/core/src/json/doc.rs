@@ -347,6 +347,35 @@ pub fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
     a.iter().zip(b).skip(i).all(|(x, y)| x == y)
 }
 
+/// Does UTF-8 text hold U+FFFD (`EF BF BD`)? (The wasm binding asks this
+/// of every JS string of JSON text: wasm-bindgen's conversion writes U+FFFD
+/// for a lone surrogate.) Eight bytes at a time: the
+/// lowest flagged byte of the SWAR test is exact, and `EF` is rare in text
+/// (U+F000..U+FFFF), so this costs about one wasm instruction per byte
+/// (`str::contains` with a char: about ten; `String.prototype.isWellFormed`
+/// in V8 about as many for a two-byte string).
+pub fn has_replacement_char(b: &[u8]) -> bool {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let at = |i: usize| b.get(i..i + 3) == Some(&[0xEF, 0xBF, 0xBD][..]);
+    let mut i = 0;
+    while let Some(chunk) = b.get(i..i + 8) {
+        let w = u64::from_le_bytes(<[u8; 8]>::try_from(chunk).unwrap_or([0; 8]));
+        let x = w ^ (LO * 0xEF);
+        let mut hits = x.wrapping_sub(LO) & !x & HI;
+        while hits != 0 {
+            let j = i + (hits.trailing_zeros() / 8) as usize;
+            if at(j) {
+                return true;
+            }
+            // Past this byte: borrows only flag bytes above a true hit.
+            hits &= hits - 1;
+        }
+        i += 8;
+    }
+    (i..b.len()).any(at)
+}
+
 /// A Python `str` inside a [`Doc`]: WTF-8 bytes, UTF-8 unless it holds a
 /// lone surrogate (the borrowed counterpart of [`PyStr`](super::PyStr)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -649,6 +678,20 @@ mod tests {
 
     /// The borrowed form reads every document as the owned one does:
     /// same values (via `to_value`), same canonical and compact text, same errors.
+    #[test]
+    fn replacement_char_at_every_offset() {
+        for n in 0..40 {
+            for filler in ["x", "\u{EFBF}", "\u{00EF}", "\u{FFFE}"] {
+                let plain = filler.repeat(n);
+                assert!(!has_replacement_char(plain.as_bytes()), "{n} {filler:?}");
+                for at in 0..=n {
+                    let s = format!("{}\u{FFFD}{}", filler.repeat(at), filler.repeat(n - at));
+                    assert!(has_replacement_char(s.as_bytes()), "{n} {at} {filler:?}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn doc_equals_value() {
         let mut big = String::from("{");

@@ -15,7 +15,7 @@ mod value;
 pub mod write;
 
 #[doc(hidden)]
-pub use doc::bytes_eq;
+pub use doc::{bytes_eq, has_replacement_char};
 pub use doc::{Doc, Items, Kind, Members, Ref, Text};
 pub use parse::{parse, parse_bytes, parse_doc, parse_record, DocRecords, MAX_INT_DIGITS};
 pub use value::{CodePoints, Object, PyStr, Value};
