@@ -104,7 +104,7 @@ pub struct SortKey {
 fn neg_timestamp(v: Option<&Value>, path: &str) -> Result<f64> {
     match v {
         None | Some(Value::Null) => Ok(f64::INFINITY),
-        Some(Value::Str(s)) => Ok(-PyDateTime::parse(&s.to_str_lossy()).map_err(|e| e.under(path))?.timestamp()),
+        Some(Value::Str(s)) => Ok(-PyDateTime::parse_py(s).map_err(|e| e.under(path))?.timestamp()),
         Some(other) => Err(Error::wrong_type(path, "an ISO-8601 datetime string or null", other.type_name())),
     }
 }

@@ -323,7 +323,7 @@ fn key_path(key: &str) -> std::borrow::Cow<'static, str> {
 
 pub(crate) fn datetime(v: &Value, path: &str) -> Result<PyDateTime> {
     match v {
-        Value::Str(s) => PyDateTime::parse(&s.to_str_lossy()).map_err(|e| e.under(path)),
+        Value::Str(s) => PyDateTime::parse_py(s).map_err(|e| e.under(path)),
         other => Err(Error::wrong_type(path, "an ISO-8601 datetime string", other.type_name())),
     }
 }

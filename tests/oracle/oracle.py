@@ -52,6 +52,8 @@ def unmarker(v):
 def score_input(rng: random.Random) -> dict:
     ref = gen.moment(rng)
     inp: dict = {"content": gen.content(rng), "reference_time": gen.iso(ref)}
+    if rng.random() < 0.03:
+        inp["reference_time"] = gen.iso_text(rng)  # any form fromisoformat reads (refused ones are skipped)
     opt = lambda p: rng.random() < p  # noqa: E731
     if opt(0.7):
         inp["metadata"] = gen.metadata(rng)
@@ -60,7 +62,7 @@ def score_input(rng: random.Random) -> dict:
     if opt(0.7):
         inp["source"] = rng.choice(gen.SOURCES)
     if opt(0.7):
-        inp["event_time"] = None if opt(0.15) else gen.iso(gen.near(rng, ref))
+        inp["event_time"] = None if opt(0.15) else gen.iso(gen.near(rng, ref)) if opt(0.97) else gen.iso_text(rng)
     if opt(0.3):
         inp["valid_from"] = None if opt(0.2) else gen.iso(gen.near(rng, ref))
     if opt(0.3):
@@ -153,6 +155,10 @@ def vector(rng: random.Random, scoring, admission, fn: str, vid: str):
     elif fn == "detect_risk_tags":
         inp = {"content": gen.content(rng) if rng.random() < 0.5 else gen.sentence(rng, rng.randint(1, 4)) + " " + gen.pii(rng) + " " + gen.sentence(rng, rng.randint(0, 4))}
         expected = {"tags": list(admission.detect_risk_tags(inp["content"]))}
+    elif fn == "fromisoformat":
+        # As the vector file reads back: adjacent lone surrogates written as \ud800\udfff are one pair.
+        inp = {"text": json.loads(json.dumps(gen.iso_text(rng)))}
+        expected = expected_of(scoring, admission, fn, inp)
     elif fn in ("risk_spans", "is_too_vague"):
         inp = spans_input(rng)
         expected = expected_of(scoring, admission, fn, inp)
@@ -188,7 +194,7 @@ def cmd_gen(args) -> int:
     with open(out / "oracle.jsonl", "w", encoding="utf-8") as f:
         for k in range(args.start, args.start + args.count):
             rng = random.Random(f"{args.seed}:{k}")  # each vector reproducible on its own
-            fn = rng.choice(FNS)
+            fn = args.only or rng.choice(FNS)
             try:
                 v = vector(rng, scoring, admission, fn, f"orc-{fn}-{args.seed}-{k}")
                 line = dumps(v)
@@ -209,6 +215,11 @@ def expected_of(scoring, admission, fn: str, inp: dict):
         return {"tokens": list(scoring.tokenize_for_scoring(inp["value"]))}
     if fn == "detect_risk_tags":
         return {"tags": list(admission.detect_risk_tags(inp["content"]))}
+    if fn == "fromisoformat":
+        try:  # the C implementation (datetime.datetime), what the reference runs
+            return {"isoformat": datetime.fromisoformat(inp["text"]).isoformat()}
+        except ValueError as e:
+            return {"error": type(e).__name__}
     if fn == "risk_spans":
         return {"spans": risk_spans(admission, inp["content"])}
     if fn == "is_too_vague":
@@ -276,6 +287,7 @@ def main() -> int:
     g.add_argument("--count", type=int, required=True)
     g.add_argument("--start", type=int, default=0)
     g.add_argument("--out", required=True)
+    g.add_argument("--only", help="every vector of this fn (e.g. fromisoformat)")
     c = sub.add_parser("check")
     c.add_argument("vectors")
     c.add_argument("actual")
