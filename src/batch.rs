@@ -185,6 +185,7 @@ impl Scorer {
                 },
             }
         }
+        input.check_reference_raises()?;
         let tokens: Option<Vec<&str>> = self.cache.tokens(&input).map(|t| t.iter().map(String::as_str).collect());
         Ok(score::score_memory_with(&input, &content, &mut self.scratch, tokens.as_deref()))
     }

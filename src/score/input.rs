@@ -243,6 +243,7 @@ impl ScoreInput {
             let Some(key) = key.as_str() else { continue };
             s.set(key, value)?;
         }
+        s.check_reference_raises()?;
         Ok(s)
     }
 
@@ -271,8 +272,14 @@ impl ScoreInput {
             "superseded" => s.superseded = value.truthy(),
             "query" => s.query = opt_string(value, path)?,
             "base_relevance" => s.base_relevance = (!value.is_null()).then(|| value.clone()),
-            // `null` means the default (the reference cannot take None here).
-            "safety_status" => s.safety_status = opt_string(value, path)?.unwrap_or_else(|| String::from("safe")),
+            // The reference calls `status.strip()`: `None` raises (AttributeError), as any non-string does.
+            "safety_status" => match value {
+                Value::Str(v) => s.safety_status = v.to_str_lossy().into_owned(),
+                Value::Null => {
+                    return Err(Error::wrong_type(path, "a string (the reference calls safety_status.strip())", "null"))
+                }
+                other => return Err(Error::wrong_type(path, "a string", other.type_name())),
+            },
             "risk_tags" => s.risk_tags = opt_strings(value, path)?.unwrap_or_default(),
             "verified_trust_level" => s.verified_trust_level = (!value.is_null()).then(|| value.clone()),
             "query_tokens" => s.query_tokens = opt_strings(value, path)?,
@@ -288,6 +295,49 @@ impl ScoreInput {
                     format!("unknown argument `{key}` (score_memory takes the reference's keyword arguments)"),
                 ))
             }
+        }
+        Ok(())
+    }
+}
+
+/// The decimal digits of the smallest integer `float()` refuses: 2^1024 − 2^970,
+/// halfway between the largest double and 2^1024 (a tie, rounded to even: up).
+const FLOAT_OVERFLOW_INT: &str = "179769313486231580793728971405303415079934132710037826936173778980444968292764750946649017977587207096330286416692887910946555547851940402630657488671505820681908902000708383676273854845817711531764475730270069855571366959622842914819860834936475292719074168444365510704342711559699508093042880177904174497792";
+
+/// Does Python's `float(v)` raise `OverflowError` (an `int` too large for a double)?
+fn float_overflows(v: &Value) -> bool {
+    match v {
+        Value::Int(digits) => {
+            let d = digits.trim_start_matches('-');
+            d.len() > FLOAT_OVERFLOW_INT.len() || (d.len() == FLOAT_OVERFLOW_INT.len() && d >= FLOAT_OVERFLOW_INT)
+        }
+        _ => false,
+    }
+}
+
+impl ScoreInput {
+    /// Where the reference raises on these arguments once they are read:
+    /// `clamp(importance)` (always) and `clamp(base_relevance)` (when the query
+    /// is truthy) call `float()`, which raises `OverflowError` for an `int`
+    /// beyond the double range (`clamp` catches only `TypeError`/`ValueError`).
+    /// A typed `out_of_range` error naming that cause.
+    pub fn check_reference_raises(&self) -> Result<()> {
+        let overflow = |path: &str| {
+            Error::new(
+                ErrorCode::OutOfRange,
+                path,
+                format!(
+                    "`{}` is an integer too large to convert to float (the reference raises OverflowError)",
+                    &path[1..]
+                ),
+            )
+        };
+        if float_overflows(&self.importance) {
+            return Err(overflow("/importance"));
+        }
+        let query_truthy = self.query.as_deref().is_some_and(|q| !q.is_empty());
+        if query_truthy && self.base_relevance.as_ref().is_some_and(float_overflows) {
+            return Err(overflow("/base_relevance"));
         }
         Ok(())
     }

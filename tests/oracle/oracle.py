@@ -210,7 +210,10 @@ def cmd_gen(args) -> int:
 def expected_of(scoring, admission, fn: str, inp: dict):
     """The reference's result for one vector input (the conformance `expected` shape)."""
     if fn == "score_memory":
-        return call_score(scoring, inp)
+        try:
+            return call_score(scoring, inp)
+        except (ValueError, TypeError, OverflowError, AttributeError) as e:  # the reference raises: any typed error
+            return {"error": type(e).__name__}
     if fn == "tokenize_for_scoring":
         return {"tokens": list(scoring.tokenize_for_scoring(inp["value"]))}
     if fn == "detect_risk_tags":
