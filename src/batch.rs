@@ -415,6 +415,7 @@ mod tests {
             r#"{"content":"x","purpose":"admission","reference_time":"2026-01-01T00:00:00"}"#,
             r#"{"content":5}"#,
             r#"{"content":"y","source":3}"#,
+            r#"{"content":"y","risk_tags":5}"#,
             r#"{"content":"y","bogus":1}"#,
             r#"[1]"#,
         ];

@@ -265,12 +265,12 @@ impl ScoreInput {
                 }
             }
             "importance" => s.importance = value.clone(),
-            "source" => s.source = opt_string(value, path)?,
+            "source" => s.source = source_arg(value),
             "event_time" => s.event_time = opt_datetime(value, path)?,
             "valid_from" => s.valid_from = opt_datetime(value, path)?,
             "valid_to" => s.valid_to = opt_datetime(value, path)?,
             "superseded" => s.superseded = value.truthy(),
-            "query" => s.query = opt_string(value, path)?,
+            "query" => s.query = query_arg(value),
             "base_relevance" => s.base_relevance = (!value.is_null()).then(|| value.clone()),
             // The reference calls `status.strip()`: `None` raises (AttributeError), as any non-string does.
             "safety_status" => match value {
@@ -280,7 +280,7 @@ impl ScoreInput {
                 }
                 other => return Err(Error::wrong_type(path, "a string", other.type_name())),
             },
-            "risk_tags" => s.risk_tags = opt_strings(value, path)?.unwrap_or_default(),
+            "risk_tags" => s.risk_tags = risk_tags_arg(value, path)?,
             "verified_trust_level" => s.verified_trust_level = (!value.is_null()).then(|| value.clone()),
             "query_tokens" => s.query_tokens = opt_strings(value, path)?,
             "purpose" => match value {
@@ -386,11 +386,73 @@ fn opt_datetime(v: &Value, path: &str) -> Result<Option<PyDateTime>> {
     }
 }
 
-fn opt_string(v: &Value, path: &str) -> Result<Option<String>> {
+/// `source` as the reference uses any value: `if source` (confidence) and
+/// `str(source or "unknown").strip().lower()` (trust). A falsy value is no
+/// source; the `str()` of any other non-string (`5`, `True`, `[1]`, `{...}`)
+/// is never a trust level, so it reads exactly as the source `unknown`.
+fn source_arg(v: &Value) -> Option<String> {
     match v {
-        Value::Null => Ok(None),
-        Value::Str(s) => Ok(Some(s.to_str_lossy().into_owned())),
-        other => Err(Error::wrong_type(path, "a string or null", other.type_name())),
+        Value::Str(s) => Some(s.to_str_lossy().into_owned()),
+        other if other.truthy() => Some(String::from("unknown")),
+        _ => None,
+    }
+}
+
+/// `query` as the reference uses any value: `if query` (relevance and the
+/// metadata text) and `tokenize_for_scoring(query)`, which reads a
+/// non-string as its `str()` (`True`, `5`, `1.5`) or type name (`list`,
+/// `dict`): that text, which tokenizes the same. A falsy value is no query.
+fn query_arg(v: &Value) -> Option<String> {
+    match v {
+        Value::Str(s) => Some(s.to_str_lossy().into_owned()),
+        other if !other.truthy() => None,
+        Value::Bool(b) => Some(String::from(if *b { "True" } else { "False" })),
+        Value::Int(digits) => Some(digits.to_string()),
+        Value::Float(f) => Some(crate::py::float::repr(*f)),
+        Value::Array(_) => Some(String::from("list")),
+        _ => Some(String::from("dict")),
+    }
+}
+
+/// `risk_tags` as the reference uses any value: `list(risk_tags or [])`,
+/// then `tag in {"injection", "source:blocked"}` for each tag until one is.
+/// A falsy value is no tags; a string is its characters; an object its keys;
+/// an array its items, where a non-string scalar never matches (skipped) and
+/// an array or object item is unhashable: the reference raises `TypeError`
+/// when it reaches one (here: unless an earlier tag already gates safety;
+/// the reference would also score it when the status alone is unsafe). Any
+/// other truthy value (a number, `true`) is not iterable: `TypeError`.
+fn risk_tags_arg(v: &Value, path: &str) -> Result<Vec<String>> {
+    let gating = |t: &str| t == "injection" || t == "source:blocked";
+    match v {
+        other if !other.truthy() => Ok(Vec::new()),
+        Value::Str(s) => Ok(s.to_str_lossy().chars().map(String::from).collect()),
+        Value::Object(o) => Ok(o.iter().map(|(k, _)| k.to_str_lossy().into_owned()).collect()),
+        Value::Array(items) => {
+            let mut tags = Vec::with_capacity(items.len());
+            for (i, item) in items.iter().enumerate() {
+                match item {
+                    Value::Str(s) => tags.push(s.to_str_lossy().into_owned()),
+                    Value::Array(_) | Value::Object(_) => {
+                        if tags.iter().any(|t| gating(t)) {
+                            break;
+                        }
+                        return Err(Error::wrong_type(
+                            format!("{path}/{i}"),
+                            "a string, number, boolean or null (the reference raises TypeError: unhashable)",
+                            item.type_name(),
+                        ));
+                    }
+                    _ => {}
+                }
+            }
+            Ok(tags)
+        }
+        other => Err(Error::wrong_type(
+            path,
+            "an array, string, object or a falsy value (the reference calls list(risk_tags))",
+            other.type_name(),
+        )),
     }
 }
 
