@@ -180,7 +180,7 @@ impl Scorer {
                 // An owned copy of a small value; `metadata` and `purpose` moved into the input.
                 (Some(key), Member::Doc(v)) => match (key, v.to_value()) {
                     ("metadata", Value::Object(m)) => input.metadata = m,
-                    ("purpose", Value::Str(p)) => input.purpose = p,
+                    ("purpose", p) => input.purpose = p,
                     (key, value) => input.set(key, &value)?,
                 },
             }
@@ -487,8 +487,8 @@ mod tests {
 
     #[test]
     fn invalid_shared_fails_the_call() {
-        let e = score_candidates(&json::parse(r#"{"purpose":7}"#).unwrap(), &[]).err().unwrap();
-        assert_eq!(e.path, "/shared/purpose");
+        let e = score_candidates(&json::parse(r#"{"risk_tags":7}"#).unwrap(), &[]).err().unwrap();
+        assert_eq!(e.path, "/shared/risk_tags");
         let e = score_candidates(&json::parse(r#"[]"#).unwrap(), &[]).err().unwrap();
         assert_eq!(e.path, "/shared");
     }

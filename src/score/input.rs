@@ -1,6 +1,6 @@
 //! [`ScoreInput`]: `score_memory`'s keyword arguments (spec §2), typed.
 
-use crate::json::{Object, PyStr, Value};
+use crate::json::{Object, Value};
 use crate::py::time::PyDateTime;
 use crate::{Error, ErrorCode, Result};
 
@@ -60,8 +60,9 @@ pub struct ScoreInput {
     pub verified_trust_level: Option<Value>,
     /// Pre-tokenized query (used instead of tokenizing `query`).
     pub query_tokens: Option<Vec<String>>,
-    /// `recall` (default) or `admission`: selects the weight table.
-    pub purpose: PyStr,
+    /// `recall` (default) or `admission`: selects the weight table (any other
+    /// value, `null` included, weighs as recall); echoed verbatim, any JSON value.
+    pub purpose: Value,
 }
 
 impl ScoreInput {
@@ -84,7 +85,7 @@ impl ScoreInput {
             risk_tags: Vec::new(),
             verified_trust_level: None,
             query_tokens: None,
-            purpose: PyStr::from("recall"),
+            purpose: Value::str("recall"),
         }
     }
 
@@ -174,7 +175,7 @@ impl ScoreInput {
 
     /// Set `purpose` (`recall` or `admission`).
     pub fn purpose(mut self, purpose: impl Into<String>) -> ScoreInput {
-        self.purpose = PyStr::from(purpose.into());
+        self.purpose = Value::str(purpose.into());
         self
     }
 
@@ -216,7 +217,7 @@ impl ScoreInput {
         if let Some(tokens) = &self.query_tokens {
             o.push_unique("query_tokens", strs(tokens));
         }
-        o.push_unique("purpose", Value::Str(self.purpose.clone()));
+        o.push_unique("purpose", self.purpose.clone());
         Value::Object(o)
     }
 
@@ -283,11 +284,8 @@ impl ScoreInput {
             "risk_tags" => s.risk_tags = risk_tags_arg(value, path)?,
             "verified_trust_level" => s.verified_trust_level = (!value.is_null()).then(|| value.clone()),
             "query_tokens" => s.query_tokens = opt_strings(value, path)?,
-            "purpose" => match value {
-                Value::Null => s.purpose = PyStr::from("recall"),
-                Value::Str(purpose) => s.purpose = purpose.clone(),
-                other => return Err(Error::wrong_type(path, "a string or null", other.type_name())),
-            },
+            // The reference echoes `purpose` as given (`None` too) and compares it with "admission".
+            "purpose" => s.purpose = value.clone(),
             _ => {
                 return Err(Error::new(
                     ErrorCode::InvalidValue,
