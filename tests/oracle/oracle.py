@@ -164,7 +164,8 @@ def vector(rng: random.Random, scoring, admission, fn: str, vid: str):
         expected = expected_of(scoring, admission, fn, inp)
     elif fn == "rank_position_score":
         arg = lambda: rng.choice([rng.randint(-3, 300), gen.tie_number(rng) * 10, gen.importance_like(rng),  # noqa: E731
-                                  " 7 ", "\x1f7", "\u00857", "٣", "1_0", "-2", "+1", "3.0", True, None])
+                                  " 7 ", "\x1f7", "\u00857", "٣", "1_0", "-2", "+1", "3.0", True, None,
+                                  "1" * 40, str(rng.randrange(10**60)), 1e300, -1e300, 1e20])
         inp = {"position": arg(), "total": arg(), "input_score": gen.importance_like(rng)}
         inp = {k: marker(v) for k, v in inp.items()}
         expected = expected_of(scoring, admission, fn, inp)
