@@ -3,9 +3,11 @@
 # reference (`lians-sdk==0.5.0`, CPython 3.12) and by the native and wasm builds, compared
 # EXACTLY (same JSON values, keys, order, types, reasons and eligibility; native and wasm
 # output byte-identical); plus random held writes re-scored from their list-route form
-# (importance, metadata and event time inferred from the stored breakdown, src/review.rs).
+# (importance, metadata and event time inferred from the stored breakdown, src/review.rs); plus
+# DATES strings read by CPython's C `datetime.fromisoformat` and by PyDateTime::parse_py (py/time.rs),
+# native and wasm, compared exactly (`fromisoformat` vectors: the isoformat() text, or an error).
 #
-#   bash scripts/oracle.sh [COUNT] [REVIEW_COUNT]    default 20000 and 3000 (the CI size)
+#   bash scripts/oracle.sh [COUNT] [REVIEW_COUNT] [DATES]   default 20000, 3000 and 50000 (the CI size)
 #   LIANS_ORACLE_SEED=S ...                          reproduce a run (a new seed otherwise; printed)
 #   bash scripts/oracle.sh 2000000 100000            a long run: bounded, chunked (LIANS_ORACLE_CHUNK,
 #                                                    default 50000), ~1 min per 100k inputs on 2 cores
@@ -18,10 +20,12 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 COUNT=${1:-${LIANS_ORACLE_COUNT:-20000}}
 REVIEW=${2:-${LIANS_ORACLE_REVIEW_COUNT:-3000}}
+DATES=${3:-${LIANS_ORACLE_DATES:-50000}}
 CHUNK=${LIANS_ORACLE_CHUNK:-50000}
 MAX=20000000
-if ! [[ $COUNT =~ ^[0-9]+$ && $REVIEW =~ ^[0-9]+$ && $CHUNK =~ ^[0-9]+$ ]] || ((COUNT > MAX || REVIEW > MAX || CHUNK < 1)); then
-  echo "oracle: COUNT and REVIEW_COUNT must be integers <= $MAX" >&2
+if ! [[ $COUNT =~ ^[0-9]+$ && $REVIEW =~ ^[0-9]+$ && $DATES =~ ^[0-9]+$ && $CHUNK =~ ^[0-9]+$ ]] ||
+  ((COUNT > MAX || REVIEW > MAX || DATES > MAX || CHUNK < 1)); then
+  echo "oracle: COUNT, REVIEW_COUNT and DATES must be integers <= $MAX" >&2
   exit 2
 fi
 
@@ -44,7 +48,7 @@ if [[ ! -f dist/node/lians_score.js ]]; then
 fi
 
 SEED=${LIANS_ORACLE_SEED:-$(od -An -N6 -tu8 /dev/urandom | tr -d ' ')}
-echo "oracle seed: $SEED (reproduce: LIANS_ORACLE_SEED=$SEED bash scripts/oracle.sh $COUNT $REVIEW)"
+echo "oracle seed: $SEED (reproduce: LIANS_ORACLE_SEED=$SEED bash scripts/oracle.sh $COUNT $REVIEW $DATES)"
 OUT=test-output/oracle
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
@@ -54,11 +58,11 @@ ORACLE=tests/oracle/oracle.py
 status=0
 
 # Two generator processes (2 cores); each vector is seeded by (seed, index) alone.
-gen_range() { # <start> <count> <out file>
+gen_range() { # <start> <count> <out file> [gen options]
   local half=$(($2 / 2)) a b
-  "$PY" "$ORACLE" gen --seed "$SEED" --start "$1" --count "$half" --out "$WORK/a" &
+  "$PY" "$ORACLE" gen --seed "$SEED" --start "$1" --count "$half" --out "$WORK/a" "${@:4}" &
   a=$!
-  "$PY" "$ORACLE" gen --seed "$SEED" --start $(($1 + half)) --count $(($2 - half)) --out "$WORK/b" &
+  "$PY" "$ORACLE" gen --seed "$SEED" --start $(($1 + half)) --count $(($2 - half)) --out "$WORK/b" "${@:4}" &
   b=$!
   wait $a && wait $b || return 1
   cat "$WORK/a/oracle.jsonl" "$WORK/b/oracle.jsonl" > "$3"
@@ -87,6 +91,28 @@ while ((done_n < COUNT)); do
   echo "oracle: $done_n/$COUNT inputs checked ($((SECONDS - t0)) s; replays $((SECONDS - t1)) s)"
 done
 
+# Dates: fromisoformat vectors only (ids orc-fromisoformat-<seed>-<k>), chunked like the inputs.
+dates_n=0 t3=$SECONDS
+while ((dates_n < DATES)); do
+  n=$((DATES - dates_n < CHUNK ? DATES - dates_n : CHUNK))
+  v=$WORK/dates.jsonl
+  gen_range "$dates_n" "$n" "$v" --only fromisoformat || { echo "oracle: date generator failed" >&2; exit 1; }
+  "$NATIVE" replay "$v" > "$WORK/native.jsonl" || { echo "oracle: native replay failed" >&2; exit 1; }
+  node js/cli.mjs replay "$v" > "$WORK/wasm.jsonl" || { echo "oracle: wasm replay failed" >&2; exit 1; }
+  if ! cmp -s "$WORK/native.jsonl" "$WORK/wasm.jsonl"; then
+    echo "oracle: native and wasm date outputs differ (kept in $OUT/)" >&2
+    cp "$WORK/native.jsonl" "$OUT/dates-native-$dates_n.diff"; cp "$WORK/wasm.jsonl" "$OUT/dates-wasm-$dates_n.diff"
+    status=1
+  fi
+  if ! "$PY" "$ORACLE" check "$v" "$WORK/native.jsonl" > "$WORK/check.txt"; then
+    cp "$v" "$OUT/dates-$dates_n.diff"
+    status=1
+  fi
+  head -40 "$WORK/check.txt"
+  dates_n=$((dates_n + n))
+done
+((DATES > 0)) && echo "oracle: $DATES date strings checked ($((SECONDS - t3)) s)"
+
 if ((REVIEW > 0)); then
   t2=$SECONDS
   RW=tests/oracle/review_writes.py
@@ -103,5 +129,5 @@ if ((REVIEW > 0)); then
   fi
   echo "oracle: review writes $((SECONDS - t2)) s"
 fi
-((status == 0)) && echo "oracle: all exact (seed $SEED, $COUNT inputs, $REVIEW held writes, $((SECONDS - t0)) s)"
+((status == 0)) && echo "oracle: all exact (seed $SEED, $COUNT inputs, $REVIEW held writes, $DATES date strings, $((SECONDS - t0)) s)"
 exit $status

@@ -80,7 +80,8 @@ wasm_receipts() {
   fi
 }
 
-# The reference as an oracle (scripts/oracle.sh): 20,000 random inputs and 3,000 held writes,
+# The reference as an oracle (scripts/oracle.sh): 20,000 random inputs (risk spans included), 3,000
+# held writes and 50,000 date strings (CPython fromisoformat; ~1 s),
 # native and wasm vs lians-sdk 0.5.0 under CPython 3.12 (.lians-venv, scripts/lians/venv.sh,
 # idempotent). Without CPython 3.12 it skips with a message, except under CI=true (fails).
 reference_oracle() {

@@ -784,7 +784,7 @@ pub fn attach(
     input.source = request.source.clone();
     input.safety_status = status.to_string();
     input.risk_tags = risk_tags.to_vec();
-    input.purpose = "admission".into();
+    input.purpose = Value::str("admission");
     let breakdown = score::score_memory(&input);
     let mut out = caller;
     let mut admission = Object::with_capacity(2);

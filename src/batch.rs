@@ -180,11 +180,12 @@ impl Scorer {
                 // An owned copy of a small value; `metadata` and `purpose` moved into the input.
                 (Some(key), Member::Doc(v)) => match (key, v.to_value()) {
                     ("metadata", Value::Object(m)) => input.metadata = m,
-                    ("purpose", Value::Str(p)) => input.purpose = p,
+                    ("purpose", p) => input.purpose = p,
                     (key, value) => input.set(key, &value)?,
                 },
             }
         }
+        input.check_reference_raises()?;
         let tokens: Option<Vec<&str>> = self.cache.tokens(&input).map(|t| t.iter().map(String::as_str).collect());
         Ok(score::score_memory_with(&input, &content, &mut self.scratch, tokens.as_deref()))
     }
@@ -414,6 +415,7 @@ mod tests {
             r#"{"content":"x","purpose":"admission","reference_time":"2026-01-01T00:00:00"}"#,
             r#"{"content":5}"#,
             r#"{"content":"y","source":3}"#,
+            r#"{"content":"y","risk_tags":5}"#,
             r#"{"content":"y","bogus":1}"#,
             r#"[1]"#,
         ];
@@ -485,8 +487,8 @@ mod tests {
 
     #[test]
     fn invalid_shared_fails_the_call() {
-        let e = score_candidates(&json::parse(r#"{"purpose":7}"#).unwrap(), &[]).err().unwrap();
-        assert_eq!(e.path, "/shared/purpose");
+        let e = score_candidates(&json::parse(r#"{"risk_tags":7}"#).unwrap(), &[]).err().unwrap();
+        assert_eq!(e.path, "/shared/risk_tags");
         let e = score_candidates(&json::parse(r#"[]"#).unwrap(), &[]).err().unwrap();
         assert_eq!(e.path, "/shared");
     }

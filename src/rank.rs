@@ -54,6 +54,13 @@ pub fn py_int(v: &Value, path: &str) -> Result<i128> {
 /// [`crate::py::float::parse_py_float`]), optional sign, decimal digits (any
 /// Nd digit) with single `_` between digits.
 fn parse_py_int(s: &str) -> Option<i128> {
+    let (neg, digits) = parse_py_int_digits(s)?;
+    let value: i128 = digits.parse().ok()?;
+    Some(if neg { -value } else { value })
+}
+
+/// [`parse_py_int`]'s syntax, any size: the sign and the ASCII digits.
+fn parse_py_int_digits(s: &str) -> Option<(bool, String)> {
     let t = s.trim_matches(
         |c: char| if c.is_ascii() { c == ' ' || ('\t'..='\r').contains(&c) } else { unicode::is_py_space(c) },
     );
@@ -62,9 +69,8 @@ fn parse_py_int(s: &str) -> Option<i128> {
         '+' => (false, &t[1..]),
         _ => (false, t),
     };
-    let mut value: i128 = 0;
+    let mut digits = String::with_capacity(body.len());
     let mut prev_digit = false;
-    let mut any = false;
     let mut chars = body.chars().peekable();
     while let Some(c) = chars.next() {
         if c == '_' {
@@ -74,22 +80,119 @@ fn parse_py_int(s: &str) -> Option<i128> {
             prev_digit = false;
             continue;
         }
-        let d = unicode::decimal_value(c)?;
-        value = value.checked_mul(10)?.checked_add(d as i128)?;
+        digits.push((b'0' + unicode::decimal_value(c)?) as char);
         prev_digit = true;
-        any = true;
     }
-    any.then_some(if neg { -value } else { value })
+    (!digits.is_empty()).then_some((neg, digits))
+}
+
+/// Python `int(v)` of any size, as `(negative, decimal digits without leading
+/// zeros)`: what [`rank_position_score`] needs beyond ±2^127 (40-digit strings,
+/// `1e300`). A string of more than 4,300 digits is refused as CPython's
+/// `int()` refuses it (`ValueError`, `sys.int_info.str_digits_check_threshold`).
+fn py_int_decimal(v: &Value, path: &str) -> Result<(bool, String)> {
+    let strip = |d: &str| {
+        let t = d.trim_start_matches('0');
+        if t.is_empty() {
+            String::from("0")
+        } else {
+            t.to_string()
+        }
+    };
+    match v {
+        Value::Int(digits) => {
+            let neg = digits.starts_with('-');
+            Ok((neg, strip(digits.trim_start_matches('-'))))
+        }
+        Value::Float(f) if f.is_finite() && f.abs() >= 1e18 => {
+            // An integer-valued double m·2^e: m in decimal, doubled e times.
+            let bits = f.to_bits();
+            let exp = ((bits >> 52) & 0x7FF) as i32 - 1075;
+            let mut digits: Vec<u8> = ((bits & ((1 << 52) - 1)) | (1 << 52)).to_string().into_bytes();
+            for _ in 0..exp {
+                let mut carry = 0;
+                for d in digits.iter_mut().rev() {
+                    let x = (*d - b'0') * 2 + carry;
+                    *d = b'0' + x % 10;
+                    carry = x / 10;
+                }
+                if carry > 0 {
+                    digits.insert(0, b'0' + carry);
+                }
+            }
+            Ok((*f < 0.0, String::from_utf8(digits).unwrap_or_default()))
+        }
+        Value::Str(s) => {
+            let text = s.to_str_lossy();
+            match parse_py_int_digits(&text) {
+                Some((_, d)) if d.len() > 4300 => Err(int_error(
+                    path,
+                    "ValueError",
+                    "Exceeds the limit (4300 digits) for integer string conversion".into(),
+                )),
+                Some((neg, d)) => Ok((neg && d != "0", strip(&d))),
+                None => Err(int_error(path, "ValueError", format!("invalid literal for int(): {text:?}"))),
+            }
+        }
+        other => py_int(other, path).map(|i| (i < 0, i.unsigned_abs().to_string())),
+    }
+}
+
+/// Compare two non-negative decimals without leading zeros.
+fn cmp_decimal(a: &str, b: &str) -> std::cmp::Ordering {
+    a.len().cmp(&b.len()).then_with(|| a.cmp(b))
+}
+
+/// `a − b` for non-negative decimals with `a ≥ b`.
+fn sub_decimal(a: &str, b: &str) -> String {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let mut out = Vec::with_capacity(a.len());
+    let mut borrow = 0i8;
+    for i in 0..a.len() {
+        let x = (a[a.len() - 1 - i] - b'0') as i8
+            - borrow
+            - b.get(b.len().wrapping_sub(1 + i)).map_or(0, |&d| (d - b'0') as i8);
+        borrow = (x < 0) as i8;
+        out.push(b'0' + (x + 10 * borrow) as u8);
+    }
+    while out.len() > 1 && out.last() == Some(&b'0') {
+        out.pop();
+    }
+    out.reverse();
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// Python `float(int)`: correctly rounded; `OverflowError` beyond the double range.
+fn int_to_float(digits: &str, path: &str) -> Result<f64> {
+    match float::parse_f64(digits) {
+        Some(f) if f.is_finite() => Ok(f),
+        _ => Err(Error::new(
+            ErrorCode::OutOfRange,
+            path,
+            "int too large to convert to float (the reference raises OverflowError)",
+        )),
+    }
 }
 
 /// `rank_position_score(position, total, input)` (rank-calibration-v1):
 /// `round((count − index + 0.5·clamp(input)) / (count + 1), 6)` with
-/// `count = max(1, int(total))` and `index` clamped to `[0, count−1]`.
+/// `count = max(1, int(total))` and `index` clamped to `[0, count−1]`, in
+/// Python's arbitrary-size integers (the sums convert them to float, which
+/// raises `OverflowError` beyond the double range).
 pub fn rank_position_score(position: &Value, total: &Value, input: &Value) -> Result<f64> {
-    let count = py_int(total, "/total")?.max(1);
-    let index = py_int(position, "/position")?.max(0).min(count - 1);
-    let bucket = count - index;
-    Ok(round6((bucket as f64 + 0.5 * input.clamp01()) / (count as f64 + 1.0)))
+    let (total_neg, total) = py_int_decimal(total, "/total")?;
+    let count = if total_neg || total == "0" { String::from("1") } else { total };
+    let (position_neg, position) = py_int_decimal(position, "/position")?;
+    let last = sub_decimal(&count, "1");
+    let bucket = if position_neg || position == "0" {
+        count.clone()
+    } else if cmp_decimal(&position, &last).is_ge() {
+        String::from("1")
+    } else {
+        sub_decimal(&count, &position)
+    };
+    let numerator = int_to_float(&bucket, "/total")? + 0.5 * input.clamp01();
+    Ok(round6(numerator / (int_to_float(&count, "/total")? + 1.0)))
 }
 
 /// A candidate for the stable tie order.
@@ -104,7 +207,7 @@ pub struct SortKey {
 fn neg_timestamp(v: Option<&Value>, path: &str) -> Result<f64> {
     match v {
         None | Some(Value::Null) => Ok(f64::INFINITY),
-        Some(Value::Str(s)) => Ok(-PyDateTime::parse(&s.to_str_lossy()).map_err(|e| e.under(path))?.timestamp()),
+        Some(Value::Str(s)) => Ok(-PyDateTime::parse_py(s).map_err(|e| e.under(path))?.timestamp()),
         Some(other) => Err(Error::wrong_type(path, "an ISO-8601 datetime string or null", other.type_name())),
     }
 }

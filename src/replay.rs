@@ -89,6 +89,10 @@ pub fn run_vector(vector: &Value) -> Value {
         "risk_spans" => api::risk_spans(input.get("content").unwrap_or(&null), crate::admission::Offsets::CodePoints)
             .map(|s| wrap("spans", s)),
         "is_too_vague" => api::is_too_vague(input.get("content").unwrap_or(&null)).map(|v| wrap("vague", v)),
+        "fromisoformat" => match input.get("text") {
+            Some(Value::Str(s)) => crate::PyDateTime::parse_py(s).map(|t| wrap("isoformat", Value::str(t.isoformat()))),
+            other => Err(Error::wrong_type("/input/text", "a string", other.unwrap_or(&null).type_name())),
+        },
         "evaluate" => api::evaluate_admission(&Value::Object(input.clone())),
         other => Err(Error::new(crate::ErrorCode::InvalidValue, "/fn", format!("unknown fn {other:?}"))),
     };

@@ -202,7 +202,9 @@ fn bad_input_is_a_typed_error() {
         (r#"{"content":"x"}"#, "missing_field", "/reference_time"),
         (r#"{"content":"x","reference_time":"yesterday"}"#, "invalid_datetime", "/reference_time"),
         (r#"{"content":"x","reference_time":"2026-01-01","metadata":[1]}"#, "wrong_type", "/metadata"),
-        (r#"{"content":"x","reference_time":"2026-01-01","risk_tags":[1]}"#, "wrong_type", "/risk_tags/0"),
+        // The reference scores risk_tags [1] (a number never matches); an unhashable item raises.
+        (r#"{"content":"x","reference_time":"2026-01-01","risk_tags":[[1]]}"#, "wrong_type", "/risk_tags/0"),
+        (r#"{"content":"x","reference_time":"2026-01-01","safety_status":null}"#, "wrong_type", "/safety_status"),
         (r#"{"content":"x","reference_time":"2026-01-01","bogus":1}"#, "invalid_value", "/bogus"),
     ] {
         let err = api::score_memory(&json::parse(input).unwrap()).unwrap_err();

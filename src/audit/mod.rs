@@ -376,7 +376,7 @@ fn scorer_input(ctx: &Context, memory: &Object, metadata: Value, mp: &str) -> Re
     input.valid_from = opt_datetime(memory.get("valid_from"), pointer(mp, "valid_from"))?;
     input.valid_to = opt_datetime(memory.get("valid_to"), pointer(mp, "valid_to"))?;
     input.superseded = memory.get("superseded_by").is_some_and(|v| !v.is_null());
-    input.purpose = crate::json::PyStr::from("recall");
+    input.purpose = Value::str("recall");
     input.base_relevance = Some(Value::Float(0.0));
     if let Some(Value::Object(admission)) = input.metadata.get("_admission") {
         input.safety_status = match admission.get("action").and_then(Value::as_str) {

@@ -174,7 +174,11 @@ impl From<Breakdown> for ScoreBreakdown {
             eligible,
             safety_eligible: b.safety_eligible,
             temporal_eligible: b.temporal_eligible,
-            purpose: b.purpose.to_str_lossy().into_owned(),
+            // A non-string purpose (only from JSON input) as its JSON text.
+            purpose: match &b.purpose {
+                Value::Str(s) => s.to_str_lossy().into_owned(),
+                other => crate::json::to_json_string(other),
+            },
             scoring_policy_version: SCORING_POLICY_VERSION.to_string(),
             reference_time: b.reference_time,
             scoring_limits: ScoringLimits::CURRENT,

@@ -1,6 +1,6 @@
 //! [`ScoreInput`]: `score_memory`'s keyword arguments (spec §2), typed.
 
-use crate::json::{Object, PyStr, Value};
+use crate::json::{Object, Value};
 use crate::py::time::PyDateTime;
 use crate::{Error, ErrorCode, Result};
 
@@ -60,8 +60,9 @@ pub struct ScoreInput {
     pub verified_trust_level: Option<Value>,
     /// Pre-tokenized query (used instead of tokenizing `query`).
     pub query_tokens: Option<Vec<String>>,
-    /// `recall` (default) or `admission`: selects the weight table.
-    pub purpose: PyStr,
+    /// `recall` (default) or `admission`: selects the weight table (any other
+    /// value, `null` included, weighs as recall); echoed verbatim, any JSON value.
+    pub purpose: Value,
 }
 
 impl ScoreInput {
@@ -84,7 +85,7 @@ impl ScoreInput {
             risk_tags: Vec::new(),
             verified_trust_level: None,
             query_tokens: None,
-            purpose: PyStr::from("recall"),
+            purpose: Value::str("recall"),
         }
     }
 
@@ -174,7 +175,7 @@ impl ScoreInput {
 
     /// Set `purpose` (`recall` or `admission`).
     pub fn purpose(mut self, purpose: impl Into<String>) -> ScoreInput {
-        self.purpose = PyStr::from(purpose.into());
+        self.purpose = Value::str(purpose.into());
         self
     }
 
@@ -216,7 +217,7 @@ impl ScoreInput {
         if let Some(tokens) = &self.query_tokens {
             o.push_unique("query_tokens", strs(tokens));
         }
-        o.push_unique("purpose", Value::Str(self.purpose.clone()));
+        o.push_unique("purpose", self.purpose.clone());
         Value::Object(o)
     }
 
@@ -243,6 +244,7 @@ impl ScoreInput {
             let Some(key) = key.as_str() else { continue };
             s.set(key, value)?;
         }
+        s.check_reference_raises()?;
         Ok(s)
     }
 
@@ -264,23 +266,26 @@ impl ScoreInput {
                 }
             }
             "importance" => s.importance = value.clone(),
-            "source" => s.source = opt_string(value, path)?,
+            "source" => s.source = source_arg(value),
             "event_time" => s.event_time = opt_datetime(value, path)?,
             "valid_from" => s.valid_from = opt_datetime(value, path)?,
             "valid_to" => s.valid_to = opt_datetime(value, path)?,
             "superseded" => s.superseded = value.truthy(),
-            "query" => s.query = opt_string(value, path)?,
+            "query" => s.query = query_arg(value),
             "base_relevance" => s.base_relevance = (!value.is_null()).then(|| value.clone()),
-            // `null` means the default (the reference cannot take None here).
-            "safety_status" => s.safety_status = opt_string(value, path)?.unwrap_or_else(|| String::from("safe")),
-            "risk_tags" => s.risk_tags = opt_strings(value, path)?.unwrap_or_default(),
+            // The reference calls `status.strip()`: `None` raises (AttributeError), as any non-string does.
+            "safety_status" => match value {
+                Value::Str(v) => s.safety_status = v.to_str_lossy().into_owned(),
+                Value::Null => {
+                    return Err(Error::wrong_type(path, "a string (the reference calls safety_status.strip())", "null"))
+                }
+                other => return Err(Error::wrong_type(path, "a string", other.type_name())),
+            },
+            "risk_tags" => s.risk_tags = risk_tags_arg(value, path)?,
             "verified_trust_level" => s.verified_trust_level = (!value.is_null()).then(|| value.clone()),
             "query_tokens" => s.query_tokens = opt_strings(value, path)?,
-            "purpose" => match value {
-                Value::Null => s.purpose = PyStr::from("recall"),
-                Value::Str(purpose) => s.purpose = purpose.clone(),
-                other => return Err(Error::wrong_type(path, "a string or null", other.type_name())),
-            },
+            // The reference echoes `purpose` as given (`None` too) and compares it with "admission".
+            "purpose" => s.purpose = value.clone(),
             _ => {
                 return Err(Error::new(
                     ErrorCode::InvalidValue,
@@ -288,6 +293,49 @@ impl ScoreInput {
                     format!("unknown argument `{key}` (score_memory takes the reference's keyword arguments)"),
                 ))
             }
+        }
+        Ok(())
+    }
+}
+
+/// The decimal digits of the smallest integer `float()` refuses: 2^1024 − 2^970,
+/// halfway between the largest double and 2^1024 (a tie, rounded to even: up).
+const FLOAT_OVERFLOW_INT: &str = "179769313486231580793728971405303415079934132710037826936173778980444968292764750946649017977587207096330286416692887910946555547851940402630657488671505820681908902000708383676273854845817711531764475730270069855571366959622842914819860834936475292719074168444365510704342711559699508093042880177904174497792";
+
+/// Does Python's `float(v)` raise `OverflowError` (an `int` too large for a double)?
+fn float_overflows(v: &Value) -> bool {
+    match v {
+        Value::Int(digits) => {
+            let d = digits.trim_start_matches('-');
+            d.len() > FLOAT_OVERFLOW_INT.len() || (d.len() == FLOAT_OVERFLOW_INT.len() && d >= FLOAT_OVERFLOW_INT)
+        }
+        _ => false,
+    }
+}
+
+impl ScoreInput {
+    /// Where the reference raises on these arguments once they are read:
+    /// `clamp(importance)` (always) and `clamp(base_relevance)` (when the query
+    /// is truthy) call `float()`, which raises `OverflowError` for an `int`
+    /// beyond the double range (`clamp` catches only `TypeError`/`ValueError`).
+    /// A typed `out_of_range` error naming that cause.
+    pub fn check_reference_raises(&self) -> Result<()> {
+        let overflow = |path: &str| {
+            Error::new(
+                ErrorCode::OutOfRange,
+                path,
+                format!(
+                    "`{}` is an integer too large to convert to float (the reference raises OverflowError)",
+                    &path[1..]
+                ),
+            )
+        };
+        if float_overflows(&self.importance) {
+            return Err(overflow("/importance"));
+        }
+        let query_truthy = self.query.as_deref().is_some_and(|q| !q.is_empty());
+        if query_truthy && self.base_relevance.as_ref().is_some_and(float_overflows) {
+            return Err(overflow("/base_relevance"));
         }
         Ok(())
     }
@@ -323,7 +371,7 @@ fn key_path(key: &str) -> std::borrow::Cow<'static, str> {
 
 pub(crate) fn datetime(v: &Value, path: &str) -> Result<PyDateTime> {
     match v {
-        Value::Str(s) => PyDateTime::parse(&s.to_str_lossy()).map_err(|e| e.under(path)),
+        Value::Str(s) => PyDateTime::parse_py(s).map_err(|e| e.under(path)),
         other => Err(Error::wrong_type(path, "an ISO-8601 datetime string", other.type_name())),
     }
 }
@@ -336,11 +384,73 @@ fn opt_datetime(v: &Value, path: &str) -> Result<Option<PyDateTime>> {
     }
 }
 
-fn opt_string(v: &Value, path: &str) -> Result<Option<String>> {
+/// `source` as the reference uses any value: `if source` (confidence) and
+/// `str(source or "unknown").strip().lower()` (trust). A falsy value is no
+/// source; the `str()` of any other non-string (`5`, `True`, `[1]`, `{...}`)
+/// is never a trust level, so it reads exactly as the source `unknown`.
+fn source_arg(v: &Value) -> Option<String> {
     match v {
-        Value::Null => Ok(None),
-        Value::Str(s) => Ok(Some(s.to_str_lossy().into_owned())),
-        other => Err(Error::wrong_type(path, "a string or null", other.type_name())),
+        Value::Str(s) => Some(s.to_str_lossy().into_owned()),
+        other if other.truthy() => Some(String::from("unknown")),
+        _ => None,
+    }
+}
+
+/// `query` as the reference uses any value: `if query` (relevance and the
+/// metadata text) and `tokenize_for_scoring(query)`, which reads a
+/// non-string as its `str()` (`True`, `5`, `1.5`) or type name (`list`,
+/// `dict`): that text, which tokenizes the same. A falsy value is no query.
+fn query_arg(v: &Value) -> Option<String> {
+    match v {
+        Value::Str(s) => Some(s.to_str_lossy().into_owned()),
+        other if !other.truthy() => None,
+        Value::Bool(b) => Some(String::from(if *b { "True" } else { "False" })),
+        Value::Int(digits) => Some(digits.to_string()),
+        Value::Float(f) => Some(crate::py::float::repr(*f)),
+        Value::Array(_) => Some(String::from("list")),
+        _ => Some(String::from("dict")),
+    }
+}
+
+/// `risk_tags` as the reference uses any value: `list(risk_tags or [])`,
+/// then `tag in {"injection", "source:blocked"}` for each tag until one is.
+/// A falsy value is no tags; a string is its characters; an object its keys;
+/// an array its items, where a non-string scalar never matches (skipped) and
+/// an array or object item is unhashable: the reference raises `TypeError`
+/// when it reaches one (here: unless an earlier tag already gates safety;
+/// the reference would also score it when the status alone is unsafe). Any
+/// other truthy value (a number, `true`) is not iterable: `TypeError`.
+fn risk_tags_arg(v: &Value, path: &str) -> Result<Vec<String>> {
+    let gating = |t: &str| t == "injection" || t == "source:blocked";
+    match v {
+        other if !other.truthy() => Ok(Vec::new()),
+        Value::Str(s) => Ok(s.to_str_lossy().chars().map(String::from).collect()),
+        Value::Object(o) => Ok(o.iter().map(|(k, _)| k.to_str_lossy().into_owned()).collect()),
+        Value::Array(items) => {
+            let mut tags = Vec::with_capacity(items.len());
+            for (i, item) in items.iter().enumerate() {
+                match item {
+                    Value::Str(s) => tags.push(s.to_str_lossy().into_owned()),
+                    Value::Array(_) | Value::Object(_) => {
+                        if tags.iter().any(|t| gating(t)) {
+                            break;
+                        }
+                        return Err(Error::wrong_type(
+                            format!("{path}/{i}"),
+                            "a string, number, boolean or null (the reference raises TypeError: unhashable)",
+                            item.type_name(),
+                        ));
+                    }
+                    _ => {}
+                }
+            }
+            Ok(tags)
+        }
+        other => Err(Error::wrong_type(
+            path,
+            "an array, string, object or a falsy value (the reference calls list(risk_tags))",
+            other.type_name(),
+        )),
     }
 }
 

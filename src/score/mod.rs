@@ -16,7 +16,7 @@ pub use breakdown::{ScoreBreakdown, ScoringLimits, Weights};
 pub(crate) use input::datetime;
 pub use input::ScoreInput;
 
-use crate::json::{Object, PyStr, Value};
+use crate::json::{Object, Value};
 use crate::metadata;
 use crate::py::float::{round6, sum_py312};
 use crate::py::time::PyDateTime;
@@ -70,8 +70,8 @@ pub struct Breakdown {
     pub safety_eligible: bool,
     /// False when superseded, expired or not yet valid.
     pub temporal_eligible: bool,
-    /// The purpose that selected the weights (echoed verbatim, lone surrogates included).
-    pub purpose: PyStr,
+    /// The purpose that selected the weights (echoed verbatim: any JSON value, lone surrogates included).
+    pub purpose: Value,
     /// The reference time as `isoformat()` (naive as UTC).
     pub reference_time: String,
     /// Reasons in [`COMPONENTS`] order.
@@ -100,7 +100,7 @@ impl Breakdown {
         o.push_unique("eligible", Value::Bool(self.eligible()));
         o.push_unique("safety_eligible", Value::Bool(self.safety_eligible));
         o.push_unique("temporal_eligible", Value::Bool(self.temporal_eligible));
-        o.push_unique("purpose", Value::Str(self.purpose.clone()));
+        o.push_unique("purpose", self.purpose.clone());
         o.push_unique("scoring_policy_version", Value::str(SCORING_POLICY_VERSION));
         o.push_unique("reference_time", Value::str(self.reference_time.as_str()));
         let mut limits = Object::with_capacity(6);

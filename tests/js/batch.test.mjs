@@ -97,7 +97,8 @@ test("shared inputs, JS-object candidates, errors", () => {
   assert.deepStrictEqual(text, full);
   const compact = lians.scoreCandidates(shared, cands);
   assert.deepStrictEqual(compact.errors.map((e) => [e.index, e.error]), [[2, "wrong_type"]]);
-  assert.throws(() => lians.scoreCandidates({ purpose: 7 }, "[]"), (e) => e.code === "wrong_type" && e.path === "/shared/purpose");
+  // purpose is any value in the reference (echoed); an uniterable risk_tags raises there.
+  assert.throws(() => lians.scoreCandidates({ risk_tags: 7 }, "[]"), (e) => e.code === "wrong_type" && e.path === "/shared/risk_tags");
   assert.throws(() => lians.scoreCandidates(null, 42), (e) => e.code === "wrong_type");
   assert.throws(() => lians.scoreCandidates(null, "[]", { output: "xml" }), (e) => e.code === "invalid_value");
   const bad = lians.scoreCandidates(shared, '{"content":"a"}\nnot json\n');

@@ -333,6 +333,81 @@ def iso(t: datetime) -> str:
     return t.isoformat()
 
 
+# Characters that `datetime.fromisoformat` treats specially, or that stop its parsers.
+ISO_NOISE = ["T", "t", " ", "-", ":", ".", ",", "+", "Z", "z", "W", "0", "5", "9", "\x00", "é", "😀", "\u3000",
+             "\ud800", "\udfff", "x", "_", "٣", "２", "\n", "/"]
+
+
+def _dd(rng: random.Random, n: int, hi: int | None = None) -> str:
+    """n ASCII digits; the value drawn near its valid range when hi is given."""
+    if hi is not None:
+        r = rng.random()
+        if r < 0.75:
+            return str(rng.randint(1 if hi in (7, 12, 31, 53) else 0, hi) % 10**n).zfill(n)
+        if r < 0.95:
+            return str(rng.choice([0, 1, hi - 1, hi, hi + 1]) % 10**n).zfill(n)
+    return "".join(rng.choice("0123456789") for _ in range(n))
+
+
+def iso_date(rng: random.Random) -> str:
+    year = rng.choice(["2026", "2024", "2020", "0001", "9999", "0000", "1970", "2015", "2009", _dd(rng, 4)])
+    k = rng.randrange(7)
+    if k == 0:
+        return year + "-" + _dd(rng, 2, 12) + "-" + _dd(rng, 2, 31)
+    if k == 1:
+        return year + _dd(rng, 2, 12) + _dd(rng, 2, 31)
+    if k == 2:
+        return year + "-W" + _dd(rng, 2, 53)
+    if k == 3:
+        return year + "W" + _dd(rng, 2, 53)
+    if k == 4:
+        return year + "-W" + _dd(rng, 2, 53) + "-" + _dd(rng, 1, 7)
+    if k == 5:
+        return year + "W" + _dd(rng, 2, 53) + _dd(rng, 1, 7)
+    return year + rng.choice(["-", "", "W", "-W"]) + _dd(rng, rng.randint(0, 4)) + rng.choice(["", "-"]) + _dd(rng, rng.randint(0, 3))
+
+
+def iso_hms(rng: random.Random, ranges=(23, 59, 59)) -> str:
+    """HH[[:]MM[[:]SS[{.,:}f...]]] with near-range values."""
+    colon = rng.random() < 0.7
+    n = rng.choice([1, 2, 2, 3, 3, 3])
+    parts = [_dd(rng, 2, ranges[i]) for i in range(n)]
+    out = (":" if colon else "").join(parts)
+    if n == 3 and rng.random() < 0.5:
+        out += rng.choice([".", ".", ",", ":", ""]) + _dd(rng, rng.choice([0, 1, 2, 3, 5, 6, 6, 7, 9, 12]))
+    elif rng.random() < 0.05:
+        out += rng.choice([".", ","]) + _dd(rng, rng.randint(0, 8))
+    return out
+
+
+def iso_text(rng: random.Random) -> str:
+    """A string for `datetime.fromisoformat`: a date, a separator, a time and an offset, each
+    well-formed or nearly so, then sometimes a random edit."""
+    if rng.random() < 0.03:
+        return "".join(rng.choice(ISO_NOISE) for _ in range(rng.randint(0, 14)))
+    out = iso_date(rng)
+    if rng.random() < 0.85:
+        out += rng.choice(["T", "T", "T", " ", "t", "x", "-", "5", "W", "\x00", "é", "😀", "\ud800", ":", "+", "Z", "_"])
+        out += iso_hms(rng)
+        r = rng.random()
+        if r < 0.25:
+            out += rng.choice(["Z", "Z", "z", "Z\x00", "Zx"])
+        elif r < 0.7:
+            out += rng.choice(["+", "-"]) + iso_hms(rng, (23, 59, 59))
+    if rng.random() < 0.05:
+        out += rng.choice(["\x00", "\x00junk", " ", "x", "\ud800", "é", "0", "+00:00"])
+    if rng.random() < 0.12 and out:
+        i = rng.randrange(len(out) + 1)
+        op = rng.randrange(3)
+        if op == 0:
+            out = out[:i] + rng.choice(ISO_NOISE) + out[i:]
+        elif op == 1:
+            out = out[:i] + out[i + 1:]
+        else:
+            out = out[:i] + rng.choice(ISO_NOISE) + out[i + 1:]
+    return out
+
+
 # ---------------------------------------------------------------- other arguments
 
 SOURCES = [None, "", " ", "user_provided", "chat", "imported", "unknown", "untrusted", "system_verified",

@@ -52,6 +52,8 @@ def unmarker(v):
 def score_input(rng: random.Random) -> dict:
     ref = gen.moment(rng)
     inp: dict = {"content": gen.content(rng), "reference_time": gen.iso(ref)}
+    if rng.random() < 0.03:
+        inp["reference_time"] = gen.iso_text(rng)  # any form fromisoformat reads (refused ones are skipped)
     opt = lambda p: rng.random() < p  # noqa: E731
     if opt(0.7):
         inp["metadata"] = gen.metadata(rng)
@@ -60,7 +62,7 @@ def score_input(rng: random.Random) -> dict:
     if opt(0.7):
         inp["source"] = rng.choice(gen.SOURCES)
     if opt(0.7):
-        inp["event_time"] = None if opt(0.15) else gen.iso(gen.near(rng, ref))
+        inp["event_time"] = None if opt(0.15) else gen.iso(gen.near(rng, ref)) if opt(0.97) else gen.iso_text(rng)
     if opt(0.3):
         inp["valid_from"] = None if opt(0.2) else gen.iso(gen.near(rng, ref))
     if opt(0.3):
@@ -153,12 +155,17 @@ def vector(rng: random.Random, scoring, admission, fn: str, vid: str):
     elif fn == "detect_risk_tags":
         inp = {"content": gen.content(rng) if rng.random() < 0.5 else gen.sentence(rng, rng.randint(1, 4)) + " " + gen.pii(rng) + " " + gen.sentence(rng, rng.randint(0, 4))}
         expected = {"tags": list(admission.detect_risk_tags(inp["content"]))}
+    elif fn == "fromisoformat":
+        # As the vector file reads back: adjacent lone surrogates written as \ud800\udfff are one pair.
+        inp = {"text": json.loads(json.dumps(gen.iso_text(rng)))}
+        expected = expected_of(scoring, admission, fn, inp)
     elif fn in ("risk_spans", "is_too_vague"):
         inp = spans_input(rng)
         expected = expected_of(scoring, admission, fn, inp)
     elif fn == "rank_position_score":
         arg = lambda: rng.choice([rng.randint(-3, 300), gen.tie_number(rng) * 10, gen.importance_like(rng),  # noqa: E731
-                                  " 7 ", "\x1f7", "\u00857", "٣", "1_0", "-2", "+1", "3.0", True, None])
+                                  " 7 ", "\x1f7", "\u00857", "٣", "1_0", "-2", "+1", "3.0", True, None,
+                                  "1" * 40, str(rng.randrange(10**60)), 1e300, -1e300, 1e20])
         inp = {"position": arg(), "total": arg(), "input_score": gen.importance_like(rng)}
         inp = {k: marker(v) for k, v in inp.items()}
         expected = expected_of(scoring, admission, fn, inp)
@@ -188,7 +195,7 @@ def cmd_gen(args) -> int:
     with open(out / "oracle.jsonl", "w", encoding="utf-8") as f:
         for k in range(args.start, args.start + args.count):
             rng = random.Random(f"{args.seed}:{k}")  # each vector reproducible on its own
-            fn = rng.choice(FNS)
+            fn = args.only or rng.choice(FNS)
             try:
                 v = vector(rng, scoring, admission, fn, f"orc-{fn}-{args.seed}-{k}")
                 line = dumps(v)
@@ -204,11 +211,19 @@ def cmd_gen(args) -> int:
 def expected_of(scoring, admission, fn: str, inp: dict):
     """The reference's result for one vector input (the conformance `expected` shape)."""
     if fn == "score_memory":
-        return call_score(scoring, inp)
+        try:
+            return call_score(scoring, inp)
+        except (ValueError, TypeError, OverflowError, AttributeError) as e:  # the reference raises: any typed error
+            return {"error": type(e).__name__}
     if fn == "tokenize_for_scoring":
         return {"tokens": list(scoring.tokenize_for_scoring(inp["value"]))}
     if fn == "detect_risk_tags":
         return {"tags": list(admission.detect_risk_tags(inp["content"]))}
+    if fn == "fromisoformat":
+        try:  # the C implementation (datetime.datetime), what the reference runs
+            return {"isoformat": datetime.fromisoformat(inp["text"]).isoformat()}
+        except ValueError as e:
+            return {"error": type(e).__name__}
     if fn == "risk_spans":
         return {"spans": risk_spans(admission, inp["content"])}
     if fn == "is_too_vague":
@@ -276,6 +291,7 @@ def main() -> int:
     g.add_argument("--count", type=int, required=True)
     g.add_argument("--start", type=int, default=0)
     g.add_argument("--out", required=True)
+    g.add_argument("--only", help="every vector of this fn (e.g. fromisoformat)")
     c = sub.add_parser("check")
     c.add_argument("vectors")
     c.add_argument("actual")

@@ -18,6 +18,13 @@
 use std::borrow::Cow;
 use std::fmt;
 
+/// A string value (`Value::str`), so `"recall".into()` builds one.
+impl From<&str> for Value {
+    fn from(s: &str) -> Value {
+        Value::str(s)
+    }
+}
+
 /// A JSON value as CPython's `json.loads` would build it.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Value {
