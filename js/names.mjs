@@ -37,6 +37,11 @@ export const INTERNAL_NAMES = [
   "replayScoringLine",
 ];
 
+// The internal exports of the npm CLI and the conformance replays: only in the
+// wasm built with the cargo feature js-cli (dist/node, dist/verify), not in the
+// browser/edge one (dist/web, dist/bundler, the inline build).
+export const CLI_NAMES = ["cliRun", "cliScore", "replayReceiptsLine", "replayScoringLine"];
+
 // Functions every entry adds around the wasm exports.
 export const INIT_NAMES = ["init", "initSync", "isInitialized"];
 

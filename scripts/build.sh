@@ -41,12 +41,14 @@ build() { # <wasm-pack target> <out dir name> <package type> [cargo args...]
   printf '{"type":"%s"}\n' "$type" > "$dir/package.json"
 }
 
-build nodejs node commonjs
+# dist/node carries the npm CLI's exports (cargo feature js-cli, src/wasm.rs);
+# the browser/edge builds do not (12 KB gzip smaller).
+build nodejs node commonjs --features js-cli
 build web web module
 build bundler bundler module
 # `lians-score/verify` (browsers, workerd, edge-light, Deno): the verifiers,
 # canonical JSON and hashing only (cargo feature verify-only; ~46 % smaller).
-build web verify module --features verify-only
+build web verify module --features verify-only,js-cli
 
 # Embed the wasm where bundlers cannot carry a file (dist/node, dist/inline),
 # and regenerate the entries' export lists from js/names.mjs.

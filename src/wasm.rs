@@ -17,8 +17,15 @@
 //! `dist/verify`) only the verifiers, `canonicalJson`, `sha256Hex` and the
 //! internal `crateVersion`/`replayReceiptsLine` are exported; every other
 //! export carries `#[cfg(not(feature = "verify-only"))]`.
+//!
+//! The exports only the npm CLI (`js/cli.mjs`) and the conformance replays use
+//! (`cliRun`, `cliScore`, `replayScoringLine`, `replayReceiptsLine`) need the
+//! cargo feature `js-cli`: scripts/build.sh turns it on for `dist/node` (the
+//! CLI runs in Node) and `dist/verify` (its replay proves that build), not
+//! for the browser/edge `.wasm` that `init()` fetches, which is 12 KB gzip
+//! smaller without the CLI's grammar, commands and JSON Lines paths.
 
-#[cfg(not(feature = "verify-only"))]
+#[cfg(all(feature = "js-cli", not(feature = "verify-only")))]
 mod cli;
 mod interop;
 
@@ -314,7 +321,7 @@ pub fn audit_recall(wire_json: JsValue, options: JsValue) -> JsResult {
 /// CLI: one scoring vector line → its `{"id","actual"}` checker line (no
 /// newline), or `undefined` for a blank line: exactly what the native
 /// `lians-score replay` prints for that line (same [`crate::replay`] code).
-#[cfg(not(feature = "verify-only"))]
+#[cfg(all(feature = "js-cli", not(feature = "verify-only")))]
 #[wasm_bindgen(js_name = replayScoringLine, skip_typescript)]
 pub fn replay_scoring_line(line: &str) -> Option<String> {
     if line.trim().is_empty() {
@@ -326,6 +333,7 @@ pub fn replay_scoring_line(line: &str) -> Option<String> {
 /// CLI: one receipt case line → its checker line (no newline), or
 /// `undefined` for a blank line, as the native `lians-score verify-replay`.
 /// A line that is not a case throws.
+#[cfg(feature = "js-cli")]
 #[wasm_bindgen(js_name = replayReceiptsLine, skip_typescript)]
 pub fn replay_receipts_line(line: &str) -> Result<Option<String>, JsValue> {
     if line.trim().is_empty() {
