@@ -1003,3 +1003,20 @@ fn stage_details_policy_and_keyed_path_are_checked() {
     });
     caught("11 results", body, &query, codes::CANDIDATE_COUNT_MISMATCH, false);
 }
+
+/// An unknown option name fails closed with a typed error at its pointer
+/// (issue #20 item 4): `{qeury}` must not audit as if no query were given.
+#[test]
+fn unknown_audit_options_fail_closed() {
+    let (_, wire, query) = captured().into_iter().next().expect("a captured body");
+    for name in ["qeury", "Query", "trusted_public_key"] {
+        let mut o = Object::new();
+        o.insert(name, Value::str(&query));
+        let err = api::audit_recall(&wire, &Value::Object(o)).expect_err(name);
+        assert_eq!(err.code, ErrorCode::InvalidValue, "{name}");
+        assert_eq!(err.path, format!("/{name}"), "{name}");
+    }
+    let mut o = Object::new();
+    o.insert("query", Value::str(&query));
+    assert!(api::audit_recall(&wire, &Value::Object(o)).is_ok());
+}

@@ -826,7 +826,19 @@ pub fn audit_recall_value(wire: &str, options: &Value) -> Result<Audit> {
         Some(other) => return Err(Error::wrong_type("/query", "a string", other.type_name())),
     };
     match options {
-        Value::Null | Value::Object(_) => {}
+        Value::Null => {}
+        Value::Object(o) => {
+            // Fail closed: a misspelled option (`Query`, `qeury`, `q`) would
+            // otherwise be ignored and the audit run without the query.
+            if let Some((k, _)) = o.iter().find(|(k, _)| k.to_str_lossy() != "query") {
+                let name: String = k.to_str_lossy().chars().take(64).collect();
+                return Err(Error::new(
+                    ErrorCode::InvalidValue,
+                    &pointer("", &name),
+                    format!("unknown audit option {name:?}: the only option is `query`"),
+                ));
+            }
+        }
         other => return Err(Error::wrong_type("", "an options object or null", other.type_name())),
     }
     audit_recall(wire, query.as_deref())

@@ -81,6 +81,10 @@ test("input that cannot be audited throws coded errors", () => {
   assert.deepEqual(code(() => lians.auditRecall(JSON.stringify(JSON.parse(sample.wire).receipt), { query: "q" })), ["missing_field", "/memories"]);
   assert.deepEqual(code(() => lians.auditRecall(sample.wire, { query: 5 })), ["wrong_type", "/query"]);
   assert.equal(code(() => lians.auditRecall(sample.wire, 5))[0], "wrong_type");
+  // Unknown option names fail closed (a misspelled query would silently audit without it).
+  for (const name of ["qeury", "Query", "expected_sha256"]) {
+    assert.deepEqual(code(() => lians.auditRecall(sample.wire, { [name]: sample.query })), ["invalid_value", `/${name}`], name);
+  }
 });
 
 const cli = (args, input) => spawnSync(process.execPath, [path.join(ROOT, "js/cli.mjs"), ...args], { input, encoding: "utf8" });
