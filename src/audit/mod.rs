@@ -834,7 +834,7 @@ pub fn audit_recall_value(wire: &str, options: &Value) -> Result<Audit> {
                 let name: String = k.to_str_lossy().chars().take(64).collect();
                 return Err(Error::new(
                     ErrorCode::InvalidValue,
-                    &pointer("", &name),
+                    pointer("", &name),
                     format!("unknown audit option {name:?}: the only option is `query`"),
                 ));
             }
