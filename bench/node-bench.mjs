@@ -205,7 +205,8 @@ function startup() {
 // ---------------------------------------------------------------- main
 
 async function main() {
-  const glue = require(path.join(DIST, "lians_score.js"));
+  // cliScore is a CLI export: the default build's is dist/cli (cargo feature js-cli).
+  const glue = require(path.join(DIST === path.join(ROOT, "dist/node") ? path.join(ROOT, "dist/cli") : DIST, "lians_score.js"));
   // The package entry (js/node.cjs) re-exports exactly these glue functions;
   // calling the glue directly lets --dist point at another build (before/after).
   const api = glue;

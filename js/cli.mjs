@@ -10,7 +10,7 @@ import { readFileSync, writeSync } from "node:fs";
 import { createRequire } from "node:module";
 
 const require = createRequire(import.meta.url);
-const glue = require("../dist/node/lians_score.js");
+const glue = require("../dist/cli/lians_score.js");
 
 function writeChunks(fd, text) {
   const buf = Buffer.from(text, "utf8");

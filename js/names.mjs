@@ -38,8 +38,8 @@ export const INTERNAL_NAMES = [
 ];
 
 // The internal exports of the npm CLI and the conformance replays: only in the
-// wasm built with the cargo feature js-cli (dist/node, dist/verify), not in the
-// browser/edge one (dist/web, dist/bundler, the inline build).
+// wasm built with the cargo feature js-cli (dist/cli: js/cli.mjs; dist/verify),
+// not in the library's builds (dist/web, dist/node, dist/bundler, inline).
 export const CLI_NAMES = ["cliRun", "cliScore", "replayReceiptsLine", "replayScoringLine"];
 
 // Functions every entry adds around the wasm exports.

@@ -41,9 +41,11 @@ build() { # <wasm-pack target> <out dir name> <package type> [cargo args...]
   printf '{"type":"%s"}\n' "$type" > "$dir/package.json"
 }
 
-# dist/node carries the npm CLI's exports (cargo feature js-cli, src/wasm.rs);
-# the browser/edge builds do not (12 KB gzip smaller).
-build nodejs node commonjs --features js-cli
+build nodejs node commonjs
+# dist/cli: the npm CLI's own wasm (js/cli.mjs; also the conformance replays of
+# the tests): the cargo feature js-cli adds cliRun, cliScore and the replay
+# exports, which every other build leaves out (12 KB gzip smaller).
+build nodejs cli commonjs --features js-cli
 build web web module
 build bundler bundler module
 # `lians-score/verify` (browsers, workerd, edge-light, Deno): the verifiers,

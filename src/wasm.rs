@@ -20,10 +20,11 @@
 //!
 //! The exports only the npm CLI (`js/cli.mjs`) and the conformance replays use
 //! (`cliRun`, `cliScore`, `replayScoringLine`, `replayReceiptsLine`) need the
-//! cargo feature `js-cli`: scripts/build.sh turns it on for `dist/node` (the
-//! CLI runs in Node) and `dist/verify` (its replay proves that build), not
-//! for the browser/edge `.wasm` that `init()` fetches, which is 12 KB gzip
-//! smaller without the CLI's grammar, commands and JSON Lines paths.
+//! cargo feature `js-cli`: scripts/build.sh turns it on for `dist/cli` (the
+//! CLI's own Node build) and `dist/verify` (its replay proves that build), not
+//! for the library's builds (`dist/web`, `dist/node`, `dist/bundler`: the
+//! `.wasm` that `init()` fetches is 12 KB gzip smaller without the CLI's
+//! grammar, commands and JSON Lines paths).
 
 #[cfg(all(feature = "js-cli", not(feature = "verify-only")))]
 mod cli;
@@ -192,6 +193,7 @@ pub fn detect_risk_tags(content: JsValue) -> JsResult {
 }
 
 /// A content argument: a bare string is the content itself, not JSON text.
+#[cfg(not(feature = "verify-only"))]
 fn content_arg(content: &JsValue) -> Result<Value, JsValue> {
     if content.is_string() {
         interop::check_js_string(content, crate::limits::MAX_STRING_BYTES, "").map_err(|e| js_error(&e))?;

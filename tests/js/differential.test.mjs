@@ -23,7 +23,7 @@ import path from "node:path";
 import { ROOT, SAMPLES, mulberry32 } from "./helpers.mjs";
 
 const require = createRequire(import.meta.url);
-const glue = require(path.join(ROOT, "dist/node/lians_score.js"));
+const glue = require(path.join(ROOT, "dist/cli/lians_score.js"));
 const lians = require(path.join(ROOT, "js/node.cjs"));
 
 const ITERATIONS = Number(process.env.LIANS_DIFF_ITERATIONS ?? 250);

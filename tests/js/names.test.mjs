@@ -39,7 +39,7 @@ test("every wasm export is in API_NAMES or INTERNAL_NAMES (none forgotten, none 
   const exported = [...glue.matchAll(/^export function (\w+)/gm)].map((m) => m[1]);
   // The browser/edge build leaves out the CLI's exports (cargo feature js-cli).
   assert.deepEqual(sorted(exported), sorted([...API_NAMES, ...INTERNAL_NAMES.filter((n) => !CLI_NAMES.includes(n))]));
-  const node = read("dist/node/lians_score.js");
+  const node = read("dist/cli/lians_score.js");
   const nodeExported = [...node.matchAll(/^(?:exports\.(\w+) =|export function (\w+))/gm)].map((m) => m[1] ?? m[2]);
   assert.deepEqual(sorted(new Set(nodeExported)), sorted([...API_NAMES, ...INTERNAL_NAMES]));
   // The js_name attributes of the Rust binding say the same.

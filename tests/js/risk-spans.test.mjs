@@ -13,7 +13,7 @@ import { ROOT, mulberry32 } from "./helpers.mjs";
 
 const require = createRequire(import.meta.url);
 const lians = require(path.join(ROOT, "js/node.cjs"));
-const glue = require(path.join(ROOT, "dist/node/lians_score.js"));
+const glue = require(path.join(ROOT, "dist/cli/lians_score.js"));
 const SEED = Number(process.env.LIANS_SPANS_SEED ?? 20261201);
 
 test("riskSpans: UTF-16 offsets around astral characters, in the reference's order", () => {

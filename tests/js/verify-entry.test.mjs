@@ -17,7 +17,7 @@ import { tamperAt, editString } from "../live/tamper.mjs";
 
 const require = createRequire(import.meta.url);
 const full = require(path.join(ROOT, "js/node.cjs"));
-const fullGlue = require(path.join(ROOT, "dist/node/lians_score.js"));
+const fullGlue = require(path.join(ROOT, "dist/cli/lians_score.js"));
 const WASM = path.join(ROOT, "dist/verify/lians_score_bg.wasm");
 verify.initSync(readFileSync(WASM));
 const sample = (name) => readFileSync(path.join(SAMPLES, name), "utf8");
