@@ -1,7 +1,7 @@
 //! One `scoreCandidates` call over a JSON Lines file, for instruction-count
 //! profiles: `valgrind --tool=callgrind target/release/examples/batch_once BATCH.jsonl [N]`.
-use lians_score::batch;
 use lians_score::json::Value;
+use lians_score::scoring::batch;
 
 fn main() {
     let mut args = std::env::args().skip(1);

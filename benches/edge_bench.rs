@@ -14,8 +14,9 @@ use std::time::Instant;
 mod clock;
 use clock::{median, thread_cpu_ms};
 
+use lians_score::api;
 use lians_score::json::{self, Value};
-use lians_score::{api, batch};
+use lians_score::scoring::batch;
 
 /// Warm up, then at least `min` samples and 1 s; median wall and CPU ms.
 fn time(case: &str, bytes: usize, min: usize, mut f: impl FnMut()) {

@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use clock::{percentile, thread_cpu_ms};
 
 use lians_score::json;
-use lians_score::score::{self, ScoreInput};
+use lians_score::scoring::{self, ScoreInput};
 use lians_score::{api, receipt};
 
 struct Stats {
@@ -179,7 +179,7 @@ fn main() {
             recall.iter().map(|t| ScoreInput::from_json(&json::parse(t).expect("input")).expect("valid")).collect();
         let s = measure(|| {
             for input in &inputs {
-                black_box(score::score_memory(input));
+                black_box(scoring::score_memory(input));
             }
         });
         report("recall_batch_1600_core", None, Some(inputs.len()), &s);
@@ -204,9 +204,9 @@ fn main() {
         report("recall_phase_from_json", None, Some(values.len()), &s);
     }
     if want("recall_phase_output") && !recall.is_empty() {
-        let outs: Vec<score::Breakdown> = recall
+        let outs: Vec<scoring::Breakdown> = recall
             .iter()
-            .map(|t| score::score_memory(&ScoreInput::from_json(&json::parse(t).expect("input")).expect("valid")))
+            .map(|t| scoring::score_memory(&ScoreInput::from_json(&json::parse(t).expect("input")).expect("valid")))
             .collect();
         let s = measure(|| {
             for b in &outs {

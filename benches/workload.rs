@@ -36,9 +36,9 @@ use lians_score::admission::{self, WriteRequest};
 use lians_score::json::{self, Object, PyStr, Value};
 use lians_score::py::float::round6;
 use lians_score::py::time::PyDateTime;
-use lians_score::rank;
 use lians_score::receipt;
-use lians_score::score::{self, ScoreInput};
+use lians_score::scoring::rank;
+use lians_score::scoring::{self, ScoreInput};
 
 /// The one seed every workload derives from.
 pub const SEED: u64 = 0x1A45_5C0E_2026_0801;
@@ -631,7 +631,7 @@ pub fn recall_receipt(n: usize) -> ReceiptCase {
         input.query = Some(QUERY.to_string());
         let base = six_place(&mut rng);
         input.base_relevance = Some(f(base));
-        let mut bd = match score::score_memory(&input).to_json() {
+        let mut bd = match scoring::score_memory(&input).to_json() {
             Value::Object(o) => o,
             _ => unreachable!(),
         };

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // lians-score command line, running the WebAssembly build (Node.js entry).
 // The grammar, the usage text and every command are the crate's `cli`
-// module (src/cli.rs), shared with the native CLI (src/bin/lians-score):
+// module (src/cli/mod.rs), shared with the native CLI (src/bin/lians-score):
 // same commands, flags, output bytes and exit statuses (0 ok/valid,
 // 1 invalid input or failed verification, 2 usage or I/O error). This file
 // only reads files (as raw bytes; `-` is standard input) and writes what the

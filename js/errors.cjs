@@ -13,7 +13,7 @@
 // holds whichever entry threw and whichever entry the test imports.
 //
 // The wasm binding throws a plain `Error` named "LiansScoreError" with `code`
-// and `path` (src/wasm/interop.rs `js_error`); the entries pass every such
+// and `path` (crates/wasm/src/interop.rs `js_error`); the entries pass every such
 // error through `adoptError`, which gives it this class's prototype (its
 // message and stack are kept).
 

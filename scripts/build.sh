@@ -34,8 +34,10 @@ build() { # <wasm-pack target> <out dir name> <package type> [cargo args...]
   local target=$1 dir=dist/$2 type=$3
   shift 3
   rm -rf "$dir"
-  wasm-pack --quiet build --mode no-install "$mode" --target "$target" \
-    --out-dir "$dir" --out-name lians_score --no-typescript --no-pack --no-gitignore -- "$@"
+  # The binding crate (crates/wasm, lians-score-wasm) is what wasm-pack builds;
+  # its out-dir is relative to that crate, hence the absolute path.
+  wasm-pack --quiet build crates/wasm --mode no-install "$mode" --target "$target" \
+    --out-dir "$PWD/$dir" --out-name lians_score --no-typescript --no-pack --no-gitignore -- "$@"
   rm -f "$dir/README.md" "$dir/.gitignore" "$dir/LICENSE"*
   # The nearest package.json decides how Node/Deno read the .js glue.
   printf '{"type":"%s"}\n' "$type" > "$dir/package.json"

@@ -3,7 +3,7 @@
 # reference (`lians-sdk==0.5.0`, CPython 3.12) and by the native and wasm builds, compared
 # EXACTLY (same JSON values, keys, order, types, reasons and eligibility; native and wasm
 # output byte-identical); plus random held writes re-scored from their list-route form
-# (importance, metadata and event time inferred from the stored breakdown, src/review.rs); plus
+# (importance, metadata and event time inferred from the stored breakdown, src/admission/review.rs); plus
 # DATES strings read by CPython's C `datetime.fromisoformat` and by PyDateTime::parse_py (py/time.rs),
 # native and wasm, compared exactly (`fromisoformat` vectors: the isoformat() text, or an error).
 #

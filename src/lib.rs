@@ -2,8 +2,8 @@
 //!
 //! The deterministic Lians memory scorer and receipt verifier, exact to the
 //! Python reference (CPython 3.12, Unicode 15.0), as a pure Rust library.
-//! The WebAssembly binding (`wasm.rs`) is the only place that knows about
-//! JavaScript; everything else is plain Rust: a typed API
+//! The WebAssembly binding is a crate of its own (`crates/wasm`); this crate
+//! is plain Rust: a typed API
 //! ([`score_memory`], [`evaluate_admission`], [`verify_recall_receipt`], ...)
 //! and the JSON façade built on it ([`api`]).
 //!
@@ -12,22 +12,17 @@
 //!
 //! | module | job |
 //! |---|---|
-//! | [`api`] | the JSON-level façade every binding calls (`score_memory`, `evaluate_admission`, `rescore_review_item`, ...) |
-//! | [`limits`] | the documented input caps (sizes, depth, counts) and their typed errors |
-//! | [`json`] | Python's JSON model: one lexeme-preserving parser, one printer (canonical = `json.dumps(sort_keys=True, separators=(",", ":"))`) |
-//! | [`py`] | Python semantics the rules need: float repr/round/sum, datetimes, Unicode 15.0 tables |
-//! | [`hash`] | SHA-256 as lowercase hex |
-//! | [`text`] | head/tail sample, tokenizer, durable/date/ephemeral signals |
-//! | [`metadata`] | public-metadata test and bounded flattening |
-//! | [`score`] | the seven components, weights, gates, [`ScoreInput`] and [`ScoreBreakdown`] |
-//! | [`admission`] | risk detectors, [`AdmissionDecision`], reserved-metadata attach, approval |
-//! | [`rank`] | stable tie order, rank-calibration-v1, stage records, recall blend |
-//! | [`receipt`] | recall/context receipt and Evidence Pack verifiers |
+//! | [`json`], [`py`], [`hash`], [`text`], [`error`] | the Python-exact primitives (the crate `lians-score-core`): one lexeme-preserving JSON parser and one printer (canonical = `json.dumps(sort_keys=True, separators=(",", ":"))`), float repr/round/sum, datetimes, Unicode 15.0 tables, SHA-256 hex, the tokenizer and signals, the one error type |
+//! | [`scoring`] | the seven components, weights, gates, [`ScoreInput`] and [`ScoreBreakdown`]; public metadata ([`scoring::metadata`]), ranking ([`scoring::rank`]), batch scoring ([`scoring::batch`]) |
+//! | [`admission`] | risk detectors and spans, [`AdmissionDecision`], reserved-metadata attach, approval; review-queue re-scoring ([`admission::review`]) |
+//! | [`receipt`] | recall/context receipt and Evidence Pack verifiers, the body binding |
 //! | [`verify`] | the typed verification result: [`VerificationReport`], [`Check`] |
 //! | [`audit`] | recall audit: re-derive the server's scores from a recall response |
-//! | [`review`] | review-queue re-scoring: held, approved, trusted review, inputs inferred from the stored breakdown, drift |
-//! | [`replay`] | conformance-vector replay shared by the CLI and the wasm package |
-//! | [`cli`] | the command-line grammar and commands shared by the native and npm CLIs |
+//! | [`api`] | the JSON-level façade every binding calls; the documented input caps ([`api::limits`]) |
+//! | [`cli`] | the command-line grammar and commands shared by the native and npm CLIs; conformance replay ([`cli::replay`]) |
+//!
+//! The WebAssembly binding is the crate `lians-score-wasm` (`crates/wasm`), the
+//! only code that knows about JavaScript.
 //!
 //! ## The typed API
 //!
@@ -73,40 +68,26 @@ pub mod api;
 // modules are documented); see the CHANGELOG.
 #[allow(missing_docs)]
 pub mod audit;
-// Field-level docs of this module are not complete yet (its items and
-// modules are documented); see the CHANGELOG.
-#[allow(missing_docs)]
-pub mod batch;
 pub mod cli;
 pub use lians_score_core::error;
 pub use lians_score_core::hash;
 pub use lians_score_core::json;
-pub mod limits;
-pub mod metadata;
 pub use lians_score_core::py;
-pub mod rank;
 // The receipt verifier's items are documented with the receipt body binding
 // (src/receipt/* is being reworked on another branch); the typed, documented
 // result types are in [`verify`].
 #[allow(missing_docs)]
 pub mod receipt;
-pub mod replay;
-// Field-level docs of this module are not complete yet (its items and
-// modules are documented); see the CHANGELOG.
-#[allow(missing_docs)]
-pub mod review;
-pub mod score;
+pub mod scoring;
 #[cfg(feature = "serde")]
 mod serde_support;
 pub use lians_score_core::text;
 pub mod verify;
-#[cfg(target_arch = "wasm32")]
-mod wasm;
 
 pub use admission::{AdmissionAction, AdmissionDecision};
 pub use error::{Error, ErrorCode, Result};
 pub use py::time::PyDateTime;
-pub use score::{ScoreBreakdown, ScoreInput, ScoringLimits, Weights};
+pub use scoring::{ScoreBreakdown, ScoreInput, ScoringLimits, Weights};
 pub use verify::{BoundReceipt, Check, CheckStatus, Severity, VerificationReport};
 
 use json::Value;
@@ -120,7 +101,7 @@ use json::Value;
 /// assert_eq!((b.final_score, b.safety_eligible), (0.0, false));
 /// ```
 pub fn score_memory(input: &ScoreInput) -> ScoreBreakdown {
-    score::score_memory(input).into()
+    scoring::score_memory(input).into()
 }
 
 /// Admission `evaluate(content, source, mode, blocked_sources)` (spec §9.1):
@@ -140,7 +121,7 @@ pub fn evaluate_admission(
 /// receipt) text. `given` is `Value::Null` or an object with what you hold
 /// (`query`, `contents`, `neighbor_contents`, `neighbor_metadata`,
 /// `expected_sha256`, `include_canonical`; see [`receipt`]). Findings are
-/// report data; the only errors are inputs over the [`limits`].
+/// report data; the only errors are inputs over the [`api::limits`].
 pub fn verify_recall_receipt(wire: &str, given: &Value) -> Result<VerificationReport> {
     api::receipt_limits(wire, given, "the recall response")?;
     Ok(receipt::verify_recall_receipt(wire, given).into())

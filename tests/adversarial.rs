@@ -1,5 +1,5 @@
 //! Worst-case inputs: time stays linear, memory bounded, and everything over
-//! a documented cap (`src/limits.rs`) is a typed error.
+//! a documented cap (`src/api/limits.rs`) is a typed error.
 //!
 //! Each `linear(...)` case runs one operation on inputs of size `n / 100`,
 //! `n / 10` and `n` (best of several runs each) and asserts
@@ -35,8 +35,8 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+use lians_score::api::limits::{self, MAX_STRING_BYTES, MAX_TEXT_BYTES};
 use lians_score::json::{self, Object, Value};
-use lians_score::limits::{self, MAX_STRING_BYTES, MAX_TEXT_BYTES};
 use lians_score::{admission, api, receipt, text, ErrorCode};
 
 /// Full sizes in release, 1/64 in debug.

@@ -347,9 +347,9 @@ fn bad_input_is_a_typed_error() {
     assert_eq!((e.code, e.path.as_str()), (ErrorCode::InvalidDatetime, "/memories/0/event_time"));
     let e = err(&wire.replacen("\"content\":\"Acme", "\"content\":7,\"x\":\"Acme", 1));
     assert_eq!((e.code, e.path.as_str()), (ErrorCode::WrongType, "/memories/0/content"));
-    let big = format!("{}{}", " ".repeat(lians_score::limits::MAX_TEXT_BYTES), wire);
+    let big = format!("{}{}", " ".repeat(lians_score::api::limits::MAX_TEXT_BYTES), wire);
     assert_eq!(err(&big).code, ErrorCode::TooLarge);
-    let huge_query = "q".repeat(lians_score::limits::MAX_STRING_BYTES + 1);
+    let huge_query = "q".repeat(lians_score::api::limits::MAX_STRING_BYTES + 1);
     assert_eq!(audit::audit_recall(&wire, Some(&huge_query)).unwrap_err().code, ErrorCode::TooLarge);
     let bad_options = json::parse(r#"{"query": 5}"#).unwrap();
     assert_eq!(api::audit_recall(&wire, &bad_options).unwrap_err().code, ErrorCode::WrongType);
@@ -598,7 +598,7 @@ fn server_breakdown(body: &Value, i: usize, reference: &str, query: &str, base: 
         obj(&[("existing_retrieval_score", Value::Float(0.8)), ("memory_quality_score", Value::Float(0.2))]),
     );
     if let Some(Value::Array(mut reasons)) = bd.get("reasons").cloned() {
-        reasons.push(Value::str(lians_score::rank::BLEND_REASON));
+        reasons.push(Value::str(lians_score::scoring::rank::BLEND_REASON));
         bd.insert("reasons", Value::Array(reasons));
     }
     bd
@@ -656,7 +656,7 @@ fn case1_invented_stages_are_caught() {
     for i in 0..n {
         each_breakdown(&mut body, i, &mut |o| {
             let input = f64_of(o.get("final_score"));
-            let out = lians_score::rank::rank_position_score(
+            let out = lians_score::scoring::rank::rank_position_score(
                 &Value::int(i as i64),
                 &Value::int(n as i64),
                 &Value::Float(input),
@@ -830,7 +830,7 @@ fn case5_as_of_is_enforced() {
     // Keep the server's order for the new scores.
     let mut order: Vec<usize> = (0..n).collect();
     let keys: Vec<_> = body.get("memories").unwrap().as_array().unwrap().to_vec();
-    let sorted = lians_score::rank::sort_candidates(&keys).unwrap();
+    let sorted = lians_score::scoring::rank::sort_candidates(&keys).unwrap();
     let ids: Vec<Value> = sorted.iter().map(|m| m.get("id").unwrap().clone()).collect();
     order.sort_by_key(|&i| ids.iter().position(|id| Some(id) == keys[i].get("id")).unwrap());
     each_array(&mut body, &mut |items| {
@@ -884,7 +884,7 @@ fn case6_order_ties_duplicates_and_counts_are_checked() {
             if let Value::Object(s) = &mut stages[0] {
                 s.insert("candidate_count", Value::int(1000));
                 let p = f64_of(s.get("position")) as i64 - 1;
-                out = lians_score::rank::rank_position_score(
+                out = lians_score::scoring::rank::rank_position_score(
                     &Value::int(p),
                     &Value::int(1000),
                     s.get("input_score").unwrap(),
@@ -946,7 +946,7 @@ fn stage_details_policy_and_keyed_path_are_checked() {
         set_final(&mut body, i, fin);
     }
     let keys: Vec<_> = body.get("memories").unwrap().as_array().unwrap().to_vec();
-    let sorted = lians_score::rank::sort_candidates(&keys).unwrap();
+    let sorted = lians_score::scoring::rank::sort_candidates(&keys).unwrap();
     let order: Vec<usize> =
         sorted.iter().map(|m| keys.iter().position(|k| k.get("id") == m.get("id")).unwrap()).collect();
     each_array(&mut body, &mut |items| {

@@ -10,7 +10,8 @@
 use std::path::PathBuf;
 
 use lians_score::json::{self, Object, Value};
-use lians_score::{api, batch, cli};
+use lians_score::scoring::batch;
+use lians_score::{api, cli};
 
 fn vector_inputs() -> Vec<Value> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/conformance/scoring/score_memory.jsonl");

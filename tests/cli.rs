@@ -219,7 +219,7 @@ fn verify_applies_the_api_input_caps() {
     let wire = std::fs::read_to_string(dir.join("recall-08-fast-filters-acme-tinyfloat.json")).unwrap();
     // More `given.contents` entries than limits::MAX_GIVEN_ENTRIES.
     let entries: Vec<String> =
-        (0..lians_score::limits::MAX_GIVEN_ENTRIES + 1).map(|i| format!("\"id{i}\":\"c\"")).collect();
+        (0..lians_score::api::limits::MAX_GIVEN_ENTRIES + 1).map(|i| format!("\"id{i}\":\"c\"")).collect();
     let given = std::env::temp_dir().join(format!("lians-cli-given-{}.json", std::process::id()));
     std::fs::write(&given, format!("{{\"contents\":{{{}}}}}", entries.join(","))).unwrap();
     let (code, out) = run_stdin(&["verify", "-", "--given", given.to_str().unwrap()], &wire);

@@ -1,4 +1,4 @@
-//! The input caps (`src/limits.rs`) never refuse a conformance input: every
+//! The input caps (`src/api/limits.rs`) never refuse a conformance input: every
 //! public scoring vector's input passes the API caps, and every receipt
 //! case (after `wire_repeat` expansion: 20 MiB strings, 100,000-deep
 //! documents) gets exactly the same report through the capped
@@ -6,9 +6,10 @@
 
 mod common;
 
+use lians_score::api::limits;
 use lians_score::json::{self, Object, Value};
 use lians_score::receipt::replay::expand_wire;
-use lians_score::{api, limits, receipt};
+use lians_score::{api, receipt};
 
 #[test]
 fn every_scoring_vector_is_within_the_caps() {

@@ -5,8 +5,8 @@
 //! replay must print exactly the expected JSON (same keys, order, types and
 //! doubles); where the reference raised, any typed error is accepted.
 
+use lians_score::cli::replay;
 use lians_score::json::{self, Value};
-use lians_score::replay;
 
 #[test]
 fn oracle_regressions_replay_exactly() {

@@ -13,12 +13,12 @@
 //! head/tail sample and the 1,024-token cap.
 
 use lians_score::json::{Object, Value};
-use lians_score::metadata;
 use lians_score::py::float::{round6, sum_py312};
 use lians_score::py::time::PyDateTime;
 use lians_score::py::unicode::{self, decimal_value, is_alnum, is_decimal, is_py_space, is_py_word};
-use lians_score::score::components::{self, Component, ContentFacts, Query, Validity};
-use lians_score::score::{weights_for, Breakdown, ScoreInput, COMPONENTS};
+use lians_score::scoring::components::{self, Component, ContentFacts, Query, Validity};
+use lians_score::scoring::metadata;
+use lians_score::scoring::{weights_for, Breakdown, ScoreInput, COMPONENTS};
 use lians_score::text::{self, ieq_str, is_unsegmented, sample, DURABLE_WORDS, EPHEMERAL_WORDS, TOKEN_CAP};
 
 // ------------------------------------------------------------------ text (original)
@@ -991,7 +991,7 @@ mod tests {
             if rng.below(4) == 0 {
                 input.purpose = "admission".into();
             }
-            let ours = lians_score::score::score_memory(&input).to_json();
+            let ours = lians_score::scoring::score_memory(&input).to_json();
             let theirs = score_memory(&input).to_json();
             assert_eq!(ours, theirs, "{input:?}");
         }

@@ -10,9 +10,9 @@
 
 use std::path::PathBuf;
 
+use lians_score::cli::replay::run_vector;
 use lians_score::json::{self, Value};
 use lians_score::py::float::round6;
-use lians_score::replay::run_vector;
 
 fn shared_dir() -> Option<PathBuf> {
     let base = std::env::var_os("LIANS_SHARED")

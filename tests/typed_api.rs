@@ -47,7 +47,7 @@ fn every_receipt_case_typed_report_equals_the_verifier_report() {
     let mut n = 0;
     for case in lines(&dir.join("conformance/receipts/cases.jsonl")) {
         let wire = expand_wire(&case).unwrap();
-        if wire.len() > lians_score::limits::MAX_TEXT_BYTES {
+        if wire.len() > lians_score::api::limits::MAX_TEXT_BYTES {
             continue;
         }
         let mut given = case.get("given").cloned().unwrap_or(Value::Null);

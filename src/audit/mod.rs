@@ -61,7 +61,7 @@
 //!
 //! # Errors and findings
 //! Findings are data ([`Audit`]). Input that cannot be audited at all (not
-//! JSON, over the [`crate::limits`] caps, not a recall response body, a
+//! JSON, over the [`crate::api::limits`] caps, not a recall response body, a
 //! field the scorer needs with the wrong type) is a typed [`Error`] with a
 //! JSON pointer. Numbers are read by lexeme from the raw text, as the
 //! verifiers read them.
@@ -73,16 +73,16 @@ pub mod rules;
 
 use std::collections::HashMap;
 
+use crate::api::limits::{self, Caps};
 use crate::json::{self, Object, PyStr, Value};
-use crate::limits::{self, Caps};
-use crate::metadata;
 use crate::py::float::{clamp01, int_to_f64, round6, sum_py312, PyFloat};
 use crate::py::time::PyDateTime;
-use crate::rank::{self, RANKING_WEIGHTS, RANK_CALIBRATION};
 use crate::receipt::report::pointer;
 use crate::receipt::sha256_hex;
-use crate::score::components::relevance_with_base;
-use crate::score::{self, Breakdown, ScoreInput, RECALL_WEIGHTS, SCORING_POLICY_VERSION};
+use crate::scoring::components::relevance_with_base;
+use crate::scoring::metadata;
+use crate::scoring::rank::{self, RANKING_WEIGHTS, RANK_CALIBRATION};
+use crate::scoring::{self, Breakdown, ScoreInput, RECALL_WEIGHTS, SCORING_POLICY_VERSION};
 use crate::text;
 use crate::{Error, ErrorCode, Result};
 
@@ -90,7 +90,7 @@ pub use interval::Interval;
 pub use report::{codes, Audit, Check, ResultAudit, CANNOT_AUDIT, PROVES};
 
 /// The six components that do not depend on the retrieval score, with their
-/// index in [`score::COMPONENTS`] order.
+/// index in [`scoring::COMPONENTS`] order.
 const EXACT_COMPONENTS: [(usize, &str); 6] = [
     (0, "importance_score"),
     (1, "confidence_score"),
@@ -453,7 +453,7 @@ fn audit_result(ctx: &Context, i: usize, memory: &Value, metadata: Value, result
     // itself). Never a variant taken from the response: it is not bound.
     let variant = rules::scored_variant(&ctx.rules, bd);
     input.query = Some(ctx.rules.plan.variants.get(variant.unwrap_or(0)).cloned().unwrap_or_default());
-    let (scored, lexical) = score::score_memory_with_lexical(&input);
+    let (scored, lexical) = scoring::score_memory_with_lexical(&input);
     let (checks, retrieval, _) = rederive(ctx, bd, &bp, &scored, lexical);
     audit.query_variant = variant;
     audit.retrieval_score = retrieval;
@@ -533,14 +533,14 @@ fn rederive(
     let f_q = |b: f64| {
         let mut values = scored.components;
         values[4] = rel_u(b);
-        score::weighted_final(&values, &RECALL_WEIGHTS, eligible)
+        scoring::weighted_final(&values, &RECALL_WEIGHTS, eligible)
     };
     // The unrounded forms the bisection evaluates: the same operations in the
     // same order as `weighted_final` (products in RECALL_WEIGHTS order, then
     // CPython's sum), with the six constant products computed once.
     let mut products = [0.0f64; 7];
     for (slot, (name, w)) in products.iter_mut().zip(RECALL_WEIGHTS) {
-        let idx = score::COMPONENTS.iter().position(|c| *c == name).unwrap_or(0);
+        let idx = scoring::COMPONENTS.iter().position(|c| *c == name).unwrap_or(0);
         *slot = scored.components[idx] * w;
     }
     let rel_slot = RECALL_WEIGHTS.iter().position(|(n, _)| *n == "relevance_score").unwrap_or(0);

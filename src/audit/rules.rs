@@ -19,8 +19,8 @@ use super::report::{codes, Check};
 use crate::json::{self, Object, Value};
 use crate::py::float::{clamp01, round6};
 use crate::py::time::PyDateTime;
-use crate::rank::{SortKey, BLEND_REASON, RANK_CALIBRATION};
 use crate::receipt::report::pointer;
+use crate::scoring::rank::{SortKey, BLEND_REASON, RANK_CALIBRATION};
 
 /// The fusion method and its record's keys.
 pub const FUSION_METHOD: &str = "weighted-reciprocal-rank-fusion-v1";

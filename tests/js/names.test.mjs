@@ -43,8 +43,8 @@ test("every wasm export is in API_NAMES or INTERNAL_NAMES (none forgotten, none 
   const nodeExported = [...node.matchAll(/^(?:exports\.(\w+) =|export function (\w+))/gm)].map((m) => m[1] ?? m[2]);
   assert.deepEqual(sorted(new Set(nodeExported)), sorted([...API_NAMES, ...INTERNAL_NAMES]));
   // The js_name attributes of the Rust binding say the same.
-  const rust = [...read("src/wasm.rs").matchAll(/js_name\s*=\s*(\w+)/g)].map((m) => m[1]);
-  for (const name of API_NAMES) assert.ok(rust.includes(name), `src/wasm.rs exports ${name}`);
+  const rust = [...read("crates/wasm/src/lib.rs").matchAll(/js_name\s*=\s*(\w+)/g)].map((m) => m[1]);
+  for (const name of API_NAMES) assert.ok(rust.includes(name), `crates/wasm/src/lib.rs exports ${name}`);
 });
 
 test("every entry exports the API functions and nothing undeclared", async () => {

@@ -28,7 +28,7 @@ test("exports exactly the verifiers, hashing, init, createVerifyingFetch, the cl
   assert.deepEqual(Object.keys(verify).sort(), want);
   assert.equal(verify.VERSION, full.VERSION);
   // The wasm itself exports no function outside the verify subset: every API
-  // or internal name not in VERIFY_NAMES (a new export in src/wasm.rs without
+  // or internal name not in VERIFY_NAMES (a new export in crates/wasm/src/lib.rs without
   // its `#[cfg(not(feature = "verify-only"))]` fails here).
   const kept = new Set([...VERIFY_NAMES, "crateVersion", "replayReceiptsLine"]);
   for (const name of [...API_NAMES, ...INTERNAL_NAMES]) {

@@ -24,7 +24,7 @@ if (!pkg && REQUIRED) throw new Error(`live tests need the built package: ${pkgR
 const skip = avail.skip || (pkg ? false : `package not built: ${pkgReason}`);
 
 // Writes whose importance or metadata the list route omits re-score exactly:
-// the package infers them from the stored breakdown (src/review.rs).
+// the package infers them from the stored breakdown (src/admission/review.rs).
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 /** No serious or critical axe-core violation, in light and dark; a screenshot of each. */
 async function axeBothSchemes(page, label) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Random held writes, scored by the reference exactly as a Lians server stores them, for the
-review-queue inference test (src/review.rs).
+review-queue inference test (src/admission/review.rs).
 
     python review_writes.py gen --seed S --count N --out RECORDS.jsonl --items-out ITEMS.jsonl
         N held writes (enforce mode). Each line: {"item": <PendingAdmissionOut as the list route

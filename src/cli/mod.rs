@@ -22,6 +22,8 @@
 //! To add an option, add a [`Flag`] to its command's list; to add a command,
 //! add a [`Command`] to [`COMMANDS`] (the usage text is generated from them).
 
+pub mod replay;
+
 use crate::json::{self, Object, Value};
 use crate::{api, receipt, Error, ErrorCode, Result};
 
@@ -89,8 +91,8 @@ pub fn score(text: &str, function: &str, label: &str) -> Result<Outcome> {
     if function == "score_memory" {
         // The batch scorer: the same lines, the query tokenized once per distinct query.
         let (mut output, mut status) = (String::new(), OK);
-        for chunk in inputs.chunks(crate::limits::MAX_ARRAY_ITEMS) {
-            let batch = crate::batch::score_candidates(&Value::Null, chunk)?;
+        for chunk in inputs.chunks(crate::api::limits::MAX_ARRAY_ITEMS) {
+            let batch = crate::scoring::batch::score_candidates(&Value::Null, chunk)?;
             if batch.errors() > 0 {
                 status = INVALID;
             }
@@ -149,11 +151,11 @@ pub fn detect_kind(wire: &str) -> &'static str {
 /// `verify`: `kind` is `recall`, `context`, or `None` to detect it.
 ///
 /// Goes through [`api`], so the CLIs apply exactly the input caps of the JS
-/// API ([`crate::limits`]): an over-cap wire or `given` prints an
+/// API ([`crate::api::limits`]): an over-cap wire or `given` prints an
 /// `{"error": "too_large", ...}` line and exits [`INVALID`].
 pub fn verify(wire: &str, kind: Option<&str>, given: &Value) -> Result<Outcome> {
     // Caps first: detecting the kind parses the wire.
-    if let Err(e) = crate::limits::check_text(wire, "the response") {
+    if let Err(e) = crate::api::limits::check_text(wire, "the response") {
         return Ok(error_outcome(&e));
     }
     let kind = kind.unwrap_or_else(|| detect_kind(wire));
@@ -613,7 +615,7 @@ fn run_replay(inv: &Invocation, read: &mut Reader<'_>, out: &mut String) -> std:
     for path in &inv.files {
         let text = read_text(read, path)?;
         for line in text.lines().filter(|l| !l.trim().is_empty()) {
-            out.push_str(&crate::replay::scoring_line(line));
+            out.push_str(&crate::cli::replay::scoring_line(line));
             out.push('\n');
         }
     }

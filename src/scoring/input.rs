@@ -251,7 +251,7 @@ impl ScoreInput {
     /// Apply one keyword argument other than `content` and `reference_time`
     /// (which [`ScoreInput::from_json`] reads first and this skips), exactly
     /// as [`ScoreInput::from_json`] does: the batch reader
-    /// ([`crate::batch`]) shares it.
+    /// ([`crate::scoring::batch`]) shares it.
     pub fn set(&mut self, key: &str, value: &Value) -> Result<()> {
         let s = self;
         let path = key_path(key);

@@ -1,5 +1,5 @@
 //! Translation between JavaScript values and the crate's [`Value`] model,
-//! and between [`crate::Error`] and JavaScript `Error` objects.
+//! and between [`lians_score::Error`] and JavaScript `Error` objects.
 //!
 //! JS → Value walks the value with js-sys (no serde): strings, numbers,
 //! booleans, `null`/`undefined`, arrays and plain objects. Every JS operation
@@ -16,9 +16,9 @@ use js_sys::{Array, JsString, Object, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::json::{Object as JsonObject, PyStr, Value, MAX_DEPTH};
-use crate::limits::{MAX_ARRAY_ITEMS, MAX_INPUT_BYTES, MAX_JS_VALUES, MAX_STRING_BYTES, MAX_TEXT_BYTES};
-use crate::{Error, ErrorCode};
+use lians_score::api::limits::{MAX_ARRAY_ITEMS, MAX_INPUT_BYTES, MAX_JS_VALUES, MAX_STRING_BYTES, MAX_TEXT_BYTES};
+use lians_score::json::{Object as JsonObject, PyStr, Value, MAX_DEPTH};
+use lians_score::{Error, ErrorCode};
 
 #[wasm_bindgen]
 extern "C" {
@@ -104,7 +104,7 @@ fn js_type_name(v: &JsValue) -> String {
     v.js_typeof().as_string().unwrap_or_else(|| "unknown".into())
 }
 
-/// Limits (`crate::limits`) checked *before* JS data is copied into wasm
+/// Limits (`lians_score::api::limits`) checked *before* JS data is copied into wasm
 /// memory: an oversized string or array, a sparse array with a huge
 /// `length`, or a shared-reference "bomb" (`a = [x, x, ...]`, `x = [y, y,
 /// ...]`) would otherwise exhaust the 4 GiB of wasm memory, and a failed
@@ -294,7 +294,7 @@ fn walk_array(
         return Err(error(
             ErrorCode::TooLarge,
             path,
-            format!("an array of {} items; the limit is {MAX_ARRAY_ITEMS}", crate::py::float::RustDisplay(len)),
+            format!("an array of {} items; the limit is {MAX_ARRAY_ITEMS}", lians_score::py::float::RustDisplay(len)),
         ));
     }
     let len = len as u32;
@@ -359,7 +359,7 @@ fn walk_object(
 /// beyond it the nearest double), strings keep lone surrogates.
 ///
 /// An array or object is built by one `JSON.parse` of its JSON text
-/// ([`crate::json::to_json_string`]) instead of a boundary crossing per
+/// ([`lians_score::json::to_json_string`]) instead of a boundary crossing per
 /// value, when that builds the same JS value as [`to_js_values`], i.e. when
 /// every number of the tree is [`json_exact`]:
 /// - a finite float is printed as Python's `repr`, the shortest text that
@@ -385,7 +385,7 @@ fn walk_object(
 /// `to_js_values` (one crossing either way).
 pub fn to_js(v: &Value) -> JsValue {
     if matches!(v, Value::Array(_) | Value::Object(_)) && json_exact(v) {
-        if let Ok(js) = js_sys::JSON::parse(&crate::json::to_json_string(v)) {
+        if let Ok(js) = js_sys::JSON::parse(&lians_score::json::to_json_string(v)) {
             return js;
         }
     }
@@ -409,7 +409,7 @@ fn to_js_values(v: &Value) -> JsValue {
     match v {
         Value::Null => JsValue::NULL,
         Value::Bool(b) => JsValue::from_bool(*b),
-        Value::Int(digits) => JsValue::from_f64(crate::py::float::parse_f64(digits).unwrap_or(f64::NAN)),
+        Value::Int(digits) => JsValue::from_f64(lians_score::py::float::parse_f64(digits).unwrap_or(f64::NAN)),
         Value::Float(x) => JsValue::from_f64(*x),
         Value::Str(s) => pystr_to_js(s),
         Value::Array(items) => {
@@ -477,7 +477,7 @@ pub fn pystr_to_js(s: &PyStr) -> JsValue {
 pub fn js_json_text(v: &JsValue) -> String {
     let js: &JsString = v.unchecked_ref();
     let s = v.as_string().unwrap_or_default();
-    if !crate::json::has_replacement_char(s.as_bytes()) {
+    if !lians_score::json::has_replacement_char(s.as_bytes()) {
         return s;
     }
     let mut out = String::with_capacity(s.len() + 16);
@@ -521,7 +521,7 @@ pub fn input_value(v: &JsValue) -> Result<Value, Error> {
     if v.is_string() {
         check_js_string(v, MAX_TEXT_BYTES, "")?;
         let text = js_json_text(v);
-        return crate::limits::parse_input(&text);
+        return lians_score::api::limits::parse_input(&text);
     }
     from_js(v)
 }

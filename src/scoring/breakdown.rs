@@ -5,7 +5,8 @@ use std::borrow::Cow;
 use super::{Breakdown, COMPONENTS, SCORING_POLICY_VERSION};
 use crate::json::{Object, Value};
 use crate::py::float::round6;
-use crate::{metadata, text};
+use crate::scoring::metadata;
+use crate::text;
 
 /// `score_memory`'s result, field for field as the reference returns it
 /// (spec §5): the seven components rounded to 6 places, the final score, the

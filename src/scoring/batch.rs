@@ -34,11 +34,11 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
+use crate::api::limits;
 use crate::json::{self, Object, Value};
-use crate::limits;
 use crate::py::float::{round6, write_repr};
 use crate::py::time::PyDateTime;
-use crate::score::{self, components, Breakdown, ScoreInput, Scratch, COMPONENTS};
+use crate::scoring::{self, components, Breakdown, ScoreInput, Scratch, COMPONENTS};
 use crate::{Error, ErrorCode, Result};
 
 /// One result per candidate, in input order.
@@ -73,7 +73,7 @@ impl Shared {
                 },
                 "reference_time" => {
                     if !value.is_null() {
-                        score::datetime(value, "/reference_time").map_err(under)?;
+                        scoring::datetime(value, "/reference_time").map_err(under)?;
                     }
                     s.reference_time = Some(value.clone());
                 }
@@ -165,8 +165,8 @@ impl Scorer {
             None => return Err(Error::new(ErrorCode::MissingField, "/content", "`content` is required")),
         };
         let reference_time = match obj.get("reference_time").or(shared.reference_time.as_ref().map(Member::Value)) {
-            Some(Member::Value(v)) if !v.is_null() => score::datetime(v, "/reference_time")?,
-            Some(Member::Doc(v)) if !v.is_null() => score::datetime(&v.to_value(), "/reference_time")?,
+            Some(Member::Value(v)) if !v.is_null() => scoring::datetime(v, "/reference_time")?,
+            Some(Member::Doc(v)) if !v.is_null() => scoring::datetime(&v.to_value(), "/reference_time")?,
             _ => return Err(Error::new(ErrorCode::MissingField, "/reference_time", "`reference_time` is required")),
         };
         let mut input = shared.base.clone();
@@ -187,7 +187,7 @@ impl Scorer {
         }
         input.check_reference_raises()?;
         let tokens: Option<Vec<&str>> = self.cache.tokens(&input).map(|t| t.iter().map(String::as_str).collect());
-        Ok(score::score_memory_with(&input, &content, &mut self.scratch, tokens.as_deref()))
+        Ok(scoring::score_memory_with(&input, &content, &mut self.scratch, tokens.as_deref()))
     }
 }
 

@@ -3,17 +3,19 @@
 //! wasm binding call only these, so both speak exactly the same language,
 //! and a second binding (PyO3, a C ABI) would need nothing else.
 //!
-//! Every entry point first applies the input caps of [`crate::limits`]
+//! Every entry point first applies the input caps of [`crate::api::limits`]
 //! (typed `too_large` / `nesting_too_deep` errors); JSON text should enter
-//! through [`crate::limits::parse_input`].
+//! through [`crate::api::limits::parse_input`].
+
+pub mod limits;
 
 use crate::admission;
 use crate::json::Value;
-use crate::limits::{self, Caps};
-use crate::rank;
-use crate::score::ScoreInput;
+use crate::scoring::rank;
+use crate::scoring::ScoreInput;
 use crate::text;
 use crate::{Error, ErrorCode, Result};
+use limits::Caps;
 
 /// `score_memory(**input)`: input is an object with the reference's keyword
 /// arguments (`content`, `reference_time`, optional `metadata`, `importance`,
@@ -23,7 +25,7 @@ use crate::{Error, ErrorCode, Result};
 pub fn score_memory(input: &Value) -> Result<Value> {
     limits::check_api_input(input)?;
     let input = ScoreInput::from_json(input)?;
-    Ok(crate::score::score_memory(&input).to_json())
+    Ok(crate::scoring::score_memory(&input).to_json())
 }
 
 /// `tokenize_for_scoring(value)`: returns an array of strings.
@@ -91,7 +93,7 @@ pub fn evaluate_admission(input: &Value) -> Result<Value> {
 /// write's `importance` and `metadata`, which the list route does not return).
 ///
 /// Returns `{held, approved, trusted_review, trusted_review_risk_tags, inputs,
-/// drift}` ([`crate::review`]): the admission breakdown as held (safety
+/// drift}` ([`crate::admission::review`]): the admission breakdown as held (safety
 /// `review_needed`), as the reviewer's approval would store it (safety
 /// `approved`, the item's tags), and on the trusted-review path (safety
 /// `approved`, tags re-detected from the content); `inputs` says which
@@ -100,8 +102,8 @@ pub fn evaluate_admission(input: &Value) -> Result<Value> {
 /// `drift` compares the held re-score with the stored breakdown.
 pub fn rescore_review_item(item: &Value) -> Result<Value> {
     limits::check_api_input(item)?;
-    let item = crate::review::ReviewItem::from_json(item)?;
-    Ok(crate::review::rescore(&item).to_json())
+    let item = crate::admission::review::ReviewItem::from_json(item)?;
+    Ok(crate::admission::review::rescore(&item).to_json())
 }
 
 /// `rank_position_score(position, total, input_score)` (rank-calibration-v1).
@@ -125,7 +127,7 @@ pub fn sort_candidates(candidates: &Value) -> Result<Value> {
 
 /// Verify a `lians.recall-receipt.v2` from the raw response body (or bare
 /// receipt) text; returns the report object ([`crate::VerificationReport::to_json`]).
-/// Findings are report data; only input over [`crate::limits`] is an error.
+/// Findings are report data; only input over [`crate::api::limits`] is an error.
 pub fn verify_recall_receipt(wire: &str, given: &Value) -> Result<Value> {
     crate::verify_recall_receipt(wire, given).map(|r| r.to_json())
 }

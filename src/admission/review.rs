@@ -46,10 +46,10 @@
 use crate::admission::{self, WriteRequest};
 use crate::api::{optional_str, required_str};
 use crate::json::{Object, Value};
-use crate::metadata;
 use crate::py::float::round6;
 use crate::py::time::PyDateTime;
-use crate::score::{components, Breakdown, COMPONENTS, SCORING_POLICY_VERSION};
+use crate::scoring::metadata;
+use crate::scoring::{components, Breakdown, COMPONENTS, SCORING_POLICY_VERSION};
 use crate::{Error, Result};
 
 /// Where a re-score input came from.

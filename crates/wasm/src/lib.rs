@@ -1,6 +1,6 @@
 //! The WebAssembly binding: the only module that knows about JavaScript.
 //!
-//! Stateless camelCase functions over the JSON-level façade ([`crate::api`])
+//! Stateless camelCase functions over the JSON-level façade ([`lians_score::api`])
 //! and the receipt verifiers. Inputs are plain JS data or JSON text; outputs
 //! are plain JS data with the Lians API's snake_case field names. Every
 //! failure is thrown as a JS `Error` with `code` (stable snake_case) and
@@ -26,6 +26,9 @@
 //! `.wasm` that `init()` fetches is 12 KB gzip smaller without the CLI's
 //! grammar, commands and JSON Lines paths).
 
+// Natively this crate is empty (`cargo build --workspace` compiles it).
+#![cfg(target_arch = "wasm32")]
+
 #[cfg(all(feature = "js-cli", not(feature = "verify-only")))]
 mod cli;
 mod interop;
@@ -39,11 +42,11 @@ static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_all
 
 use wasm_bindgen::prelude::*;
 
-use crate::api;
-use crate::json::{self, Value};
-use crate::receipt;
-use crate::Error;
 use interop::{input_value, js_error, options_value, to_js, wire_text};
+use lians_score::api;
+use lians_score::json::{self, Value};
+use lians_score::receipt;
+use lians_score::Error;
 
 type JsResult = Result<JsValue, JsValue>;
 
@@ -65,7 +68,7 @@ pub fn score_memory(input: JsValue) -> JsResult {
     out(api::score_memory(&arg(&input)?))
 }
 
-/// Batch `score_memory` ([`crate::batch`]): `shared` (object, JSON text or
+/// Batch `score_memory` ([`lians_score::scoring::batch`]): `shared` (object, JSON text or
 /// null) holds the common keyword arguments, `candidates` is JSON Lines or
 /// JSON-array text (fastest) or an array of plain objects; `options.output`
 /// is `"compact"` (default: typed-array columns), `"full"` (an array of
@@ -84,23 +87,27 @@ pub fn score_candidates(shared: JsValue, candidates: JsValue, options: JsValue) 
     };
     if !matches!(output.as_str(), "compact" | "full" | "jsonl") {
         return Err(js_error(&interop::error(
-            crate::ErrorCode::InvalidValue,
+            lians_score::ErrorCode::InvalidValue,
             "/options/output",
             format!("output must be \"compact\", \"full\" or \"jsonl\", got {output:?}"),
         )));
     }
     let batch = if candidates.is_string() {
-        interop::check_js_string(&candidates, crate::limits::MAX_TEXT_BYTES, "/candidates")
+        interop::check_js_string(&candidates, lians_score::api::limits::MAX_TEXT_BYTES, "/candidates")
             .map_err(|e| js_error(&e))?;
         let text = interop::js_json_text(&candidates);
-        crate::batch::score_candidates_text(&shared, &text)
+        lians_score::scoring::batch::score_candidates_text(&shared, &text)
     } else if let Some(items) = candidates.dyn_ref::<js_sys::Array>() {
-        if items.length() as usize > crate::limits::MAX_ARRAY_ITEMS {
-            return Err(js_error(&interop::error(crate::ErrorCode::TooLarge, "/candidates", "too many candidates")));
+        if items.length() as usize > lians_score::api::limits::MAX_ARRAY_ITEMS {
+            return Err(js_error(&interop::error(
+                lians_score::ErrorCode::TooLarge,
+                "/candidates",
+                "too many candidates",
+            )));
         }
         // Each candidate is converted as scoreMemory converts its argument;
         // one that cannot be converted gets its error row.
-        crate::batch::score_candidates_read(&shared, items.iter().map(|item| interop::from_js(&item)))
+        lians_score::scoring::batch::score_candidates_read(&shared, items.iter().map(|item| interop::from_js(&item)))
     } else {
         Err(Error::wrong_type("/candidates", "JSON Lines or JSON text, or an array of objects", "another type"))
     }
@@ -112,7 +119,7 @@ pub fn score_candidates(shared: JsValue, candidates: JsValue, options: JsValue) 
             for (i, r) in batch.results.iter().enumerate() {
                 let v = match r {
                     Ok(b) => b.to_json(),
-                    Err(e) => crate::cli::error_value(e),
+                    Err(e) => lians_score::cli::error_value(e),
                 };
                 arr.set(i as u32, to_js(&v));
             }
@@ -133,7 +140,7 @@ pub fn score_candidates(shared: JsValue, candidates: JsValue, options: JsValue) 
                 flags[1].push(b.safety_eligible as u8);
                 flags[2].push(b.temporal_eligible as u8);
                 for (k, c) in comps.iter_mut().enumerate() {
-                    c.push(crate::py::float::round6(b.components[k]));
+                    c.push(lians_score::py::float::round6(b.components[k]));
                 }
             }
             Err(e) => {
@@ -144,7 +151,7 @@ pub fn score_candidates(shared: JsValue, candidates: JsValue, options: JsValue) 
                 for c in comps.iter_mut() {
                     c.push(f64::NAN);
                 }
-                let mut o = crate::json::Object::new();
+                let mut o = lians_score::json::Object::new();
                 o.push_unique("index", Value::int(i as i64));
                 o.push_unique("error", Value::str(e.code.as_str()));
                 o.push_unique("message", Value::str(e.message.as_str()));
@@ -164,7 +171,7 @@ pub fn score_candidates(shared: JsValue, candidates: JsValue, options: JsValue) 
         set(&result, name, &Uint8Array::from(&f[..]));
     }
     let components = js_sys::Object::new();
-    for (name, c) in crate::score::COMPONENTS.iter().zip(&comps) {
+    for (name, c) in lians_score::scoring::COMPONENTS.iter().zip(&comps) {
         set(&components, name, &Float64Array::from(&c[..]));
     }
     set(&result, "components", &components);
@@ -177,7 +184,7 @@ pub fn score_candidates(shared: JsValue, candidates: JsValue, options: JsValue) 
 pub fn tokenize_for_scoring(value: JsValue) -> JsResult {
     // A bare string is the value itself, not JSON text.
     let value = if value.is_string() {
-        interop::check_js_string(&value, crate::limits::MAX_STRING_BYTES, "").map_err(|e| js_error(&e))?;
+        interop::check_js_string(&value, lians_score::api::limits::MAX_STRING_BYTES, "").map_err(|e| js_error(&e))?;
         Value::Str(interop::js_string_to_pystr(&value))
     } else {
         arg(&value)?
@@ -196,7 +203,7 @@ pub fn detect_risk_tags(content: JsValue) -> JsResult {
 #[cfg(not(feature = "verify-only"))]
 fn content_arg(content: &JsValue) -> Result<Value, JsValue> {
     if content.is_string() {
-        interop::check_js_string(content, crate::limits::MAX_STRING_BYTES, "").map_err(|e| js_error(&e))?;
+        interop::check_js_string(content, lians_score::api::limits::MAX_STRING_BYTES, "").map_err(|e| js_error(&e))?;
         Ok(Value::Str(interop::js_string_to_pystr(content)))
     } else {
         arg(content)
@@ -208,7 +215,7 @@ fn content_arg(content: &JsValue) -> Result<Value, JsValue> {
 #[cfg(not(feature = "verify-only"))]
 #[wasm_bindgen(js_name = riskSpans, skip_typescript)]
 pub fn risk_spans(content: JsValue) -> JsResult {
-    out(api::risk_spans(&content_arg(&content)?, crate::admission::Offsets::Utf16))
+    out(api::risk_spans(&content_arg(&content)?, lians_score::admission::Offsets::Utf16))
 }
 
 /// `is_too_vague(content)`: a boolean.
@@ -266,11 +273,11 @@ pub fn sha256_hex(input: JsValue) -> JsResult {
     if !input.is_string() {
         return Err(js_error(&Error::wrong_type("", "a string or Uint8Array", "another type")));
     }
-    interop::check_js_string(&input, crate::limits::MAX_TEXT_BYTES, "").map_err(|e| js_error(&e))?;
+    interop::check_js_string(&input, lians_score::api::limits::MAX_TEXT_BYTES, "").map_err(|e| js_error(&e))?;
     let s = interop::js_string_to_pystr(&input);
     if s.has_lone_surrogates() {
         return Err(js_error(&interop::error(
-            crate::ErrorCode::InvalidValue,
+            lians_score::ErrorCode::InvalidValue,
             "",
             "the string holds a lone surrogate, which has no UTF-8 encoding (the server cannot hash it either)",
         )));
@@ -309,7 +316,7 @@ pub fn verify_evidence_pack(wire_json: JsValue, options: JsValue) -> JsResult {
 }
 
 /// Audit a recall response: re-derive the server's scores from the raw
-/// `POST /v1/recall` body text ([`crate::audit`]). `options` is `{query?}`.
+/// `POST /v1/recall` body text ([`lians_score::audit`]). `options` is `{query?}`.
 #[cfg(not(feature = "verify-only"))]
 #[wasm_bindgen(js_name = auditRecall, skip_typescript)]
 pub fn audit_recall(wire_json: JsValue, options: JsValue) -> JsResult {
@@ -322,14 +329,14 @@ pub fn audit_recall(wire_json: JsValue, options: JsValue) -> JsResult {
 
 /// CLI: one scoring vector line → its `{"id","actual"}` checker line (no
 /// newline), or `undefined` for a blank line: exactly what the native
-/// `lians-score replay` prints for that line (same [`crate::replay`] code).
+/// `lians-score replay` prints for that line (same [`lians_score::cli::replay`] code).
 #[cfg(all(feature = "js-cli", not(feature = "verify-only")))]
 #[wasm_bindgen(js_name = replayScoringLine, skip_typescript)]
 pub fn replay_scoring_line(line: &str) -> Option<String> {
     if line.trim().is_empty() {
         return None;
     }
-    Some(crate::replay::scoring_line(line))
+    Some(lians_score::cli::replay::scoring_line(line))
 }
 
 /// CLI: one receipt case line → its checker line (no newline), or
@@ -343,7 +350,7 @@ pub fn replay_receipts_line(line: &str) -> Result<Option<String>, JsValue> {
     }
     let case = json::parse(line).map_err(|e| js_error(&e))?;
     let row = receipt::replay::replay_case(&case)
-        .map_err(|message| js_error(&interop::error(crate::ErrorCode::InvalidValue, "", message)))?;
+        .map_err(|message| js_error(&interop::error(lians_score::ErrorCode::InvalidValue, "", message)))?;
     Ok(Some(json::to_json_string(&row)))
 }
 

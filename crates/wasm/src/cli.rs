@@ -1,5 +1,5 @@
 //! Glue for the package's `lians-score` CLI (js/cli.mjs): the grammar and
-//! the command logic are [`crate::cli`], shared with the native CLI, so given
+//! the command logic are [`lians_score::cli`], shared with the native CLI, so given
 //! the same arguments and files both print the same bytes and exit with the
 //! same status. Not part of the documented JS API.
 
@@ -7,7 +7,7 @@ use js_sys::{Array, Function, Uint8Array};
 use wasm_bindgen::prelude::*;
 
 use super::interop::js_error;
-use crate::cli;
+use lians_score::cli;
 
 /// `cliRun(argv, read)`: run one command line; `read(path)` returns a file's
 /// bytes (`Uint8Array`) or text, `-` meaning standard input, and may throw.

@@ -395,7 +395,7 @@ fn relevance_tokens(
     let mut m = Matcher::new(q, TOKENS_NEEDED);
     let n = tokens(TOKEN_CAP, &mut m);
     if m.remaining() > 0 {
-        let meta = crate::metadata::metadata_text(metadata);
+        let meta = crate::scoring::metadata::metadata_text(metadata);
         let mut folded_meta = String::with_capacity(meta.len());
         unicode::casefold_into(&meta, &mut folded_meta);
         crate::text::mark_tokens(&folded_meta, &mut m);

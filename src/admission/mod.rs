@@ -7,10 +7,15 @@
 //! restated here as scanners over code points with Python's word, digit,
 //! space and case-insensitivity rules (see [`crate::text::ieq`]).
 
+// Field-level docs of this module are not complete yet (its items and
+// modules are documented); see the CHANGELOG.
+#[allow(missing_docs)]
+pub mod review;
+
 use crate::json::{Object, PyStr, Value};
 use crate::py::time::PyDateTime;
 use crate::py::unicode::{self, decimal_value, is_decimal, is_py_space, is_py_word};
-use crate::score::{self, Breakdown, ScoreInput};
+use crate::scoring::{self, Breakdown, ScoreInput};
 use crate::text::ieq_str;
 
 /// Tag names in detector order. Social security number (`ddd-dd-dddd`).
@@ -785,7 +790,7 @@ pub fn attach(
     input.safety_status = status.to_string();
     input.risk_tags = risk_tags.to_vec();
     input.purpose = Value::str("admission");
-    let breakdown = score::score_memory(&input);
+    let breakdown = scoring::score_memory(&input);
     let mut out = caller;
     let mut admission = Object::with_capacity(2);
     admission.push_unique("action", Value::str(recorded_action.unwrap_or(action)));

@@ -9,15 +9,20 @@
 //! final score from the *unrounded* components summed as CPython 3.12 does).
 
 mod breakdown;
+// Field-level docs of this module are not complete yet (its items and
+// modules are documented); see the CHANGELOG.
+#[allow(missing_docs)]
+pub mod batch;
 pub mod components;
 mod input;
+pub mod metadata;
+pub mod rank;
 
 pub use breakdown::{ScoreBreakdown, ScoringLimits, Weights};
 pub(crate) use input::datetime;
 pub use input::ScoreInput;
 
 use crate::json::{Object, Value};
-use crate::metadata;
 use crate::py::float::{round6, sum_py312};
 use crate::py::time::PyDateTime;
 use crate::text;
@@ -174,7 +179,7 @@ pub fn score_memory_with_lexical(input: &ScoreInput) -> (Breakdown, Option<f64>)
     (breakdown, Some(lexical.value))
 }
 
-/// Reusable buffers for scoring many memories ([`crate::batch`]).
+/// Reusable buffers for scoring many memories ([`crate::scoring::batch`]).
 #[derive(Default)]
 pub struct Scratch {
     folded: String,
