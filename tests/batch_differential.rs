@@ -10,8 +10,8 @@
 use std::path::PathBuf;
 
 use lians_score::json::{self, Object, Value};
+use lians_score::api;
 use lians_score::scoring::batch;
-use lians_score::{api, cli};
 
 fn vector_inputs() -> Vec<Value> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/conformance/scoring/score_memory.jsonl");
@@ -25,7 +25,7 @@ fn vector_inputs() -> Vec<Value> {
 fn single(input: &Value) -> String {
     json::to_json_string(&match api::score_memory(input) {
         Ok(v) => v,
-        Err(e) => cli::error_value(&e),
+        Err(e) => e.to_json(),
     })
 }
 
@@ -72,7 +72,7 @@ fn shared_members_score_as_the_merged_object() {
         let Ok(b) = batch::score_candidates(&shared, &[Value::Object(cand)]) else { continue };
         let got = json::to_json_string(&match &b.results[0] {
             Ok(bd) => bd.to_json(),
-            Err(e) => cli::error_value(e),
+            Err(e) => e.to_json(),
         });
         let want = single(&input);
         // A candidate with several invalid members may name another one

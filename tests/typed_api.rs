@@ -180,3 +180,14 @@ fn json_values_keep_ints_floats_and_order_through_serde() {
     let back: Value = serde_json::from_str(r#"{"z":1,"a":1.0,"z":2}"#).unwrap();
     assert_eq!(json::to_json_string(&back), r#"{"z":2,"a":1.0}"#);
 }
+
+#[test]
+fn an_unknown_argument_names_its_key_as_an_escaped_pointer() {
+    // RFC 6901: `~` as `~0`, `/` as `~1`, so the pointer names the one key (it was `/a/b~c`).
+    let input = json::parse(r#"{"content":"x","reference_time":"2026-08-01T00:00:00+00:00","a/b~c":1}"#).unwrap();
+    let err = ScoreInput::from_json(&input).unwrap_err();
+    assert_eq!(err.path, "/a~1b~0c");
+    assert_eq!(api::score_memory(&input).unwrap_err().path, "/a~1b~0c");
+    let plain = json::parse(r#"{"content":"x","reference_time":"2026-08-01T00:00:00+00:00","nope":1}"#).unwrap();
+    assert_eq!(ScoreInput::from_json(&plain).unwrap_err().path, "/nope");
+}

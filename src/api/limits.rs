@@ -196,13 +196,11 @@ fn pointer_of(base: &str, frames: &[(&Value, usize)]) -> String {
     let mut p = base.to_string();
     for (container, index) in frames {
         let Some(i) = index.checked_sub(1) else { continue };
-        let token = match container {
-            Value::Array(_) => i.to_string(),
-            Value::Object(o) => o.members()[i].0.to_str_lossy().into_owned(),
+        match container {
+            Value::Array(_) => json::pointer::push_index(&mut p, i),
+            Value::Object(o) => json::pointer::push(&mut p, &o.members()[i].0.to_str_lossy()),
             _ => continue,
-        };
-        p.push('/');
-        p.push_str(&token.replace('~', "~0").replace('/', "~1"));
+        }
     }
     p
 }

@@ -47,15 +47,6 @@ fn usage(message: String) -> Error {
     Error::new(ErrorCode::InvalidValue, "", message)
 }
 
-/// An `{"error", "message", "path"}` line for an input that could not be processed.
-pub fn error_value(e: &Error) -> Value {
-    let mut o = Object::new();
-    o.push_unique("error", Value::str(e.code.as_str()));
-    o.push_unique("message", Value::str(e.message.as_str()));
-    o.push_unique("path", Value::str(e.path.as_str()));
-    Value::Object(o)
-}
-
 /// `score`: `text` is one JSON document (an object, or an array of inputs)
 /// or JSON Lines; `function` names the API function (`score_memory`,
 /// `evaluate`, `tokenize_for_scoring`, `detect_risk_tags`, `risk_spans`
@@ -105,7 +96,7 @@ pub fn score(text: &str, function: &str, label: &str) -> Result<Outcome> {
     for input in &inputs {
         let out = call(input).unwrap_or_else(|e| {
             status = INVALID;
-            error_value(&e)
+            e.to_json()
         });
         output.push_str(&json::to_json_string(&out));
         output.push('\n');
@@ -179,7 +170,7 @@ pub fn verify_pack(wire: &str, options: &Value) -> Outcome {
 }
 
 fn error_outcome(e: &Error) -> Outcome {
-    Outcome { output: format!("{}\n", json::to_json_string(&error_value(e))), status: INVALID }
+    Outcome { output: format!("{}\n", json::to_json_string(&e.to_json())), status: INVALID }
 }
 
 fn report_value(v: Value) -> Outcome {
@@ -203,7 +194,7 @@ pub fn audit(wire: &str, query: Option<&str>) -> Outcome {
                 status: if consistent { OK } else { INVALID },
             }
         }
-        Err(e) => Outcome { output: format!("{}\n", json::to_json_string(&error_value(&e))), status: INVALID },
+        Err(e) => Outcome { output: format!("{}\n", json::to_json_string(&e.to_json())), status: INVALID },
     }
 }
 

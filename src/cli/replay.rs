@@ -30,11 +30,14 @@ fn with_markers_decoded(input: &Object, fields: &[&str]) -> Object {
     out
 }
 
+/// The checker's error row: [`Error::to_json`] without `path` (a vector
+/// records only that the reference raised).
 fn error_value(e: &Error) -> Value {
-    let mut o = Object::new();
-    o.push_unique("error", Value::str(e.code.as_str()));
-    o.push_unique("message", Value::str(e.message.as_str()));
-    Value::Object(o)
+    let mut row = e.to_json();
+    if let Value::Object(o) = &mut row {
+        o.remove("path");
+    }
+    row
 }
 
 fn wrap(key: &str, v: Value) -> Value {

@@ -324,17 +324,6 @@ fn thousands(n: usize) -> String {
     out
 }
 
-/// Append a reference token to a JSON pointer (RFC 6901 escaping).
-pub fn pointer(base: &str, token: &str) -> String {
-    let mut p = String::with_capacity(base.len() + token.len() + 1);
-    p.push_str(base);
-    p.push('/');
-    for c in token.chars() {
-        match c {
-            '~' => p.push_str("~0"),
-            '/' => p.push_str("~1"),
-            c => p.push(c),
-        }
-    }
-    p
-}
+/// Append a reference token to a JSON pointer (RFC 6901 escaping): the
+/// core's [`crate::json::pointer::join`].
+pub use crate::json::pointer::join as pointer;

@@ -317,7 +317,7 @@ impl Batch {
         for r in &self.results {
             let v = match r {
                 Ok(b) => b.to_json(),
-                Err(e) => crate::cli::error_value(e),
+                Err(e) => e.to_json(),
             };
             out.push_str(&json::to_json_string(&v));
             out.push('\n');
@@ -346,12 +346,7 @@ impl Batch {
                     out.push(',');
                 }
                 first = false;
-                let mut o = Object::new();
-                o.push_unique("index", Value::int(i as i64));
-                o.push_unique("error", Value::str(e.code.as_str()));
-                o.push_unique("message", Value::str(e.message.as_str()));
-                o.push_unique("path", Value::str(e.path.as_str()));
-                out.push_str(&json::to_json_string(&Value::Object(o)));
+                out.push_str(&json::to_json_string(&e.to_json_at(i)));
             }
         }
         out.push(']');
@@ -398,7 +393,7 @@ mod tests {
     fn line(r: &Result<Breakdown>) -> String {
         json::to_json_string(&match r {
             Ok(b) => b.to_json(),
-            Err(e) => crate::cli::error_value(e),
+            Err(e) => e.to_json(),
         })
     }
 
@@ -429,7 +424,7 @@ mod tests {
             };
             let want = json::to_json_string(&match single {
                 Ok(v) => v,
-                Err(e) => crate::cli::error_value(&e),
+                Err(e) => e.to_json(),
             });
             assert_eq!(line(r), want, "{c:?}");
         }

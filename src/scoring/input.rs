@@ -365,7 +365,7 @@ fn key_path(key: &str) -> std::borrow::Cow<'static, str> {
     ];
     match PATHS.iter().find(|p| &p[1..] == key) {
         Some(p) => std::borrow::Cow::Borrowed(p),
-        None => std::borrow::Cow::Owned(format!("/{key}")),
+        None => std::borrow::Cow::Owned(crate::json::pointer::join("", key)),
     }
 }
 

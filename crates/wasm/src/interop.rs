@@ -201,17 +201,6 @@ pub fn from_js(v: &JsValue) -> Result<Value, Error> {
     walk(v, &mut path, &mut ancestors, &mut budget)
 }
 
-fn push_pointer_token(path: &mut String, token: &str) {
-    path.push('/');
-    for c in token.chars() {
-        match c {
-            '~' => path.push_str("~0"),
-            '/' => path.push_str("~1"),
-            c => path.push(c),
-        }
-    }
-}
-
 fn walk(v: &JsValue, path: &mut String, ancestors: &mut Vec<JsValue>, budget: &mut Budget) -> Result<Value, Error> {
     budget.take(1, 0, path)?;
     if v.is_null() || v.is_undefined() {
@@ -302,7 +291,7 @@ fn walk_array(
     let base = path.len();
     for i in 0..len {
         path.truncate(base);
-        push_pointer_token(path, &i.to_string());
+        crate::json::pointer::push_index(path, i as usize);
         let item = Reflect::get_u32(v, i).map_err(|e| thrown(path, "reading an array element", &e))?;
         // Like JSON.stringify: holes and undefined elements become null.
         items.push(walk(&item, path, ancestors, budget)?);
@@ -341,7 +330,7 @@ fn walk_object(
         budget.take(0, key.unchecked_ref::<JsString>().length() as usize, path)?;
         let name = js_string_to_pystr(&key);
         path.truncate(base);
-        push_pointer_token(path, &name.to_str_lossy());
+        crate::json::pointer::push(path, &name.to_str_lossy());
         let item = Reflect::get(v, &key).map_err(|e| thrown(path, "reading a property", &e))?;
         if item.is_undefined() {
             // Like JSON.stringify and optional TS fields: an undefined member is absent.

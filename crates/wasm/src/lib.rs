@@ -119,7 +119,7 @@ pub fn score_candidates(shared: JsValue, candidates: JsValue, options: JsValue) 
             for (i, r) in batch.results.iter().enumerate() {
                 let v = match r {
                     Ok(b) => b.to_json(),
-                    Err(e) => lians_score::cli::error_value(e),
+                    Err(e) => e.to_json(),
                 };
                 arr.set(i as u32, to_js(&v));
             }
@@ -151,12 +151,7 @@ pub fn score_candidates(shared: JsValue, candidates: JsValue, options: JsValue) 
                 for c in comps.iter_mut() {
                     c.push(f64::NAN);
                 }
-                let mut o = lians_score::json::Object::new();
-                o.push_unique("index", Value::int(i as i64));
-                o.push_unique("error", Value::str(e.code.as_str()));
-                o.push_unique("message", Value::str(e.message.as_str()));
-                o.push_unique("path", Value::str(e.path.as_str()));
-                errors.push(&to_js(&Value::Object(o)));
+                errors.push(&to_js(&e.to_json_at(i)));
             }
         }
     }

@@ -5,12 +5,16 @@
 //! (object order and int/float distinction matter for metadata), and the
 //! receipt verifier hashes its canonical form ([`canonical`]).
 //!
+//! [`pointer`] builds the JSON pointers (RFC 6901) that name a place in a
+//! value: an [`Error`](crate::Error)'s `path`, a check's pointer.
+//!
 //! Values produced by [`parse`] nest at most [`MAX_DEPTH`] deep, so dropping
 //! and inspecting them recursively is safe; the printer is iterative anyway.
 
 mod doc;
 mod number;
 mod parse;
+pub mod pointer;
 mod value;
 pub mod write;
 
