@@ -18,7 +18,7 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 export PATH="$ROOT/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 export DENO_NO_UPDATE_CHECK=1 DENO_NO_PROMPT=1
-SHARED=${LIANS_SHARED:-tests}
+SHARED=${LIANS_SHARED:-tests/data}
 SCORING=$SHARED/conformance/scoring
 RECEIPTS=$SHARED/conformance/receipts
 OUT=test-output

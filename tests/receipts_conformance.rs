@@ -1,4 +1,4 @@
-//! Every public receipt conformance case from `tests/conformance/receipts/cases.jsonl`
+//! Every public receipt conformance case from `tests/data/conformance/receipts/cases.jsonl`
 //! (vendored from `../shared` by `scripts/refresh-conformance.sh`; `LIANS_SHARED` points elsewhere).
 //! A missing folder fails the test unless `LIANS_ALLOW_NO_SHARED=1`.
 

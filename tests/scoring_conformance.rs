@@ -1,11 +1,11 @@
-//! Every public scoring vector from `tests/conformance/scoring` (vendored from `../shared`), replayed
+//! Every public scoring vector from `tests/data/conformance/scoring` (vendored from `../shared`), replayed
 //! through the same code path as the CLI (`replay::run_vector`) and compared
 //! the way `check_scoring.py` compares: same keys, same list order, strings
 //! and booleans equal, numbers equal after rounding to 6 places, and any
 //! `{"error": ...}` accepted where the reference raised.
 //!
 //! The folder is found at `$LIANS_SHARED/conformance` or
-//! `<crate>/tests/conformance`. A missing folder fails the test unless
+//! `<crate>/tests/data/conformance`. A missing folder fails the test unless
 //! `LIANS_ALLOW_NO_SHARED=1` says that is expected.
 
 use std::path::PathBuf;
@@ -17,7 +17,7 @@ use lians_score::replay::run_vector;
 fn shared_dir() -> Option<PathBuf> {
     let base = std::env::var_os("LIANS_SHARED")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests"));
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data"));
     let dir = base.join("conformance/scoring");
     if dir.is_dir() {
         Some(dir)

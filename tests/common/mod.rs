@@ -5,12 +5,12 @@ use std::path::PathBuf;
 
 use lians_score::json::{self, Object, PyStr, Value};
 
-/// The vendored test data (`tests/`: `conformance/`, `samples/`), or `LIANS_SHARED`, if it holds `probe`.
+/// The vendored test data (`tests/data/`: `conformance/`, `samples/`), or `LIANS_SHARED`, if it holds `probe`.
 /// Missing: panics unless `LIANS_ALLOW_NO_SHARED=1` (then None: skip).
 pub fn shared_dir(probe: &str) -> Option<PathBuf> {
     let dir = match std::env::var_os("LIANS_SHARED") {
         Some(d) => PathBuf::from(d),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests"),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data"),
     };
     if dir.join(probe).exists() {
         return Some(dir);

@@ -16,9 +16,9 @@ const { pkg, reason } = await loadPackage();
 const noAudit = !pkg ? `package not built: ${reason}` : (typeof pkg.auditRecall !== 'function' ? 'the package has no auditRecall()' : false);
 const strict = Boolean(process.env.CI || process.env.LIANS_E2E_REQUIRE_PKG);
 const skip = strict ? false : noAudit;
-const SAMPLE = readFileSync(join(REPO, 'tests/samples/recall-08-fast-filters-acme-tinyfloat.json'), 'utf8');
-const DEEP = readFileSync(join(REPO, 'tests/audit/captured/recall-deep-mmr-graph.json'), 'utf8');
-const DEEP_QUERY = readFileSync(join(REPO, 'tests/audit/captured/recall-deep-mmr-graph.query.txt'), 'utf8');
+const SAMPLE = readFileSync(join(REPO, 'tests/data/samples/recall-08-fast-filters-acme-tinyfloat.json'), 'utf8');
+const DEEP = readFileSync(join(REPO, 'tests/data/audit/recall-deep-mmr-graph.json'), 'utf8');
+const DEEP_QUERY = readFileSync(join(REPO, 'tests/data/audit/recall-deep-mmr-graph.query.txt'), 'utf8');
 
 describe('audit view helpers (DOM-free)', () => {
   it('formats intervals outward to 6 places and draws a visible bar', () => {

@@ -22,7 +22,7 @@ const BIN = path.join(HERE, "node_modules/.bin");
 const WORK = path.join(HERE, "work");
 const FIX = path.join(HERE, "fixtures");
 const PKG = path.join(HERE, "node_modules/lians-score");
-const SAMPLE = path.join(ROOT, "tests/samples/recall-08-fast-filters-acme-tinyfloat.json");
+const SAMPLE = path.join(ROOT, "tests/data/samples/recall-08-fast-filters-acme-tinyfloat.json");
 const SAMPLE_TEXT = readFileSync(SAMPLE, "utf8");
 const SAMPLE_SHA = JSON.parse(SAMPLE_TEXT).receipt_sha256;
 const PAGE_OK = "ok ba7816bf lians-memory-scoring-v2 valid=true";
@@ -373,7 +373,7 @@ rmSync(WORK, { recursive: true, force: true });
 mkdirSync(path.join(WORK, "out"), { recursive: true });
 for (const f of ["browser", "edge", "workerd", "ts"]) cpSync(path.join(FIX, f), path.join(WORK, f), { recursive: true });
 for (const f of ["esm.mjs", "cjs.cjs", "deno.mjs"]) cpSync(path.join(HERE, "..", f), path.join(WORK, f));
-writeFileSync(path.join(WORK, "browser/recall-body.js"), `// tests/samples/${path.basename(SAMPLE)}, as the raw text a fetch returns.\nexport const RECALL_BODY = ${JSON.stringify(SAMPLE_TEXT)};\n`);
+writeFileSync(path.join(WORK, "browser/recall-body.js"), `// tests/data/samples/${path.basename(SAMPLE)}, as the raw text a fetch returns.\nexport const RECALL_BODY = ${JSON.stringify(SAMPLE_TEXT)};\n`);
 
 await new Promise((r) => staticServer.listen(0, "127.0.0.1", r));
 const staticBase = `http://127.0.0.1:${staticServer.address().port}`;
