@@ -6,14 +6,14 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { startServer, launchBrowser, newPage, waitForScoring, outPath } from './helpers.mjs';
+import { startServer, launchBrowser, newPage, waitForScoring, outPath, sampleFile } from './helpers.mjs';
 import { loadPackage, verifiersWork, REPO } from './pkg.mjs';
 import { spansAt } from '../../www/jsonspan.js';
 import { bigQueue, bigQueueItems } from './big-queue.mjs';
 
 const require = createRequire(import.meta.url);
-const SAMPLE = join(REPO, 'www', 'sample');
-const read = (f) => readFileSync(join(SAMPLE, f), 'utf8');
+// What the dashboard's /sample/ route serves (www/sample, then tests/data/samples).
+const read = (f) => readFileSync(sampleFile(f), 'utf8');
 
 /** Replace the first `from` that follows `marker`. */
 function tamperAfter(text, marker, from, to) {
@@ -78,17 +78,19 @@ describe('server', () => {
     assert.equal(meta, EXPECTED_CSP.replace("; frame-ancestors 'none'", ''));
   });
 
-  it('serves sample files byte for byte', async () => {
+  it('serves the captured samples from tests/data/samples, byte for byte', async () => {
     for (const f of ['admissions.json', 'pack-01-v2-signed.json', 'evidence_public_key.b64', 'recall-08-fast-filters-acme-tinyfloat.json', 'context-01-deep-acme-summary.json']) {
       const got = Buffer.from(await (await fetch(`${server.url}sample/${f}`)).arrayBuffer());
-      assert.ok(readFileSync(join(SAMPLE, f)).equals(got), f);
+      assert.equal(sampleFile(f), join(REPO, 'tests', 'data', 'samples', f));
+      assert.ok(readFileSync(join(REPO, 'tests', 'data', 'samples', f)).equals(got), f);
       const shared = join(REPO, '..', 'shared', 'samples', f);
       if (existsSync(shared)) assert.ok(readFileSync(shared).equals(got), `${f} equals shared/samples/${f}`);
     }
   });
 
   it('refuses traversal, other repo folders and non-GET methods', async () => {
-    for (const path of ['%2e%2e/Cargo.toml', 'lib/src/lib.rs', 'lib/..%2fCargo.toml', 'lib/%2e%2e/package.json', '..%5c..%5cetc/passwd', 'sample/%00']) {
+    for (const path of ['%2e%2e/Cargo.toml', 'lib/src/lib.rs', 'lib/..%2fCargo.toml', 'lib/%2e%2e/package.json', '..%5c..%5cetc/passwd', 'sample/%00',
+      'sample/..%2fconformance%2fcheck_scoring.py', 'sample/%2e%2e/%2e%2e/%2e%2e/Cargo.toml', 'sample/..%2f..%2f..%2fCargo.toml', 'sample/']) {
       const r = await fetch(server.url + path);
       assert.equal(r.status, 404, path);
     }

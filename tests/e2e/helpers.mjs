@@ -7,6 +7,9 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { REPO } from './pkg.mjs';
 
+// The file the dashboard's /sample/<name> route serves (www/sample, then tests/data/samples).
+export { sampleFile } from '../../scripts/serve.mjs';
+
 export const OUT_DIR = join(REPO, 'test-output');
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [

@@ -13,14 +13,14 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { startServer, launchBrowser, newPage, waitForScoring, outPath } from './helpers.mjs';
+import { startServer, launchBrowser, newPage, waitForScoring, outPath, sampleFile } from './helpers.mjs';
 import { loadPackage, verifiersWork, REPO } from './pkg.mjs';
 import { bigQueueItems } from './big-queue.mjs';
 import { markRuns } from '../../www/queue.js';
 
 const require = createRequire(import.meta.url);
-const SAMPLE = join(REPO, 'www', 'sample');
-const read = (f) => readFileSync(join(SAMPLE, f), 'utf8');
+// What the dashboard's /sample/ route serves (www/sample, then tests/data/samples).
+const read = (f) => readFileSync(sampleFile(f), 'utf8');
 const { pkg, reason } = await loadPackage();
 const noPkg = pkg ? false : `package not built: ${reason}`;
 const noVerifiers = noPkg || (verifiersWork(pkg) ? false : 'verifiers not implemented');
