@@ -11,7 +11,7 @@ import * as lians from "lians-score";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const quick = process.argv.includes("--quick");
-const dir = path.join(ROOT, "tests/audit/captured");
+const dir = path.join(ROOT, "tests/data/audit");
 const bodies = readdirSync(dir).filter((f) => f.endsWith(".json")).sort().map((f) => ({
   name: f.replace(/\.json$/, ""),
   wire: readFileSync(path.join(dir, f), "utf8"),
@@ -19,7 +19,7 @@ const bodies = readdirSync(dir).filter((f) => f.endsWith(".json")).sort().map((f
 }));
 bodies.push({
   name: "recall-08 (sample)",
-  wire: readFileSync(path.join(ROOT, "tests/samples/recall-08-fast-filters-acme-tinyfloat.json"), "utf8"),
+  wire: readFileSync(path.join(ROOT, "tests/data/samples/recall-08-fast-filters-acme-tinyfloat.json"), "utf8"),
   query: "Acme revenue",
 });
 

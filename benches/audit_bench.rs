@@ -1,5 +1,5 @@
 //! Recall audit vs receipt verification, natively, on every real recall body
-//! (`tests/audit/captured`, the vendored recall and context samples):
+//! (`tests/data/audit`, the vendored recall and context samples):
 //! `cargo run --release --example audit_bench [-- --quick]`. For each body, the
 //! median time of `api::verify_recall_receipt(wire, {query})` and of
 //! `api::audit_recall(wire, {query})` (both parse the raw text and build the
@@ -80,9 +80,8 @@ fn main() {
     }
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut bodies: Vec<(String, String, String)> = Vec::new();
-    let dir = root.join("tests/audit/captured");
-    let mut names: Vec<_> =
-        std::fs::read_dir(&dir).expect("tests/audit/captured").flatten().map(|e| e.path()).collect();
+    let dir = root.join("tests/data/audit");
+    let mut names: Vec<_> = std::fs::read_dir(&dir).expect("tests/data/audit").flatten().map(|e| e.path()).collect();
     names.sort();
     for p in names.iter().filter(|p| p.extension().is_some_and(|e| e == "json")) {
         let q = p.with_extension("query.txt");
@@ -92,7 +91,7 @@ fn main() {
             std::fs::read_to_string(q).unwrap(),
         ));
     }
-    let sample = root.join("tests/samples/recall-08-fast-filters-acme-tinyfloat.json");
+    let sample = root.join("tests/data/samples/recall-08-fast-filters-acme-tinyfloat.json");
     bodies.push(("recall-08 (sample)".into(), std::fs::read_to_string(sample).unwrap(), "Acme revenue".into()));
     println!("| body | bytes | results | verify ms (CPU) | audit ms (CPU) | audit / verify |");
     println!("|---|---:|---:|---:|---:|---:|");

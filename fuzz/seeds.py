@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Write seed corpora for the cargo-fuzz targets from the shared conformance
-data and the captured samples (read-only; nothing there is modified).
+"""Write seed corpora for the cargo-fuzz targets from the vendored conformance
+data and the captured samples (tests/data, a copy of ../shared; read-only,
+nothing there is modified).
 
-    python3 fuzz/seeds.py [--shared ../shared] [--out fuzz/corpus] [--max-bytes 65536]
+    python3 fuzz/seeds.py [--shared tests/data] [--out fuzz/corpus] [--max-bytes 65536]
 
 Layout written: <out>/<target>/<sha1 of content>, one input per file, in each
 target's input format (see tests/fuzz_checks/mod.rs):
@@ -32,7 +33,7 @@ API = {"score_memory": 0, "evaluate": 1, "rescore_review_item": 2, "stable_score
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser()
-    ap.add_argument("--shared", default=os.path.join(here, "..", "..", "shared"))
+    ap.add_argument("--shared", default=os.path.join(here, "..", "tests", "data"))
     ap.add_argument("--out", default=os.path.join(here, "corpus"))
     ap.add_argument("--max-bytes", type=int, default=65536)
     args = ap.parse_args()

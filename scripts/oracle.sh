@@ -73,7 +73,7 @@ while ((done_n < COUNT)); do
   n=$((COUNT - done_n < CHUNK ? COUNT - done_n : CHUNK))
   v=$WORK/vectors.jsonl
   gen_range "$done_n" "$n" "$v" || { echo "oracle: generator failed" >&2; exit 1; }
-  ((done_n == 0)) && cat tests/oracle/regressions.jsonl >> "$v"
+  ((done_n == 0)) && cat tests/data/oracle/regressions.jsonl >> "$v"
   t1=$SECONDS
   "$NATIVE" replay "$v" > "$WORK/native.jsonl" || { echo "oracle: native replay failed" >&2; exit 1; }
   node js/cli.mjs replay "$v" > "$WORK/wasm.jsonl" || { echo "oracle: wasm replay failed" >&2; exit 1; }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Refresh the vendored conformance corpus and samples from ../shared (or
-# $LIANS_SHARED_SRC) and say what changed. The copies in tests/conformance and
-# tests/samples are what every test reads, so a clone anywhere tests itself;
+# $LIANS_SHARED_SRC) and say what changed. The copies in tests/data/conformance and
+# tests/data/samples are what every test reads, so a clone anywhere tests itself;
 # never edit them by hand (the corpus is recorded from the Python reference).
 #   bash scripts/refresh-conformance.sh          # copy, then list changes
 #   bash scripts/refresh-conformance.sh --check  # exit 1 if they differ
@@ -15,7 +15,7 @@ if [[ ! -d "$src/conformance" || ! -d "$src/samples" ]]; then
   exit 0
 fi
 changed=0
-for pair in "conformance:tests/conformance" "samples:tests/samples"; do
+for pair in "conformance:tests/data/conformance" "samples:tests/data/samples"; do
   from="$src/${pair%%:*}" to="${pair#*:}"
   mkdir -p "$to"
   # What differs, file by file (added, removed, changed).
@@ -31,7 +31,7 @@ for pair in "conformance:tests/conformance" "samples:tests/samples"; do
 done
 if ((changed)); then
   if ((check)); then echo "refresh-conformance: the vendored copies differ from $src" >&2; exit 1; fi
-  echo "refresh-conformance: updated from $src (review with git diff --stat tests/conformance tests/samples)"
+  echo "refresh-conformance: updated from $src (review with git diff --stat tests/data/conformance tests/data/samples)"
 else
-  echo "refresh-conformance: tests/conformance and tests/samples equal $src"
+  echo "refresh-conformance: tests/data/conformance and tests/data/samples equal $src"
 fi

@@ -4,7 +4,10 @@
 //   PORT=8080 node scripts/serve.mjs
 //
 // Serves www/ and the package's browser build on 127.0.0.1 only, with a
-// strict Content-Security-Policy header on every response.
+// strict Content-Security-Policy header on every response. /sample/ is
+// www/sample (the embedded sample queue) and then tests/data/samples (the
+// captured server responses the page links to: served from the repo's test
+// data, not copied).
 //
 // Environment:
 //   PORT              port to listen on (default 8080; 0 picks a free port)
@@ -32,6 +35,8 @@ const WWW = join(REPO, 'www');
 const ROOT = process.env.LIANS_PKG_ROOT ? resolve(process.env.LIANS_PKG_ROOT) : REPO;
 // Only these top-level folders of the repo are reachable under /lib/.
 const LIB_DIRS = ['pkg', 'dist', 'js'];
+// What /sample/<name> reads, first match wins: the generated sample queue, then the captured samples.
+export const SAMPLE_DIRS = [join(WWW, 'sample'), join(REPO, 'tests', 'data', 'samples')];
 
 export const BASE_CSP = {
   'default-src': ["'self'"],
@@ -127,26 +132,38 @@ function securityHeaders(api) {
   };
 }
 
-/** Map a URL path to a file under one of the allowed roots, or null. */
+/** `base/rel` if it stays inside `base`, else null. */
+function inside(base, rel) {
+  const full = resolve(base, rel);
+  return full !== base && full.startsWith(base + sep) ? full : null;
+}
+
+/** The files a URL path may name, in order (the first that exists is served); [] if none is allowed. */
 function resolvePath(urlPath) {
   let p;
-  try { p = decodeURIComponent(urlPath); } catch { return null; }
-  if (p.includes('\0') || p.includes('\\')) return null;
+  try { p = decodeURIComponent(urlPath); } catch { return []; }
+  if (p.includes('\0') || p.includes('\\')) return [];
+  if (p.startsWith('/sample/')) return SAMPLE_DIRS.map((d) => inside(d, p.slice(8))).filter(Boolean);
   let base;
   let rel;
   if (p.startsWith('/lib/')) {
     rel = p.slice(5);
     const top = rel.split('/')[0];
-    if (!LIB_DIRS.includes(top)) return null;
+    if (!LIB_DIRS.includes(top)) return [];
     base = ROOT;
   } else {
     base = WWW;
     rel = p === '/' ? 'index.html' : p.slice(1);
   }
-  const full = resolve(base, rel);
-  if (full !== base && !full.startsWith(base + sep)) return null;
-  if (base === ROOT && !LIB_DIRS.some((d) => full.startsWith(join(ROOT, d) + sep))) return null;
-  return full;
+  const full = inside(base, rel);
+  if (!full) return [];
+  if (base === ROOT && !LIB_DIRS.some((d) => full.startsWith(join(ROOT, d) + sep))) return [];
+  return [full];
+}
+
+/** The file /sample/<name> serves (for tests that compare with it), or null. */
+export function sampleFile(name) {
+  return resolvePath(`/sample/${name}`).find((f) => existsSync(f)) ?? null;
 }
 
 export function createDashboardServer({ api = '', entry = findEntry() } = {}) {
@@ -169,11 +186,11 @@ export function createDashboardServer({ api = '', entry = findEntry() } = {}) {
       return send(200, body, TYPES['.js']);
     }
 
-    const file = resolvePath(path);
+    let file = null;
+    for (const f of resolvePath(path)) {
+      try { if ((await stat(f)).isFile()) { file = f; break; } } catch { /* next candidate */ }
+    }
     if (!file) return send(404, 'Not found\n');
-    let st;
-    try { st = await stat(file); } catch { return send(404, 'Not found\n'); }
-    if (!st.isFile()) return send(404, 'Not found\n');
     let body = await readFile(file);
     const name = file.toLowerCase();
     const type = name.endsWith('.d.ts') ? TYPES['.d.ts'] : TYPES[extname(name)] ?? 'application/octet-stream';

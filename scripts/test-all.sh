@@ -3,10 +3,13 @@
 # after scripts/bootstrap.sh). Runs all steps, then prints a summary and exits
 # non-zero if any step failed. Outputs go to test-output/.
 #   Rust: cargo test --release; clippy -D warnings (native all targets, wasm
-#   lib); a debug cargo test of the fast targets (integer overflow checks on);
-#   native conformance replays + checkers.
+#   lib); a debug cargo test of the fast targets (integer overflow checks on).
+#   The native conformance run is inside cargo test: tests/scoring_conformance.rs
+#   and tests/receipts_conformance.rs replay the corpus through the CLI's own
+#   replay commands, judge it with the vendored checkers and leave the output in
+#   test-output/native-{scoring,receipts}.jsonl.
 #   wasm: build (all targets + size budget); wasm replays + checkers, byte-
-#   compared with the native ones; the reference oracle (scripts/oracle.sh:
+#   compared with those native outputs; the reference oracle (scripts/oracle.sh:
 #   random inputs, native + wasm vs the Python reference, exactly); the
 #   number differentials (tests/numbers: float(), JSON numbers, repr, exp vs
 #   CPython, a fresh seed); Node
@@ -18,7 +21,7 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 export PATH="$ROOT/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 export DENO_NO_UPDATE_CHECK=1 DENO_NO_PROMPT=1
-SHARED=${LIANS_SHARED:-tests}
+SHARED=${LIANS_SHARED:-tests/data}
 SCORING=$SHARED/conformance/scoring
 RECEIPTS=$SHARED/conformance/receipts
 OUT=test-output
@@ -38,15 +41,11 @@ step() { # <name> <command...>
   fi
 }
 
-native_bin=target/release/lians-score
-
-native_scoring() {
-  cargo build --release --quiet --bin lians-score || return 1
-  : > "$OUT/native-scoring.jsonl"
-  for f in "$SCORING"/*.jsonl; do
-    "$native_bin" replay "$f" >> "$OUT/native-scoring.jsonl" || return 1
-  done
-  python3 "$SHARED/conformance/check_scoring.py" "$SCORING" "$OUT/native-scoring.jsonl"
+# The native replay outputs written by `cargo test --release` (see the header).
+need_native() { # <file>
+  [[ -s "$1" ]] && return 0
+  echo "no native output $1 to compare with (written by cargo test --release: tests/*_conformance.rs)" >&2
+  return 1
 }
 
 wasm_scoring() {
@@ -55,29 +54,15 @@ wasm_scoring() {
     node js/cli.mjs replay "$f" >> "$OUT/wasm-scoring.jsonl" || return 1
   done
   python3 "$SHARED/conformance/check_scoring.py" "$SCORING" "$OUT/wasm-scoring.jsonl" || return 1
-  if [[ -s "$OUT/native-scoring.jsonl" ]]; then
-    cmp "$OUT/native-scoring.jsonl" "$OUT/wasm-scoring.jsonl" && echo "wasm scoring replay is byte-identical to native"
-  else
-    echo "no native scoring output to compare with" >&2
-    return 1
-  fi
-}
-
-native_receipts() {
-  cargo build --release --quiet --bin lians-score || return 1
-  "$native_bin" verify-replay "$RECEIPTS/cases.jsonl" > "$OUT/native-receipts.jsonl" || return 1
-  python3 "$SHARED/conformance/check_receipts.py" "$RECEIPTS" "$OUT/native-receipts.jsonl"
+  need_native "$OUT/native-scoring.jsonl" || return 1
+  cmp "$OUT/native-scoring.jsonl" "$OUT/wasm-scoring.jsonl" && echo "wasm scoring replay is byte-identical to native"
 }
 
 wasm_receipts() {
   node js/cli.mjs verify-replay "$RECEIPTS/cases.jsonl" > "$OUT/wasm-receipts.jsonl" || return 1
   python3 "$SHARED/conformance/check_receipts.py" "$RECEIPTS" "$OUT/wasm-receipts.jsonl" || return 1
-  if [[ -s "$OUT/native-receipts.jsonl" ]]; then
-    cmp "$OUT/native-receipts.jsonl" "$OUT/wasm-receipts.jsonl" && echo "wasm receipt replay is byte-identical to native"
-  else
-    echo "no native receipt output to compare with" >&2
-    return 1
-  fi
+  need_native "$OUT/native-receipts.jsonl" || return 1
+  cmp "$OUT/native-receipts.jsonl" "$OUT/wasm-receipts.jsonl" && echo "wasm receipt replay is byte-identical to native"
 }
 
 # The reference as an oracle (scripts/oracle.sh): 20,000 random inputs (risk spans included), 3,000
@@ -157,6 +142,8 @@ live_airtight() {
   LIANS_AIRTIGHT_BODIES_DIR="$OUT/live" node --test --test-reporter=spec tests/js/airtight.test.mjs
 }
 
+# Includes the native conformance run (scoring and receipts, judged by the vendored checkers).
+rm -f "$OUT/native-scoring.jsonl" "$OUT/native-receipts.jsonl"
 step "cargo test --release" cargo test --release --workspace
 step "rustfmt --check" cargo fmt --all --check
 step "clippy -D warnings" clippy
@@ -164,15 +151,11 @@ step "cargo test (debug: overflow checks)" debug_tests
 step "wasm build + size" bash scripts/build.sh
 if [[ " ${failed[*]-} " == *"wasm build"* ]]; then
   echo "wasm build failed: skipping the wasm tests" >&2
-  step "native scoring conformance" native_scoring
-  step "native receipt conformance" native_receipts
 else
-  step "native scoring conformance" native_scoring
   step "wasm scoring conformance (= native bytes)" wasm_scoring
   step "reference oracle (random inputs vs lians-sdk, CPython 3.12)" reference_oracle
   step "number differentials vs CPython (float, JSON numbers, repr, exp; 500,000 inputs)" number_differentials
   step "audit query planner vs the reference (20,000 queries, CPython 3.12)" bash scripts/audit/planner-diff.sh
-  step "native receipt conformance" native_receipts
   step "wasm receipt conformance (= native bytes)" wasm_receipts
   step "node tests (ESM, CJS, web entry, CLI)" node_tests
   step "typescript (tsc --noEmit)" types

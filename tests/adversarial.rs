@@ -533,7 +533,7 @@ fn receipt_verification_is_linear() {
 /// A captured adaptive recall body (five fused results) with its results
 /// repeated `copies` times (memories and receipt alike).
 fn audit_body(copies: usize) -> (Value, String) {
-    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/audit/captured");
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/audit");
     let wire = std::fs::read_to_string(dir.join("recall-fast-adaptive.json")).unwrap();
     let query = std::fs::read_to_string(dir.join("recall-fast-adaptive.query.txt")).unwrap();
     let mut body = json::parse(&wire).unwrap();

@@ -1,6 +1,6 @@
 //! The recall audit (`src/audit`, spec `recall-audit.md`) on real responses:
 //! the captured sample and the bodies captured from a real Lians server in
-//! every recall mode (`tests/audit/captured`, see its README) audit
+//! every recall mode (`tests/data/audit`, see its README) audit
 //! consistent; "lying server" edits, re-hashed so that verification still
 //! passes, are caught with the right code; mutated bodies never panic.
 
@@ -13,10 +13,9 @@ use lians_score::json::{self, Object, Value};
 use lians_score::{api, receipt, ErrorCode};
 
 fn captured() -> Vec<(String, String, String)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/audit/captured");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/audit");
     let mut out = Vec::new();
-    let mut names: Vec<_> =
-        std::fs::read_dir(&dir).expect("tests/audit/captured").flatten().map(|e| e.path()).collect();
+    let mut names: Vec<_> = std::fs::read_dir(&dir).expect("tests/data/audit").flatten().map(|e| e.path()).collect();
     names.sort();
     for path in names {
         let name = path.file_name().unwrap().to_string_lossy().to_string();

@@ -14,7 +14,7 @@ use lians_score::api;
 use lians_score::scoring::batch;
 
 fn vector_inputs() -> Vec<Value> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/conformance/scoring/score_memory.jsonl");
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/conformance/scoring/score_memory.jsonl");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     text.lines()
         .filter(|l| !l.trim().is_empty())

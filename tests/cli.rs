@@ -10,7 +10,7 @@ fn bin() -> Command {
 }
 
 fn samples() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/samples");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/samples");
     if dir.is_dir() {
         Some(dir)
     } else if std::env::var("LIANS_ALLOW_NO_SHARED").as_deref() == Ok("1") {

@@ -1,6 +1,6 @@
 //! Regression vectors found by the reference-as-oracle differential test
 //! (tests/oracle/, scripts/oracle.sh): each line of
-//! `tests/oracle/regressions.jsonl` is a conformance-format vector whose
+//! `tests/data/oracle/regressions.jsonl` is a conformance-format vector whose
 //! `expected` was recorded from the reference (`oracle.py record`). The
 //! replay must print exactly the expected JSON (same keys, order, types and
 //! doubles); where the reference raised, any typed error is accepted.
@@ -10,7 +10,8 @@ use lians_score::json::{self, Value};
 
 #[test]
 fn oracle_regressions_replay_exactly() {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/oracle/regressions.jsonl")).unwrap();
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/oracle/regressions.jsonl")).unwrap();
     let mut n = 0;
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let vector = json::parse(line).unwrap();

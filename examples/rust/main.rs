@@ -12,7 +12,8 @@
 use lians_score::json::{Object, Value};
 use lians_score::{score_memory, verify_recall_receipt, PyDateTime, ScoreInput, VerificationReport};
 
-const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/samples/recall-08-fast-filters-acme-tinyfloat.json");
+const SAMPLE: &str =
+    concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/samples/recall-08-fast-filters-acme-tinyfloat.json");
 const SAMPLE_QUERY: &str = "Acme revenue";
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -1,6 +1,6 @@
 //! The `lians-score` command line, shared by the native CLI
 //! (`src/bin/lians-score`) and the package's CLI (`js/cli.mjs` through
-//! `src/wasm/cli.rs`): one grammar ([`COMMANDS`], parsed by [`run`]) and the
+//! `crates/wasm/src/cli.rs`): one grammar ([`COMMANDS`], parsed by [`run`]) and the
 //! command logic, as pure functions from arguments and file *texts* to output
 //! text and an exit status. Each front end only supplies a file reader and
 //! writes what [`run`] returns, so both accept the same flags, print the same

@@ -5,12 +5,12 @@ use std::path::PathBuf;
 
 use lians_score::json::{self, Object, PyStr, Value};
 
-/// The vendored test data (`tests/`: `conformance/`, `samples/`), or `LIANS_SHARED`, if it holds `probe`.
+/// The vendored test data (`tests/data/`: `conformance/`, `samples/`), or `LIANS_SHARED`, if it holds `probe`.
 /// Missing: panics unless `LIANS_ALLOW_NO_SHARED=1` (then None: skip).
 pub fn shared_dir(probe: &str) -> Option<PathBuf> {
     let dir = match std::env::var_os("LIANS_SHARED") {
         Some(d) => PathBuf::from(d),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests"),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data"),
     };
     if dir.join(probe).exists() {
         return Some(dir);
@@ -207,4 +207,40 @@ fn respell_into(v: &Value, out: &mut String, depth: usize) {
             out.push('}');
         }
     }
+}
+
+/// The native conformance run: the CLI's `verb` (`replay` or `verify-replay`, through `cli::run`, the
+/// function the binary calls) over `files`, its stdout written to `test-output/<out>` (`<out>.debug` in a
+/// debug build), then judged by the reference's own checker `checker` (vendored, never restated here) on
+/// `corpus`. The file is what `scripts/test-all.sh` byte-compares the wasm replay with. Returns the number
+/// of lines replayed. Needs `python3` (or `$PYTHON`).
+pub fn replay_and_check(
+    verb: &str,
+    files: &[PathBuf],
+    checker: &std::path::Path,
+    corpus: &std::path::Path,
+    out: &str,
+) -> usize {
+    let mut argv = vec![verb.to_string()];
+    argv.extend(files.iter().map(|f| f.display().to_string()));
+    let mut read = |p: &str| std::fs::read(p).map_err(|e| format!("{p}: {e}"));
+    let run = lians_score::cli::run(&argv, &mut read);
+    assert_eq!(run.status, 0, "{verb} failed: {}", run.stderr);
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("test-output");
+    std::fs::create_dir_all(&dir).expect("create test-output");
+    let path = dir.join(if cfg!(debug_assertions) { format!("{out}.debug") } else { out.to_string() });
+    std::fs::write(&path, &run.stdout).expect("write the replay output");
+    let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".to_string());
+    let judged = std::process::Command::new(&python).arg(checker).arg(corpus).arg(&path).output().unwrap_or_else(|e| {
+        panic!("cannot run {python} {} ({e}): the conformance checkers need Python 3", checker.display())
+    });
+    assert!(
+        judged.status.success(),
+        "{} rejects {}:\n{}{}",
+        checker.display(),
+        path.display(),
+        String::from_utf8_lossy(&judged.stdout),
+        String::from_utf8_lossy(&judged.stderr)
+    );
+    run.stdout.lines().count()
 }

@@ -6,19 +6,17 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
-import { startServer, launchBrowser, newPage, outPath } from './helpers.mjs';
+import { startDashboard, stopDashboard, axeSerious, newPage, outPath } from './helpers.mjs';
 import { loadPackage, REPO } from './pkg.mjs';
 import { groupOf, intervalGeometry, intervalText, shortValue } from '../../www/audit-view.js';
 
-const require = createRequire(import.meta.url);
 const { pkg, reason } = await loadPackage();
 const noAudit = !pkg ? `package not built: ${reason}` : (typeof pkg.auditRecall !== 'function' ? 'the package has no auditRecall()' : false);
 const strict = Boolean(process.env.CI || process.env.LIANS_E2E_REQUIRE_PKG);
 const skip = strict ? false : noAudit;
-const SAMPLE = readFileSync(join(REPO, 'tests/samples/recall-08-fast-filters-acme-tinyfloat.json'), 'utf8');
-const DEEP = readFileSync(join(REPO, 'tests/audit/captured/recall-deep-mmr-graph.json'), 'utf8');
-const DEEP_QUERY = readFileSync(join(REPO, 'tests/audit/captured/recall-deep-mmr-graph.query.txt'), 'utf8');
+const SAMPLE = readFileSync(join(REPO, 'tests/data/samples/recall-08-fast-filters-acme-tinyfloat.json'), 'utf8');
+const DEEP = readFileSync(join(REPO, 'tests/data/audit/recall-deep-mmr-graph.json'), 'utf8');
+const DEEP_QUERY = readFileSync(join(REPO, 'tests/data/audit/recall-deep-mmr-graph.query.txt'), 'utf8');
 
 describe('audit view helpers (DOM-free)', () => {
   it('formats intervals outward to 6 places and draws a visible bar', () => {
@@ -50,14 +48,8 @@ describe('audit view helpers (DOM-free)', () => {
 describe('Audit scores panel', { skip }, () => {
   let server;
   let browser;
-  before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  before(async () => ({ server, browser } = await startDashboard()));
+  after(() => stopDashboard({ server, browser }));
 
   async function audit(page, wire, query) {
     await page.fill('#v-wire', wire);
@@ -127,16 +119,12 @@ describe('Audit scores panel', { skip }, () => {
   });
 
   it('axe: no serious or critical violations in the audit panel (light and dark, narrow)', async () => {
-    const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
     for (const opts of [{ colorScheme: 'light' }, { colorScheme: 'dark', width: 390, height: 844 }]) {
       const { page } = await newPage(browser, opts);
       await page.goto(server.url + '#empty');
       await page.click('#tab-verify');
       await audit(page, SAMPLE.replaceAll('"trust_score":0.5,', '"trust_score":0.6,'), 'Acme revenue');
-      await page.evaluate(axeSource);
-      const res = await page.evaluate(() => window.axe.run(document.querySelector('#v-audit'), { resultTypes: ['violations'] }));
-      const serious = res.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical');
-      assert.deepEqual(serious.map((x) => `${x.id}: ${x.nodes.slice(0, 3).map((n) => n.target).join(' ')}`), [], opts.colorScheme);
+      assert.deepEqual(await axeSerious(page, '#v-audit'), [], opts.colorScheme);
       await page.close();
     }
   });

@@ -5,15 +5,13 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
-import { startServer, launchBrowser, newPage, waitForScoring, outPath } from './helpers.mjs';
+import { startServer, startDashboard, stopDashboard, openDashboard, loadQueueFile, axeSerious, newPage, waitForScoring, outPath, sampleFile } from './helpers.mjs';
 import { loadPackage, verifiersWork, REPO } from './pkg.mjs';
 import { spansAt } from '../../www/jsonspan.js';
 import { bigQueue, bigQueueItems } from './big-queue.mjs';
 
-const require = createRequire(import.meta.url);
-const SAMPLE = join(REPO, 'www', 'sample');
-const read = (f) => readFileSync(join(SAMPLE, f), 'utf8');
+// What the dashboard's /sample/ route serves (www/sample, then tests/data/samples).
+const read = (f) => readFileSync(sampleFile(f), 'utf8');
 
 /** Replace the first `from` that follows `marker`. */
 function tamperAfter(text, marker, from, to) {
@@ -32,27 +30,11 @@ let server;
 let browser;
 const recorders = [];
 
-async function open(opts = {}, hash = '') {
-  const p = await newPage(browser, opts);
-  recorders.push(p.rec);
-  await p.page.goto(server.url + hash);
-  return p;
-}
+const open = (opts = {}, hash = '') => openDashboard(browser, server, recorders, opts, hash);
+const loadQueue = loadQueueFile;
 
-async function loadQueue(page, text, name = 'queue.json') {
-  await page.setInputFiles('#queue-file', { name, mimeType: 'application/json', buffer: Buffer.from(text) });
-  return waitForScoring(page);
-}
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+before(async () => ({ server, browser } = await startDashboard()));
+after(() => stopDashboard({ server, browser }));
 
 // In CI (CI=true) or with LIANS_E2E_REQUIRE_PKG=1 a missing or stubbed package is a failure, not a skip.
 const strict = Boolean(process.env.CI || process.env.LIANS_E2E_REQUIRE_PKG);
@@ -78,17 +60,19 @@ describe('server', () => {
     assert.equal(meta, EXPECTED_CSP.replace("; frame-ancestors 'none'", ''));
   });
 
-  it('serves sample files byte for byte', async () => {
+  it('serves the captured samples from tests/data/samples, byte for byte', async () => {
     for (const f of ['admissions.json', 'pack-01-v2-signed.json', 'evidence_public_key.b64', 'recall-08-fast-filters-acme-tinyfloat.json', 'context-01-deep-acme-summary.json']) {
       const got = Buffer.from(await (await fetch(`${server.url}sample/${f}`)).arrayBuffer());
-      assert.ok(readFileSync(join(SAMPLE, f)).equals(got), f);
+      assert.equal(sampleFile(f), join(REPO, 'tests', 'data', 'samples', f));
+      assert.ok(readFileSync(join(REPO, 'tests', 'data', 'samples', f)).equals(got), f);
       const shared = join(REPO, '..', 'shared', 'samples', f);
       if (existsSync(shared)) assert.ok(readFileSync(shared).equals(got), `${f} equals shared/samples/${f}`);
     }
   });
 
   it('refuses traversal, other repo folders and non-GET methods', async () => {
-    for (const path of ['%2e%2e/Cargo.toml', 'lib/src/lib.rs', 'lib/..%2fCargo.toml', 'lib/%2e%2e/package.json', '..%5c..%5cetc/passwd', 'sample/%00']) {
+    for (const path of ['%2e%2e/Cargo.toml', 'lib/src/lib.rs', 'lib/..%2fCargo.toml', 'lib/%2e%2e/package.json', '..%5c..%5cetc/passwd', 'sample/%00',
+      'sample/..%2fconformance%2fcheck_scoring.py', 'sample/%2e%2e/%2e%2e/%2e%2e/Cargo.toml', 'sample/..%2f..%2f..%2fCargo.toml', 'sample/']) {
       const r = await fetch(server.url + path);
       assert.equal(r.status, 404, path);
     }
@@ -575,13 +559,8 @@ describe('verify panels', () => {
 });
 
 describe('look and accessibility', () => {
-  const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
   async function axe(page, label) {
-    await page.evaluate(axeSource); // evaluated through the driver, not subject to the page CSP
-    const res = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
-    const bad = res.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    assert.deepEqual(bad.map((v) => `${label}: ${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`), []);
-    return res.violations;
+    assert.deepEqual((await axeSerious(page)).map((v) => `${label}: ${v}`), []);
   }
 
   for (const scheme of ['light', 'dark']) {

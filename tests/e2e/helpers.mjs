@@ -2,10 +2,14 @@
 // 127.0.0.1 (a free port), headless Chromium from /usr/bin/chromium, and a
 // guard that records every request that would leave 127.0.0.1.
 import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { REPO } from './pkg.mjs';
+
+// The file the dashboard's /sample/<name> route serves (www/sample, then tests/data/samples).
+export { sampleFile } from '../../scripts/serve.mjs';
 
 export const OUT_DIR = join(REPO, 'test-output');
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -79,4 +83,40 @@ export async function waitForScoring(page, timeout = 60000) {
 export function outPath(name) {
   mkdirSync(OUT_DIR, { recursive: true });
   return join(OUT_DIR, name);
+}
+
+/** The dashboard server (with `env`) and Chromium, for one file's or describe's before(). */
+export async function startDashboard(env = {}) {
+  return { server: await startServer(env), browser: await launchBrowser() };
+}
+
+/** The after() of startDashboard. */
+export async function stopDashboard({ server, browser } = {}) {
+  await browser?.close();
+  await server?.stop();
+}
+
+/** A recorded page (newPage) at the dashboard's `hash`; its recorder joins `recorders`. */
+export async function openDashboard(browser, server, recorders, opts = {}, hash = '') {
+  const p = await newPage(browser, opts);
+  recorders.push(p.rec);
+  await p.page.goto(server.url + hash);
+  return p;
+}
+
+/** Set `text` as the queue file and wait for the re-scoring to end. */
+export async function loadQueueFile(page, text, name = 'queue.json') {
+  await page.setInputFiles('#queue-file', { name, mimeType: 'application/json', buffer: Buffer.from(text) });
+  return waitForScoring(page);
+}
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's serious and critical violations in the page (or under `selector`), one line each. */
+export async function axeSerious(page, selector = null) {
+  await page.evaluate(AXE); // evaluated through the driver, not subject to the page CSP
+  const res = await page.evaluate((sel) => window.axe.run(sel ? document.querySelector(sel) : document, { resultTypes: ['violations'] }), selector);
+  return res.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => [].concat(n.target).join(' ')).join(' | ')}`);
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Builds www/sample/queue-sample.json, the dashboard's embedded sample queue:
-// the six real held items of shared/samples/admissions.json, byte for byte,
+// the six real held items of tests/data/samples/admissions.json, byte for byte,
 // followed (newest first, as the server orders by created_at) by synthetic
 // items in the richer export shape (with `importance` and `metadata`).
 //
@@ -19,7 +19,7 @@ import { loadPackage, REPO } from './pkg.mjs';
 import { spansAt } from '../../www/jsonspan.js';
 
 const OUT = join(REPO, 'www', 'sample', 'queue-sample.json');
-const REAL = join(REPO, 'www', 'sample', 'admissions.json');
+const REAL = join(REPO, 'tests', 'data', 'samples', 'admissions.json');
 const BLOCKED = ['scraped'];
 
 // Each: content, source, event_time as written (offset kept) and as listed,

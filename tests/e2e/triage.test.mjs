@@ -12,45 +12,27 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
-import { startServer, launchBrowser, newPage, waitForScoring, outPath } from './helpers.mjs';
+import { startDashboard, stopDashboard, openDashboard, loadQueueFile, axeSerious, waitForScoring, outPath, sampleFile } from './helpers.mjs';
 import { loadPackage, verifiersWork, REPO } from './pkg.mjs';
 import { bigQueueItems } from './big-queue.mjs';
 import { markRuns } from '../../www/queue.js';
 
-const require = createRequire(import.meta.url);
-const SAMPLE = join(REPO, 'www', 'sample');
-const read = (f) => readFileSync(join(SAMPLE, f), 'utf8');
+// What the dashboard's /sample/ route serves (www/sample, then tests/data/samples).
+const read = (f) => readFileSync(sampleFile(f), 'utf8');
 const { pkg, reason } = await loadPackage();
 const noPkg = pkg ? false : `package not built: ${reason}`;
 const noVerifiers = noPkg || (verifiersWork(pkg) ? false : 'verifiers not implemented');
 const noSpans = noPkg || (typeof pkg.riskSpans === 'function' ? false : 'this package build has no riskSpans() yet');
-const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 let server;
 let browser;
 const recorders = [];
 
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+before(async () => ({ server, browser } = await startDashboard()));
+after(() => stopDashboard({ server, browser }));
 
-async function open(opts = {}, hash = '#empty') {
-  const p = await newPage(browser, opts);
-  recorders.push(p.rec);
-  await p.page.goto(server.url + hash);
-  return p;
-}
-
-async function loadFile(page, text, name = 'queue.json') {
-  await page.setInputFiles('#queue-file', { name, mimeType: 'application/json', buffer: Buffer.from(text) });
-  return waitForScoring(page);
-}
+const open = (opts = {}, hash = '#empty') => openDashboard(browser, server, recorders, opts, hash);
+const loadFile = loadQueueFile;
 
 const queueText = (texts) => `{"pending":[${texts.join(',')}],"total":${texts.length},"status_filter":"pending"}`;
 
@@ -94,10 +76,7 @@ const snap = (page) => page.evaluate(() => window.__liansDashboard.snapshot());
 async function axe(page, label) {
   for (const colorScheme of ['light', 'dark']) {
     await page.emulateMedia({ colorScheme });
-    await page.evaluate(axeSource);
-    const res = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
-    const bad = res.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    assert.deepEqual(bad.map((v) => `${label} ${colorScheme}: ${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`), []);
+    assert.deepEqual((await axeSerious(page)).map((v) => `${label} ${colorScheme}: ${v}`), []);
   }
   await page.emulateMedia({ colorScheme: 'light' });
 }

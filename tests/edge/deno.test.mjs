@@ -23,7 +23,7 @@ Deno.test("scores a memory", () => {
 });
 
 Deno.test("verifies the captured recall response", () => {
-  const wire = Deno.readTextFileSync(new URL("../samples/recall-08-fast-filters-acme-tinyfloat.json", import.meta.url));
+  const wire = Deno.readTextFileSync(new URL("../data/samples/recall-08-fast-filters-acme-tinyfloat.json", import.meta.url));
   const report = verifyRecallReceipt(wire);
   assertEquals(report.valid, true, JSON.stringify(report.failures));
   assertEquals(report.receipt_sha256, JSON.parse(wire).receipt_sha256);
@@ -44,7 +44,7 @@ Deno.test("lians-score/verify (verify-deno.mjs): ready on import, the verifiers 
   const full = await import("../../js/deno.mjs");
   assertEquals(verify.isInitialized(), true);
   assertEquals(typeof verify.scoreMemory, "undefined");
-  const wire = Deno.readTextFileSync(new URL("../samples/recall-08-fast-filters-acme-tinyfloat.json", import.meta.url));
+  const wire = Deno.readTextFileSync(new URL("../data/samples/recall-08-fast-filters-acme-tinyfloat.json", import.meta.url));
   assertEquals(JSON.stringify(verify.verifyRecallReceipt(wire, { query: "Acme revenue" })), JSON.stringify(full.verifyRecallReceipt(wire, { query: "Acme revenue" })));
   assertEquals(verify.LiansScoreError, full.LiansScoreError);
   let caught;

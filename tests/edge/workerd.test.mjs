@@ -2,49 +2,19 @@
 // verify request. The process is started and stopped by this test.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import { ROOT, SAMPLES } from "../js/helpers.mjs";
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitFor(url, child, log, ms = 30000) {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`workerd exited (${child.exitCode}):\n${log()}`);
-    try {
-      const res = await fetch(url);
-      if (res.ok) return res;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`workerd did not answer in ${ms} ms:\n${log()}`);
-}
+import { freePort, start, waitFor } from "../js/proc.mjs";
 
 test("workerd serves score and verify requests", async () => {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const bin = path.join(ROOT, "node_modules/.bin/workerd");
   const config = path.join(ROOT, "tests/edge/workerd/config.capnp");
-  const child = spawn(bin, ["serve", config, "--socket-addr", `http=127.0.0.1:${port}`], { stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  child.stdout.on("data", (d) => (output += d));
-  child.stderr.on("data", (d) => (output += d));
+  const proc = start(bin, ["serve", config, "--socket-addr", `http=127.0.0.1:${port}`]);
   try {
-    const health = await (await waitFor(`${base}/health`, child, () => output)).json();
+    const health = await (await waitFor(`${base}/health`, proc, { ms: 30000, ok: (res) => res.ok })).json();
     assert.equal(health.ok, true);
     assert.equal(health.exported, true, "LiansScoreError, LiansVerificationError, createVerifyingFetch");
     assert.equal(health.sha, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
@@ -80,7 +50,6 @@ test("workerd serves score and verify requests", async () => {
     assert.equal(badError.code, "malformed_json");
     assert.equal(badError.typed, true, "a LiansScoreError instance in workerd");
   } finally {
-    child.kill("SIGTERM");
-    await new Promise((r) => (child.exitCode !== null ? r() : child.once("exit", r)));
+    await proc.stop();
   }
 });

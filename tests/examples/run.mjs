@@ -18,10 +18,8 @@
 // Prints one line per example (ok/FAIL, seconds); exits 1 if any failed.
 // Without CPython 3.12 (no Lians server) it fails under CI=true and skips the
 // server-backed examples elsewhere.
-import { spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -29,12 +27,13 @@ import { packTarball } from "../package/tarball.mjs";
 import { liansAvailable, startLians } from "../live/server.mjs";
 import { startTamperingProxy } from "../live/proxy.mjs";
 import { tamperAt, editString } from "../live/tamper.mjs";
+import { run as sh, start as startProc, freePort, waitFor, check } from "../js/proc.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const EXAMPLES = path.join(ROOT, "examples");
 const MATRIX = path.join(ROOT, "tests/package/matrix");
 const MATRIX_BIN = path.join(MATRIX, "node_modules/.bin");
-const SAMPLE = readFileSync(path.join(ROOT, "tests/samples/recall-08-fast-filters-acme-tinyfloat.json"), "utf8");
+const SAMPLE = readFileSync(path.join(ROOT, "tests/data/samples/recall-08-fast-filters-acme-tinyfloat.json"), "utf8");
 const SAMPLE_QUERY = "Acme revenue";
 const AGENT = "example-agent";
 const ENV = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NO_COLOR: "1", FORCE_COLOR: "0" };
@@ -43,69 +42,8 @@ const only = onlyAt > 0 ? new Set(process.argv[onlyAt + 1].split(",")) : null;
 
 // ---------------------------------------------------------------- helpers
 
-function run(cmd, args, { cwd = ROOT, env = ENV, timeout = 300_000, allowFail = false } = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    child.stdout.on("data", (d) => (out += d));
-    child.stderr.on("data", (d) => (out += d));
-    const timer = setTimeout(() => child.kill("SIGKILL"), timeout);
-    child.on("error", reject);
-    child.on("close", (code, signal) => {
-      clearTimeout(timer);
-      if (code === 0 || allowFail) resolve({ code, out });
-      else reject(new Error(`${path.basename(cmd)} ${args.join(" ")} exited ${code ?? signal}:\n${out.slice(-4000)}`));
-    });
-  });
-}
-
-function start(cmd, args, { cwd = ROOT, env = ENV } = {}) {
-  const child = spawn(cmd, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-  let out = "";
-  child.stdout.on("data", (d) => (out += d));
-  child.stderr.on("data", (d) => (out += d));
-  return {
-    child,
-    output: () => out,
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        child.once("exit", resolve);
-        child.kill("SIGTERM");
-        setTimeout(() => child.kill("SIGKILL"), 5000).unref();
-      }),
-  };
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitFor(url, proc, ms = 60_000) {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (proc.child.exitCode !== null) throw new Error(`server exited (${proc.child.exitCode}):\n${proc.output().slice(-4000)}`);
-    try {
-      const res = await fetch(url);
-      if (res.status < 500) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`no answer from ${url} in ${ms} ms:\n${proc.output().slice(-4000)}`);
-}
-
-function check(cond, message) {
-  if (!cond) throw new Error(message);
-}
+const run = (cmd, args, opts = {}) => sh(cmd, args, { cwd: ROOT, env: ENV, ...opts });
+const start = (cmd, args, opts = {}) => startProc(cmd, args, { cwd: ROOT, env: ENV, ...opts });
 
 /** Copy examples/NAME to `dest` with its lians-score dependency pointed at the tarball. */
 function copyExample(name, dest) {

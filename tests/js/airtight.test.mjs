@@ -1,7 +1,7 @@
 // The adversarial suite of issue #20 ("airtight verification"), in Node
 // against the wasm build, with JSON.parse as the client: a seeded mutation
 // engine applies to every bound pointer of every valid response body it has
-// (tests/samples, the receipt corpus's valid bodies, and the live bodies
+// (tests/data/samples, the receipt corpus's valid bodies, and the live bodies
 // tests/live captures into test-output/live when they are there):
 //
 //   type changes (string <-> array / number / object / bool / null), duplicate

@@ -9,7 +9,7 @@ import path from "node:path";
 import * as lians from "lians-score";
 import { ROOT, SAMPLES } from "./helpers.mjs";
 
-const CAPTURED = path.join(ROOT, "tests/audit/captured");
+const CAPTURED = path.join(ROOT, "tests/data/audit");
 const NATIVE = path.join(ROOT, "target/release/lians-score");
 const bodies = readdirSync(CAPTURED)
   .filter((f) => f.endsWith(".json"))

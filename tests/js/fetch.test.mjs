@@ -1,5 +1,5 @@
 // createVerifyingFetch (js/fetch.mjs) over a stub base fetch that answers with
-// the captured server samples (tests/samples), as is or tampered byte for byte;
+// the captured server samples (tests/data/samples), as is or tampered byte for byte;
 // and the error classes (js/errors.mjs) across the ESM and CommonJS entries.
 // tests/live/fetch.test.mjs runs the same against a real Lians server, from
 // the packed tarball.

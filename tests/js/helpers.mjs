@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import path from "node:path";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-export const SHARED = path.resolve(ROOT, process.env.LIANS_SHARED ?? "tests");
+export const SHARED = path.resolve(ROOT, process.env.LIANS_SHARED ?? "tests/data");
 export const SCORING_DIR = path.join(SHARED, "conformance/scoring");
 export const RECEIPTS_FILE = path.join(SHARED, "conformance/receipts/cases.jsonl");
 export const SAMPLES = path.join(SHARED, "samples");
@@ -25,53 +25,6 @@ export function sample(items, count) {
   if (items.length <= count) return items;
   const step = items.length / count;
   return Array.from({ length: count }, (_, i) => items[Math.floor(i * step)]);
-}
-
-/** Python round(x, 6) is close enough here: compare like check_scoring.py. */
-function round6(x) {
-  return Math.round(x * 1e6) / 1e6;
-}
-
-/** check_scoring.py's structural comparison; returns null or a description. */
-export function compare(expected, actual, where = "expected") {
-  if (expected && typeof expected === "object" && !Array.isArray(expected)) {
-    const keys = Object.keys(expected);
-    if (keys.length === 1 && keys[0] === "error") {
-      return actual && typeof actual === "object" && "error" in actual ? null : `${where}: want an error, got ${JSON.stringify(actual)}`;
-    }
-  }
-  if (typeof expected === "boolean" || typeof actual === "boolean") {
-    return expected === actual ? null : `${where}: ${expected} vs ${actual}`;
-  }
-  if (typeof expected === "number") {
-    if (typeof actual !== "number") return `${where}: ${expected} vs ${JSON.stringify(actual)}`;
-    if (!Number.isFinite(expected) || !Number.isFinite(actual)) {
-      return Object.is(expected, actual) || (Number.isNaN(expected) && Number.isNaN(actual)) ? null : `${where}: ${expected} vs ${actual}`;
-    }
-    return round6(expected) === round6(actual) || Math.abs(expected - actual) < 5e-7 ? null : `${where}: ${expected} vs ${actual}`;
-  }
-  if (expected === null || typeof expected === "string") {
-    return expected === actual ? null : `${where}: ${JSON.stringify(expected)} vs ${JSON.stringify(actual)}`;
-  }
-  if (Array.isArray(expected)) {
-    if (!Array.isArray(actual) || actual.length !== expected.length) {
-      return `${where}: ${JSON.stringify(expected)} vs ${JSON.stringify(actual)}`;
-    }
-    for (let i = 0; i < expected.length; i++) {
-      const d = compare(expected[i], actual[i], `${where}[${i}]`);
-      if (d) return d;
-    }
-    return null;
-  }
-  if (!actual || typeof actual !== "object" || Array.isArray(actual)) return `${where}: object vs ${JSON.stringify(actual)}`;
-  const want = Object.keys(expected).sort();
-  const got = Object.keys(actual).sort();
-  if (want.join("\n") !== got.join("\n")) return `${where}: keys ${want} vs ${got}`;
-  for (const key of want) {
-    const d = compare(expected[key], actual[key], `${where}.${key}`);
-    if (d) return d;
-  }
-  return null;
 }
 
 /** Decode the vectors' non-finite markers in the named fields. */

@@ -9,12 +9,10 @@
 // Run: node --test tests/live/dashboard.test.mjs (starts its own servers).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { liansAvailable, startLians } from './server.mjs';
 import { rng, liveSeed } from './capture.mjs';
 import { heldWrites, hasHiddenInputs, manyHeldWrites } from './held.mjs';
-import { startServer, launchBrowser, newPage, waitForScoring, outPath } from '../e2e/helpers.mjs';
+import { startDashboard, newPage, waitForScoring, outPath, axeSerious } from '../e2e/helpers.mjs';
 import { loadPackage } from '../e2e/pkg.mjs';
 
 const REQUIRED = process.env.CI === 'true' || process.env.LIANS_LIVE_REQUIRE === '1';
@@ -25,15 +23,11 @@ const skip = avail.skip || (pkg ? false : `package not built: ${pkgReason}`);
 
 // Writes whose importance or metadata the list route omits re-score exactly:
 // the package infers them from the stored breakdown (src/admission/review.rs).
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 /** No serious or critical axe-core violation, in light and dark; a screenshot of each. */
 async function axeBothSchemes(page, label) {
   for (const colorScheme of ['light', 'dark']) {
     await page.emulateMedia({ colorScheme });
-    await page.evaluate(axeSource); // through the driver, not subject to the page CSP
-    const res = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
-    const bad = res.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    assert.deepEqual(bad.map((v) => `${label} ${colorScheme}: ${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`), []);
+    assert.deepEqual((await axeSerious(page)).map((v) => `${label} ${colorScheme}: ${v}`), []);
     await page.screenshot({ path: outPath(`live-${label}-${colorScheme}.png`), fullPage: true });
   }
   await page.emulateMedia({ colorScheme: 'light' });
@@ -56,8 +50,7 @@ describe('dashboard against a real Lians server', { skip }, () => {
   before(async () => {
     lians = await startLians();
     key = await lians.makeKey(`ns-${seed}`);
-    dash = await startServer({ LIANS_API_URL: lians.url });
-    browser = await launchBrowser();
+    ({ server: dash, browser } = await startDashboard({ LIANS_API_URL: lians.url }));
     ({ page, rec } = await newPage(browser));
   });
 
@@ -269,8 +262,7 @@ describe('a real queue of more than 500 held items (issue 21)', { skip }, () => 
   before(async () => {
     lians = await startLians();
     key = await lians.makeKey(`ns-big-${seed}`);
-    dash = await startServer({ LIANS_API_URL: lians.url });
-    browser = await launchBrowser();
+    ({ server: dash, browser } = await startDashboard({ LIANS_API_URL: lians.url }));
     ({ page, rec } = await newPage(browser, { width: 1440, height: 900 }));
   });
   after(async () => {

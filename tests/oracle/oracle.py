@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The reference as an oracle: random vectors recorded from `lians_engine.lians.scoring` and
 `admission` (PyPI `lians-sdk==0.5.0`, CPython 3.12), in the conformance vector format
-(tests/conformance/scoring/README.md), and an exact checker.
+(tests/data/conformance/scoring/README.md), and an exact checker.
 
     python oracle.py gen --seed S --count N --out DIR [--start K]
         writes DIR/oracle.jsonl: N vectors spread over score_memory, tokenize_for_scoring,

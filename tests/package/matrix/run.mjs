@@ -8,13 +8,12 @@
 // without scripts does), fixtures are copied to work/, and every browser build
 // is loaded in headless Chromium and its #result read from the DOM. Prints one
 // line per entry (pass/fail, seconds) and exits 1 if any failed.
-import { spawn } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync, createReadStream, statSync, existsSync } from "node:fs";
 import http from "node:http";
-import net from "node:net";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { run as sh, start as startProc, freePort, waitFor, check } from "../../js/proc.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, "../../..");
@@ -22,7 +21,7 @@ const BIN = path.join(HERE, "node_modules/.bin");
 const WORK = path.join(HERE, "work");
 const FIX = path.join(HERE, "fixtures");
 const PKG = path.join(HERE, "node_modules/lians-score");
-const SAMPLE = path.join(ROOT, "tests/samples/recall-08-fast-filters-acme-tinyfloat.json");
+const SAMPLE = path.join(ROOT, "tests/data/samples/recall-08-fast-filters-acme-tinyfloat.json");
 const SAMPLE_TEXT = readFileSync(SAMPLE, "utf8");
 const SAMPLE_SHA = JSON.parse(SAMPLE_TEXT).receipt_sha256;
 const PAGE_OK = "ok ba7816bf lians-memory-scoring-v2 valid=true";
@@ -46,71 +45,10 @@ if (!existsSync(BIN)) {
 
 // ---------------------------------------------------------------- helpers
 
-/** Run a command; resolve with its output, reject with it on a non-zero exit. */
-function run(cmd, args, { cwd = WORK, env = ENV, timeout = 300_000 } = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    child.stdout.on("data", (d) => (out += d));
-    child.stderr.on("data", (d) => (out += d));
-    const timer = setTimeout(() => child.kill("SIGKILL"), timeout);
-    child.on("error", reject);
-    child.on("close", (code, signal) => {
-      clearTimeout(timer);
-      if (code === 0) resolve(out);
-      else reject(new Error(`${path.basename(cmd)} ${args.join(" ")} exited ${code ?? signal}:\n${out.slice(-4000)}`));
-    });
-  });
-}
-
-/** Start a long-running process (a server); returns { child, output(), stop() }. */
-function start(cmd, args, { cwd = WORK } = {}) {
-  const child = spawn(cmd, args, { cwd, env: ENV, stdio: ["ignore", "pipe", "pipe"] });
-  let out = "";
-  child.stdout.on("data", (d) => (out += d));
-  child.stderr.on("data", (d) => (out += d));
-  return {
-    child,
-    output: () => out,
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        child.once("exit", resolve);
-        child.kill("SIGTERM");
-        setTimeout(() => child.kill("SIGKILL"), 5000).unref();
-      }),
-  };
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitFor(url, proc, ms = 60_000) {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (proc.child.exitCode !== null) throw new Error(`server exited (${proc.child.exitCode}):\n${proc.output().slice(-4000)}`);
-    try {
-      const res = await fetch(url);
-      if (res.status < 500) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`no answer from ${url} in ${ms} ms:\n${proc.output().slice(-4000)}`);
-}
-
-function check(cond, message) {
-  if (!cond) throw new Error(message);
-}
+/** Run a command in work/; resolve with its output, reject with it on a non-zero exit. */
+const run = (cmd, args, opts = {}) => sh(cmd, args, { cwd: WORK, env: ENV, ...opts }).then((r) => r.out);
+/** Start a long-running process (a server) in work/; returns { child, output(), stop() }. */
+const start = (cmd, args, opts = {}) => startProc(cmd, args, { cwd: WORK, env: ENV, ...opts });
 
 async function json(url, init) {
   const res = await fetch(url, init);
@@ -373,7 +311,7 @@ rmSync(WORK, { recursive: true, force: true });
 mkdirSync(path.join(WORK, "out"), { recursive: true });
 for (const f of ["browser", "edge", "workerd", "ts"]) cpSync(path.join(FIX, f), path.join(WORK, f), { recursive: true });
 for (const f of ["esm.mjs", "cjs.cjs", "deno.mjs"]) cpSync(path.join(HERE, "..", f), path.join(WORK, f));
-writeFileSync(path.join(WORK, "browser/recall-body.js"), `// tests/samples/${path.basename(SAMPLE)}, as the raw text a fetch returns.\nexport const RECALL_BODY = ${JSON.stringify(SAMPLE_TEXT)};\n`);
+writeFileSync(path.join(WORK, "browser/recall-body.js"), `// tests/data/samples/${path.basename(SAMPLE)}, as the raw text a fetch returns.\nexport const RECALL_BODY = ${JSON.stringify(SAMPLE_TEXT)};\n`);
 
 await new Promise((r) => staticServer.listen(0, "127.0.0.1", r));
 const staticBase = `http://127.0.0.1:${staticServer.address().port}`;
