@@ -36,13 +36,13 @@
 // in it). Median, p90, p95 and max per key, and the load average: the machine
 // may be shared, so run it when the load is low and repeat it.
 //
-// What the first frame shows: everything a key changes (the list row, the
-// selection, the counts, the detail pane of the new item: its sentence with
-// the If-approved score, decision buttons, content, facts) except the detail's
-// score table, which is drawn in the frame after (an empty aria-busy box
-// [data-pending] meanwhile, never the previous item's table). "complete" is
-// the time to the first frame with nothing pending; the next key is pressed
-// after it.
+// The page draws everything a key changes in that first frame (the list row,
+// the selection, the counts, the whole detail pane of the new item). A second
+// clock, "complete", runs to the first such frame after which nothing on the
+// page is [data-pending]: it would expose a page that shows part of a change a
+// frame later (measured: drawing the score table one frame later took a's
+// first frame from ~21 to ~15 ms at load 14, but its complete one to ~40 ms,
+// so the page does not do it). The next key is pressed after both.
 import os from 'node:os';
 import { readdirSync, readFileSync } from 'node:fs';
 import { startServer, launchBrowser, newPage } from '../tests/e2e/helpers.mjs';
@@ -72,8 +72,8 @@ async function keysBench(n, presses) {
     // keydown listener that runs before the page's own, and measures from the event's timeStamp to a
     // task queued from the next animation frame (after that frame's paint).
     // A second clock, lians:key-full, runs to the first frame after which no part of the page is still
-    // [data-pending] (the detail's score table is drawn one frame after the rest: www/detail.js); on a
-    // page that defers nothing it equals the first. The next key is pressed only after both.
+    // [data-pending]; on a page that defers nothing (this one) it equals the first. The next key is
+    // pressed only after both.
     await page.addInitScript(() => {
       document.addEventListener('keydown', (e) => {
         const t0 = e.timeStamp;
@@ -126,7 +126,7 @@ async function keysBench(n, presses) {
       const vals = [out[k].median, out[k].p90, out[k].p95, out[k].max, out[k].full_median, out[k].full_p95, out[k].work_median, out[k].work_p95];
       console.log(`${`  ${k}`.padEnd(10)}${vals.map((x, i) => x.toFixed(1).padStart(cols[i].length > 4 ? 16 : 7)).join('')}`);
     }
-    console.log('(painted: keydown to a task queued from the next animation frame; complete: to the first such frame with nothing\n [data-pending] (the score table, drawn one frame later); work: the renderer\'s script + style + layout time (all frames).\n a: approve and move to the next undecided; r: reject, move on; k: back; u: undo (the decision k came back to);\n j: move; x: select; q: ignored by the page (the clock\'s floor).)');
+    console.log('(painted: keydown to a task queued from the next animation frame; complete: to the first such frame with nothing\n [data-pending] (the same when nothing is drawn later); work: the renderer\'s script + style + layout time (all frames).\n a: approve and move to the next undecided; r: reject, move on; k: back; u: undo (the decision k came back to);\n j: move; x: select; q: ignored by the page (the clock\'s floor).)');
   } finally {
     await browser.close();
     await server.stop();

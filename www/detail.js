@@ -10,20 +10,6 @@ import * as lians from './lians.js';
 const detail = $('#detail');
 // The decision buttons of the pending item on screen (detailDecision patches them in place).
 let shown = null;
-// The score table is drawn in the frame after the rest of the pane: a key's first frame shows the new
-// item's sentence (with its If-approved score), decision, content and facts, and an empty, aria-busy
-// box where the table goes (never the previous item's table); the table follows in the next frame.
-// At 1,500 rows this keeps a key's first frame within 16 ms (bench/dashboard-bench.mjs --keys times
-// both frames). tableJob drops a table whose item is no longer shown.
-let tableJob = 0;
-function scoresLater(r) {
-  const box = h('div', { class: 'table-wrap', dataset: { pending: 'true' }, 'aria-busy': 'true' });
-  const job = ++tableJob;
-  requestAnimationFrame(() => setTimeout(() => {
-    if (job === tableJob && box.isConnected) box.replaceWith(renderScoreTable(r));
-  }, 0));
-  return box;
-}
 
 const COLUMNS = [
   { key: 'stored', label: 'Stored', sub: 'server score_breakdown', bar: 'stored' },
@@ -56,7 +42,6 @@ function contentEl(content) {
 function renderDetail() {
   const r = state.selectedId != null ? rowById(state.selectedId) : null;
   shown = null;
-  tableJob++;
   if (!r) { replace(detail, h('p', { class: 'empty' }, state.rows.length ? 'Select an item.' : 'Load a queue to start.')); return; }
   const o = r.obj;
   const open = isOpen(r);
@@ -109,7 +94,7 @@ function renderDetail() {
     ),
     renderDriftBox(r),
     h('h3', null, 'Scores'),
-    scoresLater(r),
+    renderScoreTable(r),
   );
 }
 

@@ -486,7 +486,7 @@ describe('fit', () => {
       await loadFile(page, JSON.stringify(q));
       for (const id of ['4636c026-0207-4326-95bc-9261d81c01a4', 'a7e3fc69-82ec-4c35-9771-f8fba385e66b', '1e35e54f-9c82-4991-a132-c3d8d4a5b3ad', long.id]) {
         await page.click(`#queue-list [data-id="${id}"]`);
-        await page.waitForSelector('#detail table.scores'); // drawn in the frame after the rest of the pane
+        await page.waitForSelector('#detail table.scores'); // the pane is drawn (never measure an empty one)
         const m = await page.evaluate(() => {
           const d = document.getElementById('detail');
           const all = [...d.querySelectorAll('*')].filter((e) => !e.closest('.visually-hidden'));
