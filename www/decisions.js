@@ -3,7 +3,7 @@
 // exported (JSON, curl) or submitted to the Lians server after an in-page
 // confirmation.
 import { state, ui, safeOrigin, rowById, decideMany, forgetSaved, saveNow } from './state.js';
-import { h, replace, $, download } from './dom.js';
+import { h, replace, $, download, setText } from './dom.js';
 import { buildDecisionExport, snippetOf, isUuid } from './queue.js';
 import { scopeLabel } from './saved.js';
 import { OUTCOMES, resolveUrl, submitDecisions } from './resolve.js';
@@ -40,14 +40,16 @@ if (typeof IntersectionObserver === 'function') {
     if (previewOnScreen && decPreview.dataset.stale) schedulePreview();
   }).observe(decPreview);
 } else previewOnScreen = true;
+const decCount = $('#dec-count');
+const barDecisions = $('#bar-decisions');
 function renderDecisions() {
   let a = 0;
   let rj = 0;
   let skipped = 0;
   for (const [id, v] of state.decisions) { if (!isUuid(id)) skipped++; else if (v === 'approve') a++; else rj++; }
   const text = a + rj + skipped ? `${a} approve · ${rj} reject${skipped ? ` · ${skipped} skipped (id not a UUID)` : ''}` : 'none yet';
-  $('#dec-count').textContent = text;
-  $('#bar-decisions').textContent = a + rj ? `${text} · unsent` : 'no decisions';
+  setText(decCount, text);
+  setText(barDecisions, a + rj ? `${text} · unsent` : 'no decisions');
   $('#discard-saved').disabled = !(state.decisions.size || state.notes.size || state.savedOther.size);
   schedulePreview();
   if (!confirmBox.hidden && !sending) renderConfirm();
@@ -230,4 +232,5 @@ $('#discard-confirm').addEventListener('click', () => {
   ui.say('Saved decisions and notes discarded.');
 });
 
-ui.renderDecisions = renderDecisions;
+// Entry point (app.js puts it in state.js's `ui`).
+export { renderDecisions };

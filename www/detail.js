@@ -8,6 +8,8 @@ import { chip, fmt, tagClass } from './format.js';
 import * as lians from './lians.js';
 
 const detail = $('#detail');
+// The decision buttons of the pending item on screen (detailDecision patches them in place).
+let shown = null;
 
 const COLUMNS = [
   { key: 'stored', label: 'Stored', sub: 'server score_breakdown', bar: 'stored' },
@@ -39,6 +41,7 @@ function contentEl(content) {
 
 function renderDetail() {
   const r = state.selectedId != null ? rowById(state.selectedId) : null;
+  shown = null;
   if (!r) { replace(detail, h('p', { class: 'empty' }, state.rows.length ? 'Select an item.' : 'Load a queue to start.')); return; }
   const o = r.obj;
   const open = isOpen(r);
@@ -53,10 +56,12 @@ function renderDetail() {
     const noteInput = h('input', { type: 'text', id: 'note-input', placeholder: 'optional note (resolver_note)', 'aria-label': 'Decision note', autocomplete: 'off' });
     noteInput.value = state.notes.get(r.id) ?? '';
     noteInput.addEventListener('input', () => { setNote(r.id, noteInput.value); ui.renderDecisions(); });
-    decide_ = h('div', { class: 'decide', role: 'group', 'aria-label': 'Decision' },
-      h('button', { type: 'button', class: 'approve', 'aria-pressed': String(decision === 'approve'), on: { click: () => decide(r.id, decision === 'approve' ? null : 'approve') } }, '✓ Approve (a)'),
-      h('button', { type: 'button', class: 'reject', 'aria-pressed': String(decision === 'reject'), on: { click: () => decide(r.id, decision === 'reject' ? null : 'reject') } }, '✕ Reject (r)'),
-      noteInput);
+    // A click toggles the decision as it is then (the buttons outlive a decision: detailDecision).
+    const toggle = (action) => () => decide(r.id, state.decisions.get(r.id) === action ? null : action);
+    const approve = h('button', { type: 'button', class: 'approve', 'aria-pressed': String(decision === 'approve'), on: { click: toggle('approve') } }, '✓ Approve (a)');
+    const reject = h('button', { type: 'button', class: 'reject', 'aria-pressed': String(decision === 'reject'), on: { click: toggle('reject') } }, '✕ Reject (r)');
+    decide_ = h('div', { class: 'decide', role: 'group', 'aria-label': 'Decision' }, approve, reject, noteInput);
+    shown = { id: r.id, approve, reject };
   } else {
     const note = state.notes.get(r.id);
     decide_ = h('div', { class: 'resolved', dataset: { readonly: 'true' } },
@@ -162,4 +167,18 @@ function renderScoreTable(r) {
   return h('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': 'Score components' }, h('table', { class: 'scores' }, h('caption', { class: 'visually-hidden' }, 'Score components: stored versus client re-scores'), thead, body));
 }
 
-ui.renderDetail = renderDetail;
+/**
+ * A decision changed (a key, a button, bulk): if the detail shows the selected
+ * item, only its two buttons change (aria-pressed; nothing else in the pane
+ * depends on the decision, and the note being typed stays as it is);
+ * otherwise the selection moved and the pane is drawn anew.
+ */
+function detailDecision() {
+  if (!shown || shown.id !== state.selectedId || !shown.approve.isConnected) { renderDetail(); return; }
+  const d = state.decisions.get(shown.id);
+  shown.approve.setAttribute('aria-pressed', String(d === 'approve'));
+  shown.reject.setAttribute('aria-pressed', String(d === 'reject'));
+}
+
+// Entry points (app.js puts them in state.js's `ui`).
+export { renderDetail, detailDecision };

@@ -42,6 +42,11 @@ export function replace(el, ...children) {
 
 export const $ = (sel, root = document) => root.querySelector(sel);
 
+/** Set el's text only if it differs (an unchanged text then costs no style, layout or paint). */
+export function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
+}
+
 /** Offer text as a file download (Blob + object URL; nothing leaves the page). */
 export function download(filename, text, type = 'application/json') {
   const url = URL.createObjectURL(new Blob([text], { type }));

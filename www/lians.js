@@ -6,7 +6,8 @@
 //
 // The package's browser build is served at ./lians-pkg.js: a module whose
 // default export is the package's namespace (scripts/serve.mjs generates it;
-// a static deployment writes the one line itself, see docs/dashboard.md).
+// a static deployment writes that one-line module itself: README.md,
+// "Deploying the static files elsewhere").
 
 const PKG_URL = new URL('./lians-pkg.js', import.meta.url).href;
 

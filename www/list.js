@@ -2,12 +2,13 @@
 // current item and the checked ones), the counts and the keyboard (j/k,
 // arrows, Home/End, a/r/u, x).
 //
-// A keypress repaints only what it changed: the decided row is rebuilt in
+// A keypress repaints only what it changed: the decided row is patched in
 // place (rowsChanged), the selection moves by two attributes, and the counts
-// are one text; the whole list is rebuilt only when the filters or the sort
-// change, or a decision brings a hidden row into the filter.
+// are one text (set only when it changed); the whole list is rebuilt only
+// when the filters or the sort change, or a decision brings a hidden row into
+// the filter. How that is timed: bench/dashboard-bench.mjs --keys.
 import { state, ui, numOrNull, rowById, decide, isOpen } from './state.js';
-import { h, replace, $ } from './dom.js';
+import { h, replace, $, setText } from './dom.js';
 import { driftView, filterRows, SORTS } from './queue.js';
 import { chip, fmt } from './format.js';
 
@@ -75,6 +76,10 @@ function currentFilter() {
 const list = $('#queue-list');
 
 const optId = (r) => `opt-${r.index}`;
+// Listed rows go in blocks of BLOCK (plain <div role="none">, invisible to assistive technology: the
+// options stay the listbox's own). Each block, not each row, is `content-visibility: auto` (style.css),
+// so a frame checks 30 blocks' visibility at 1,500 rows, not 1,500 rows'.
+const BLOCK = 50;
 
 function driftBadge(d) {
   if (!d || d.status !== 'drift') return null;
@@ -82,8 +87,10 @@ function driftBadge(d) {
     d.explained ? 'drift (explained)' : 'drift');
 }
 
-// The element of each listed row, by item index (the last renderList's rows).
+// The element of each listed row, by item index (the last renderList's rows),
+// and the one with aria-selected="true" (markSelected moves it without a query).
 let rowEls = new Map();
+let selectedEl = null;
 
 // Rows are built with direct DOM calls (up to 1,500 of them per queue); untrusted
 // text still only becomes Text nodes (textContent), as in dom.js.
@@ -118,6 +125,7 @@ function rowEl(r) {
   row.id = optId(r);
   row.className = 'opt';
   row.setAttribute('aria-selected', String(r.id === state.selectedId));
+  if (r.id === state.selectedId) selectedEl = row;
   row.dataset.id = r.id;
   if (decision) row.dataset.decision = decision;
   const open = isOpen(r);
@@ -163,7 +171,7 @@ function patchRow(r, el) {
 // One click handler for every row (event delegation).
 list.addEventListener('click', (e) => {
   const t = e.target instanceof Element ? e.target : null;
-  const opt = t?.closest('#queue-list > .opt');
+  const opt = t?.closest('#queue-list .opt');
   if (!opt) return;
   if (t.closest('.check')) { toggleCheck(opt.dataset.id, e.shiftKey); return; }
   select(opt.dataset.id, false);
@@ -181,11 +189,19 @@ function renderList(keepSelection = true) {
   if (!keepSelection || !rows.some((r) => r.id === state.selectedId)) state.selectedId = rows[0]?.id ?? null;
   const frag = document.createDocumentFragment();
   rowEls = new Map();
-  for (const r of rows) {
+  selectedEl = null;
+  let block = null;
+  rows.forEach((r, k) => {
+    if (k % BLOCK === 0) {
+      block = document.createElement('div');
+      block.className = 'rows';
+      block.setAttribute('role', 'none');
+      frag.appendChild(block);
+    }
     const el = rowEl(r);
     rowEls.set(r.index, el);
-    frag.appendChild(el);
-  }
+    block.appendChild(el);
+  });
   replace(list, frag);
   if (!rows.length) list.appendChild(h('p', { class: 'empty' }, state.rows.length ? 'No item matches the filters.' : 'No queue loaded.'));
   activeDescendant();
@@ -224,23 +240,26 @@ function rowsChanged(ids, { detail = true } = {}) {
     if (gone.has(state.selectedId)) { state.selectedId = state.visible[0]?.id ?? null; markSelected(); detail = true; }
   }
   renderCounts();
-  if (detail) ui.renderDetail();
+  if (detail) ui.detailDecision();
   ui.renderDecisions();
 }
+
+const countEl = $('#queue-count');
+const bulk = { approve: $('#bulk-approve'), reject: $('#bulk-reject'), none: $('#select-none') };
 
 /** #queue-count "N of M shown · K undecided" and the action bar's selection buttons. */
 function renderCounts() {
   const undecided = state.rows.reduce((n, r) => n + (isOpen(r) && !state.decisions.has(r.id) ? 1 : 0), 0);
   const readOnly = state.rows.reduce((n, r) => n + (isOpen(r) ? 0 : 1), 0);
-  $('#queue-count').textContent = state.rows.length
+  setText(countEl, state.rows.length
     ? `${state.visible.length} of ${state.rows.length} shown · ${undecided} undecided${readOnly ? ` · ${readOnly} resolved (read-only)` : ''}${state.checked.size ? ` · ${state.checked.size} selected` : ''}`
-    : 'no queue';
+    : 'no queue');
   const none = state.checked.size === 0;
-  $('#bulk-approve').disabled = none;
-  $('#bulk-reject').disabled = none;
-  $('#select-none').disabled = none;
-  $('#bulk-approve').textContent = `✓ Approve selected${none ? '' : ` (${state.checked.size})`}…`;
-  $('#bulk-reject').textContent = `✕ Reject selected${none ? '' : ` (${state.checked.size})`}…`;
+  bulk.approve.disabled = none;
+  bulk.reject.disabled = none;
+  bulk.none.disabled = none;
+  setText(bulk.approve, `✓ Approve selected${none ? '' : ` (${state.checked.size})`}…`);
+  setText(bulk.reject, `✕ Reject selected${none ? '' : ` (${state.checked.size})`}…`);
 }
 
 /**
@@ -276,7 +295,8 @@ function scoringDone() {
 
 /** Scroll the list (only the list, never the page around it) so that `el` is in view. */
 function scrollRowIntoList(el) {
-  const top = el.offsetTop; // the list is the rows' offsetParent (position: relative)
+  // (The rows' offsetParent is their block, not the list: measure against the list's box.)
+  const top = el.getBoundingClientRect().top - list.getBoundingClientRect().top - list.clientTop + list.scrollTop;
   const bottom = top + el.offsetHeight;
   if (top < list.scrollTop) list.scrollTop = top;
   else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
@@ -284,9 +304,10 @@ function scrollRowIntoList(el) {
 
 /** Move aria-selected="true" to the current row (and scroll it into view). */
 function markSelected(scroll = false) {
-  for (const el of list.querySelectorAll('[aria-selected="true"]')) el.setAttribute('aria-selected', 'false');
   const r = state.selectedId != null ? rowById(state.selectedId) : null;
-  const el = r ? rowEls.get(r.index) : null;
+  const el = r ? rowEls.get(r.index) ?? null : null;
+  if (selectedEl && selectedEl !== el) selectedEl.setAttribute('aria-selected', 'false');
+  selectedEl = el;
   if (el) {
     el.setAttribute('aria-selected', 'true');
     if (scroll) scrollRowIntoList(el);
@@ -389,10 +410,5 @@ document.addEventListener('keydown', (e) => {
   e.preventDefault();
 });
 
-ui.buildRows = buildRows;
-ui.populateTagFilter = populateTagFilter;
-ui.renderList = renderList;
-ui.applyResults = applyResults;
-ui.scoringDone = scoringDone;
-ui.rowsChanged = rowsChanged;
-ui.countsChanged = renderCounts;
+// Entry points (app.js puts them in state.js's `ui`).
+export { buildRows, populateTagFilter, renderList, applyResults, scoringDone, rowsChanged, renderCounts };

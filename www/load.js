@@ -95,7 +95,6 @@ function renderTruncated() {
       'The list route returns the newest items first and has no offset, so older items are not shown here. Resolve these, then fetch again for the next batch.');
   }
 }
-ui.say = say;
 
 $('#load-sample').addEventListener('click', () => loadSampleQueue());
 // The sample (fetched on start-up too) is dropped if any other queue load
@@ -176,7 +175,7 @@ function cspHint(origin) {
   return sameOrigin || origin === safeOrigin(configuredApi) ? ' Check that the server is up and allows CORS from this page.' : ` This page's Content-Security-Policy only allows ${location.origin}${configuredApi ? ` and ${safeOrigin(configuredApi)}` : ''}: restart the dashboard with LIANS_API_URL=${origin} (see the README).`;
 }
 
-ui.apiBase = () => apiUrl.value.trim();
-ui.apiKey = () => apiKey.value;
-ui.fetchQueue = fetchQueue;
-ui.cspHint = cspHint;
+// Entry points (app.js puts them in state.js's `ui`).
+export const apiBaseText = () => apiUrl.value.trim();
+export const apiKeyText = () => apiKey.value;
+export { say, fetchQueue, cspHint };

@@ -4,7 +4,6 @@ import { SAMPLE, fetchText, fillGuard } from './state.js';
 import { h, replace, $ } from './dom.js';
 import * as lians from './lians.js';
 import { readFileInto, makeDropZone } from './files.js';
-import { pkgReady } from './scorer.js';
 import { renderReport, statusCell } from './report.js';
 
 const p = { wire: $('#p-wire'), key: $('#p-key'), keyId: $('#p-keyid'), unsigned: $('#p-unsigned'), out: $('#p-result') };
@@ -30,7 +29,7 @@ $('#p-file').addEventListener('change', (e) => { readFileInto(e.target.files[0],
 makeDropZone($('#pack-drop'), (t) => { p.wire.value = t; });
 
 async function runPack() {
-  if (!(await pkgReady)) { replace(p.out, h('p', { class: 'status bad' }, 'The lians-score package is not loaded: cannot verify.')); return; }
+  if (!(await lians.load())) { replace(p.out, h('p', { class: 'status bad' }, 'The lians-score package is not loaded: cannot verify.')); return; }
   const wire = p.wire.value;
   if (!wire.trim()) { replace(p.out, h('p', { class: 'empty' }, 'Paste a pack first.')); return; }
   const opts = {};

@@ -9,7 +9,6 @@ import { state, ui, markQueue } from './state.js';
 import { $ } from './dom.js';
 import * as lians from './lians.js';
 import { scoreBatch, unpackResults } from './scoring.js';
-import { pkgReady } from './scorer.js';
 
 const progWrap = $('#progress-wrap');
 const prog = $('#score-progress');
@@ -78,7 +77,7 @@ function fallbackToMainThread() {
 
 async function runOnMainThread(job) {
   state.scoredWith = 'main thread';
-  const ok = await pkgReady;
+  const ok = await lians.load();
   if (job !== state.job) return;
   if (!ok) { onScoringUnavailable(lians.errorInfo(lians.lastLoadError())); return; }
   await scoreBatch(state.items, {
@@ -137,6 +136,5 @@ function onScoringUnavailable(err) {
   ui.renderList(true);
 }
 
-ui.startScoring = startScoring;
 // Start the workers with the page: they load the package and warm up before the first queue.
 getWorkers();

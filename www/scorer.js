@@ -1,9 +1,10 @@
-// Loads the lians-score package once and shows its state in the top bar.
+// The top bar's scorer pill: starts loading the lians-score package (lians.load(),
+// which loads it once for every caller) and shows whether it is ready.
 import * as lians from './lians.js';
 import { $ } from './dom.js';
 
 const pkgStatus = $('#pkg-status');
-export const pkgReady = lians.load().then((ok) => {
+lians.load().then((ok) => {
   if (ok) {
     pkgStatus.textContent = 'scorer ready';
     pkgStatus.className = 'pill ok';

@@ -2,9 +2,11 @@
 //
 // Every view (theme.js, tabs.js, scorer.js, load.js, rescore.js, list.js,
 // detail.js, decisions.js, verify.js, pack.js) imports this module and the
-// helpers (dom.js, queue.js, saved.js, lians.js, files.js, report.js), never another
-// view: a view that must make another one repaint calls it through `ui`,
-// where each view registers its entry points when it is imported.
+// helpers (dom.js, queue.js, saved.js, lians.js, files.js, format.js,
+// report.js, audit-view.js, jsonspan.js, resolve.js, scoring.js), never
+// another view: a view that must make another one repaint calls it through
+// `ui`, whose entries app.js fills from the views' exports (the one place
+// where the views are wired together). Helpers import no view.
 // Data from queues, receipts and packs is untrusted: it reaches the DOM only
 // through dom.js (text nodes and vetted attributes).
 
@@ -45,7 +47,7 @@ export const state = {
 
 const noop = () => {};
 
-/** Entry points the views register (see the module comment). */
+/** Entry points of the views, filled in by app.js (see the module comment). */
 export const ui = {
   say: noop,               // (msg, bad?) the queue panel's status line (load.js)
   buildRows: noop,         // () state.items/results → state.rows (list.js)
@@ -54,6 +56,7 @@ export const ui = {
   applyResults: noop,      // (results) re-scores arrived: update those rows in place (list.js)
   scoringDone: noop,       // () re-scoring finished: re-sort/filter if needed, detail, decisions (list.js)
   renderDetail: noop,      // () (detail.js)
+  detailDecision: noop,    // () a decision changed: patch the detail's buttons if it shows that item, else renderDetail (detail.js)
   renderDecisions: noop,   // () (decisions.js)
   rowsChanged: noop,       // (ids) those rows' decision or selection changed: patch them (list.js)
   countsChanged: noop,     // () the queue counts and the action bar (list.js)

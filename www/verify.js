@@ -5,7 +5,6 @@ import { h, replace, $ } from './dom.js';
 import * as lians from './lians.js';
 import { spansAt } from './jsonspan.js';
 import { readFileInto, makeDropZone } from './files.js';
-import { pkgReady } from './scorer.js';
 import { mountAuditPanel } from './audit-view.js';
 import { renderReport } from './report.js';
 
@@ -92,7 +91,7 @@ function detectKind(text) {
 }
 
 async function runVerify() {
-  if (!(await pkgReady)) { replace(v.out, h('p', { class: 'status bad' }, 'The lians-score package is not loaded: cannot verify.')); return; }
+  if (!(await lians.load())) { replace(v.out, h('p', { class: 'status bad' }, 'The lians-score package is not loaded: cannot verify.')); return; }
   const wire = v.wire.value;
   if (!wire.trim()) { replace(v.out, h('p', { class: 'empty' }, 'Paste a response first.')); return; }
   const given = {};
@@ -123,6 +122,6 @@ async function runVerify() {
 }
 $('#v-run').addEventListener('click', runVerify);
 mountAuditPanel({
-  button: $('#v-audit-run'), wire: v.wire, query: v.query, out: $('#v-audit-out'), ready: pkgReady,
+  button: $('#v-audit-run'), wire: v.wire, query: v.query, out: $('#v-audit-out'), ready: lians.load(),
   resets: [[$('#v-sample-recall'), 'click'], [$('#v-sample-context'), 'click'], [$('#v-file'), 'change'], [$('#verify-drop'), 'drop']],
 });

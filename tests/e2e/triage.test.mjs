@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startDashboard, stopDashboard, openDashboard, loadQueueFile, axeSerious, waitForScoring, outPath, sampleFile } from './helpers.mjs';
 import { loadPackage, verifiersWork, REPO } from './pkg.mjs';
-import { bigQueueItems } from './big-queue.mjs';
+import { bigQueue, bigQueueItems } from './big-queue.mjs';
 import { markRuns } from '../../www/queue.js';
 
 // What the dashboard's /sample/ route serves (www/sample, then tests/data/samples).
@@ -291,6 +291,68 @@ describe('decide fast', () => {
     assert.deepEqual(rec.dialogs, []);
   });
 
+  it('a decision on the item shown changes its buttons in place (the note being typed stays); u undoes it', async () => {
+    const { page } = await open({}, '');
+    await waitForScoring(page);
+    const ids = await rowsIds(page);
+    await page.click(`#queue-list [data-id="${ids[1]}"]`);
+    await page.fill('#note-input', 'checked with the account owner');
+    await page.evaluate(() => { window.__noteEl = document.getElementById('note-input'); });
+    const pressed = () => page.$$eval('#detail .decide button', (bs) => bs.map((b) => b.getAttribute('aria-pressed')));
+    await page.click('#detail button.approve');
+    assert.deepEqual(await pressed(), ['true', 'false']);
+    assert.equal(await page.getAttribute(`#queue-list [data-id="${ids[1]}"]`, 'data-decision'), 'approve');
+    assert.equal(await page.evaluate(() => document.getElementById('note-input') === window.__noteEl), true, 'the pane was not redrawn');
+    assert.equal(await page.inputValue('#note-input'), 'checked with the account owner');
+    await page.click('#detail button.reject');
+    assert.deepEqual(await pressed(), ['false', 'true']);
+    await page.click('#detail button.reject'); // pressed again: no decision
+    assert.deepEqual(await pressed(), ['false', 'false']);
+    assert.equal(await page.getAttribute(`#queue-list [data-id="${ids[1]}"]`, 'data-decision'), null);
+    await page.focus('#queue-list');
+    await page.keyboard.press('r'); // rejects ids[1], moves on: the pane shows the next item
+    assert.equal(await current(page), ids[2]);
+    assert.deepEqual(await pressed(), ['false', 'false']);
+    await page.keyboard.press('k');
+    assert.deepEqual(await pressed(), ['false', 'true']);
+    assert.equal(await page.inputValue('#note-input'), 'checked with the account owner', 'the note is kept per item');
+    await page.keyboard.press('u');
+    assert.deepEqual(await pressed(), ['false', 'false']);
+    assert.equal((await snap(page)).rows.find((r) => r.id === ids[1]).decision, null);
+  });
+
+  it('1,500 rows: every row listed (in blocks the browser may skip drawing), keys scroll the current one into view, a click selects', async () => {
+    const { page } = await open();
+    await page.setInputFiles('#queue-file', { name: 'queue-1500.json', mimeType: 'application/json', buffer: Buffer.from(bigQueue(1500, 7)) });
+    await waitForScoring(page, 300000);
+    const ids = await rowsIds(page);
+    assert.equal(ids.length, 1500);
+    assert.equal(await page.locator('#queue-list [role="option"][aria-selected="true"]').count(), 1);
+    // The options stay the listbox's own in the accessibility tree (the blocks are role="none").
+    assert.deepEqual(await page.$$eval('#queue-list > *', (els) => [...new Set(els.map((e) => `${e.className}:${e.getAttribute('role')}`))]), ['rows:none']);
+    await page.focus('#queue-list');
+    await page.keyboard.press('End');
+    assert.equal(await current(page), ids[1499]);
+    const inView = (id) => page.evaluate((i) => {
+      const list = document.getElementById('queue-list').getBoundingClientRect();
+      const r = document.querySelector(`#queue-list [data-id="${i}"]`).getBoundingClientRect();
+      return r.top >= list.top - 1 && r.bottom <= list.bottom + 1;
+    }, id);
+    assert.equal(await inView(ids[1499]), true);
+    for (let i = 0; i < 3; i++) await page.keyboard.press('k');
+    assert.equal(await current(page), ids[1496]);
+    assert.equal(await inView(ids[1496]), true);
+    await page.keyboard.press('a');
+    assert.equal(await page.getAttribute(`#queue-list [data-id="${ids[1496]}"]`, 'data-decision'), 'approve');
+    assert.equal(await current(page), ids[1497]);
+    await page.keyboard.press('Home');
+    assert.equal(await inView(ids[0]), true);
+    await page.click(`#queue-list [data-id="${ids[3]}"]`);
+    assert.equal(await current(page), ids[3]);
+    assert.equal(await page.getAttribute('#queue-list', 'aria-activedescendant'), await page.getAttribute(`#queue-list [data-id="${ids[3]}"]`, 'id'));
+    assert.match(await page.textContent('#queue-count'), /^1500 of 1500 shown · 1499 undecided/);
+  });
+
   it('the list sorts by If approved, risk and created (no Stored column)', { skip: noPkg }, async () => {
     const { page } = await open({}, '');
     await waitForScoring(page);
@@ -403,6 +465,7 @@ describe('fit', () => {
       await loadFile(page, JSON.stringify(q));
       for (const id of ['4636c026-0207-4326-95bc-9261d81c01a4', 'a7e3fc69-82ec-4c35-9771-f8fba385e66b', '1e35e54f-9c82-4991-a132-c3d8d4a5b3ad', long.id]) {
         await page.click(`#queue-list [data-id="${id}"]`);
+        await page.waitForSelector('#detail table.scores'); // the pane is drawn (never measure an empty one)
         const m = await page.evaluate(() => {
           const d = document.getElementById('detail');
           const all = [...d.querySelectorAll('*')].filter((e) => !e.closest('.visually-hidden'));

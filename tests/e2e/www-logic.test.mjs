@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { spansAt, textAt } from '../../www/jsonspan.js';
 import { parseQueueText, driftView, buildDecisionExport, shellQuote, gateOf, componentRows, inputsText, QueueError, filterRows, heldSentence, markRuns, snippetOf, riskRank } from '../../www/queue.js';
 import { readSaved, writeSaved, scopeKey, namespaceOf } from '../../www/saved.js';
@@ -215,5 +216,41 @@ describe('triage helpers (issue 21)', () => {
     assert.equal(namespaceOf([{ namespace: 'a' }, { namespace: 'a' }]), 'a');
     assert.equal(namespaceOf([{ namespace: 'a' }, { namespace: 'b' }]), '*');
     assert.equal(namespaceOf([]), '');
+  });
+});
+
+describe('www/ module structure (the rule in www/state.js)', () => {
+  const WWW = join(REPO, 'www');
+  const source = (f) => readFileSync(join(WWW, f), 'utf8');
+  // The views the rule names, read from state.js's own comment, so the test follows the rule as written.
+  const head = source('state.js').split('\n').filter((l) => l.startsWith('//')).map((l) => l.slice(2)).join(' ');
+  const views = new Set(/Every view \(([^)]*)\)/.exec(head)[1].split(/[\s,]+/).filter((x) => x.endsWith('.js')));
+  const imports = (f) => [...source(f).matchAll(/^\s*import\s[^'"]*['"]\.\/([\w-]+\.js)['"]/gm)].map((m) => m[1]);
+
+  it('names every module, each a view, a helper, the entry (app.js) or the worker', () => {
+    const helpers = new Set(/the\s+helpers \(([^)]*)\)/.exec(head)[1].split(/[\s,]+/).filter((x) => x.endsWith('.js')));
+    const all = readdirSync(WWW).filter((f) => f.endsWith('.js'));
+    const extra = ['app.js', 'state.js', 'worker.js', 'warmup.js'];
+    assert.deepEqual(all.filter((f) => !views.has(f) && !helpers.has(f) && !extra.includes(f)), [], 'a module state.js does not name');
+    assert.equal(views.size, 10);
+  });
+
+  it('no module but app.js imports a view; app.js wires every ui entry point', () => {
+    for (const f of readdirSync(WWW).filter((x) => x.endsWith('.js') && x !== 'app.js')) {
+      assert.deepEqual(imports(f).filter((m) => views.has(m)), [], `${f} imports a view`);
+    }
+    const declared = [...source('state.js').matchAll(/^ {2}(\w+): (?:noop|\(\) => |async \(\) =>)/gm)].map((m) => m[1]);
+    const wiring = source('app.js').slice(source('app.js').indexOf('const wiring = {'));
+    assert.ok(declared.length >= 15);
+    for (const k of declared) assert.match(wiring, new RegExp(`^ {2}${k}: \\w+\\.\\w+,$`, 'm'), `app.js wires ui.${k}`);
+    for (const f of views) assert.ok(imports('app.js').includes(f), `app.js imports ${f}`);
+  });
+
+  it('no stale document reference in www/', () => {
+    for (const f of readdirSync(WWW).filter((x) => /\.(js|css|html)$/.test(x))) {
+      for (const m of source(f).matchAll(/\b((?:docs|tests|scripts|bench|js|src)\/[\w./-]+\.(?:md|mjs|js|rs|sh|json))\b/g)) {
+        assert.ok(existsSync(join(REPO, m[1])), `${f} cites ${m[1]}, which does not exist`);
+      }
+    }
   });
 });
