@@ -87,7 +87,7 @@ use crate::text;
 use crate::{Error, ErrorCode, Result};
 
 pub use interval::Interval;
-pub use report::{codes, Audit, Check, ResultAudit, CANNOT_AUDIT, PROVES};
+pub use report::{Audit, AuditCode, Check, ResultAudit, CANNOT_AUDIT, PROVES};
 
 /// The six components that do not depend on the retrieval score, with their
 /// index in [`scoring::COMPONENTS`] order.
@@ -179,7 +179,7 @@ pub fn audit_recall(wire: &str, query: Option<&str>) -> Result<Audit> {
     };
     let sha = sha256_hex(query.as_bytes());
     checks.push(
-        Check::new("query_sha256", codes::QUERY_MISMATCH, query_matches(&query), "/receipt/query_sha256")
+        Check::new("query_sha256", AuditCode::QueryMismatch, query_matches(&query), "/receipt/query_sha256")
             .values(bound_query_sha.cloned().unwrap_or(Value::Null), Value::str(sha))
             .note(if query_source == "given" {
                 "SHA-256 of the given query"
@@ -188,7 +188,7 @@ pub fn audit_recall(wire: &str, query: Option<&str>) -> Result<Audit> {
             }),
     );
     checks.push(
-        Check::new("result_count", codes::PAIRING_MISMATCH, memories.len() == results.len(), "/memories")
+        Check::new("result_count", AuditCode::PairingMismatch, memories.len() == results.len(), "/memories")
             .values(Value::int(memories.len() as i64), Value::int(results.len() as i64))
             .message("memories.length vs receipt.results.length"),
     );
@@ -430,9 +430,9 @@ fn audit_result(ctx: &Context, i: usize, memory: &Value, metadata: Value, result
         }
     }
     let pairing = if problems.is_empty() {
-        Check::new("pairing", codes::PAIRING_MISMATCH, true, mp.as_str()).message(format!("matches {rp}"))
+        Check::new("pairing", AuditCode::PairingMismatch, true, mp.as_str()).message(format!("matches {rp}"))
     } else {
-        Check::new("pairing", codes::PAIRING_MISMATCH, false, mp.as_str())
+        Check::new("pairing", AuditCode::PairingMismatch, false, mp.as_str())
             .message(format!("{} differ(s) from {rp}", problems.join(", ")))
     };
     audit.checks.push(pairing);
@@ -440,7 +440,7 @@ fn audit_result(ctx: &Context, i: usize, memory: &Value, metadata: Value, result
     let bp = pointer(&mp, "score_breakdown");
     let Some(bd) = breakdown else {
         audit.checks.push(
-            Check::new("score_breakdown", codes::BREAKDOWN_MISSING, false, bp.as_str())
+            Check::new("score_breakdown", AuditCode::BreakdownMissing, false, bp.as_str())
                 .values(bound(mem.get("score_breakdown")), Value::Null)
                 .message("no score_breakdown object: the scores cannot be re-derived"),
         );
@@ -480,7 +480,7 @@ fn rederive(
         let rederived = round6(scored.components[idx]);
         let ok = number(bd.get(name)) == Some(rederived);
         checks.push(
-            Check::new(name, codes::COMPONENT_MISMATCH, ok, at(name))
+            Check::new(name, AuditCode::ComponentMismatch, ok, at(name))
                 .values(bound(bd.get(name)), Value::Float(rederived)),
         );
     }
@@ -491,8 +491,9 @@ fn rederive(
     ];
     for (name, value) in gates {
         let ok = bd.get(name) == Some(&Value::Bool(value));
-        checks
-            .push(Check::new(name, codes::GATE_MISMATCH, ok, at(name)).values(bound(bd.get(name)), Value::Bool(value)));
+        checks.push(
+            Check::new(name, AuditCode::GateMismatch, ok, at(name)).values(bound(bd.get(name)), Value::Bool(value)),
+        );
     }
     let reasons: Vec<Value> = scored.reasons.iter().map(|r| Value::str(r.as_str())).collect();
     let bound_reasons = match bd.get("reasons") {
@@ -501,7 +502,7 @@ fn rederive(
     };
     let reasons_ok = bound_reasons.as_array() == Some(reasons.as_slice());
     checks.push(
-        Check::new("reasons", codes::REASON_MISMATCH, reasons_ok, at("reasons"))
+        Check::new("reasons", AuditCode::ReasonMismatch, reasons_ok, at("reasons"))
             .values(bound_reasons, Value::Array(reasons))
             .message("the first 7 (component) reasons"),
     );
@@ -520,7 +521,7 @@ fn rederive(
     for (name, expected) in policy {
         let got = bound(bd.get(name));
         let ok = py_eq(&got, &expected) && !got.is_null();
-        checks.push(Check::new(name, codes::POLICY_MISMATCH, ok, at(name)).values(got, expected));
+        checks.push(Check::new(name, AuditCode::PolicyMismatch, ok, at(name)).values(got, expected));
     }
 
     // §4 interval checks.
@@ -619,7 +620,7 @@ fn rederive(
     };
     let num_or_null = |v: Option<f64>| v.map(Value::Float).unwrap_or(Value::Null);
     checks.push(
-        Check::new("relevance_score", codes::RELEVANCE_INCONSISTENT, !blamed[0], at("relevance_score"))
+        Check::new("relevance_score", AuditCode::RelevanceInconsistent, !blamed[0], at("relevance_score"))
             .values(bound(bd.get("relevance_score")), num_or_null(implied(0, 1, 2).map(f_rel)))
             .interval(i_rel)
             .note(match lexical {
@@ -632,13 +633,13 @@ fn rederive(
             }),
     );
     checks.push(
-        Check::new("quality_score", codes::QUALITY_INCONSISTENT, !blamed[1], at("quality_score"))
+        Check::new("quality_score", AuditCode::QualityInconsistent, !blamed[1], at("quality_score"))
             .values(bound(bd.get("quality_score")), num_or_null(implied(1, 0, 2).map(f_q)))
             .interval(i_q)
             .message("the scorer's gated, weighted final score"),
     );
     checks.push(
-        Check::new("blend", codes::BLEND_INCONSISTENT, !blamed[2], h_key)
+        Check::new("blend", AuditCode::BlendInconsistent, !blamed[2], h_key)
             .values(bound(h_value), num_or_null(if q.is_some() { implied(2, 0, 1).map(f_h) } else { None }))
             .interval(i_h)
             .message("the hybrid rank score round6(0.8·b + 0.2·quality_score)"),
@@ -656,7 +657,7 @@ fn fusion_and_stages(bd: &Object, bp: &str, h: Option<f64>, checks: &mut Vec<Che
         Some(Value::Array(items)) => items,
         Some(other) => {
             checks.push(
-                Check::new("stage_chain", codes::STAGE_CHAIN_BROKEN, false, sp.as_str())
+                Check::new("stage_chain", AuditCode::StageChainBroken, false, sp.as_str())
                     .values(other.clone(), Value::Null)
                     .message("ranking_stages is not an array"),
             );
@@ -672,7 +673,7 @@ fn fusion_and_stages(bd: &Object, bp: &str, h: Option<f64>, checks: &mut Vec<Che
             checks.push(
                 Check::new(
                     "fusion_strongest_input",
-                    codes::FUSION_INCONSISTENT,
+                    AuditCode::FusionInconsistent,
                     strongest.is_some() && strongest == h,
                     pointer(&fp, "strongest_input_score"),
                 )
@@ -703,7 +704,7 @@ fn fusion_and_stages(bd: &Object, bp: &str, h: Option<f64>, checks: &mut Vec<Che
             let out = number(got);
             let close = matches!((out, expected), (Some(o), Some(e)) if (o - e).abs() <= 1e-6 + 1e-12);
             checks.push(
-                Check::new("fusion", codes::FUSION_INCONSISTENT, close && fields_ok, ptr)
+                Check::new("fusion", AuditCode::FusionInconsistent, close && fields_ok, ptr)
                     .values(bound(got), expected.map(Value::Float).unwrap_or(Value::Null))
                     .message(if fields_ok || fusion_stage.is_none() {
                         "round6(0.72·normalized_rrf_score + 0.18·strongest_input_score + 0.10·facet_support/facet_count), within 1e-6 (the bound rrf is rounded)"
@@ -713,14 +714,14 @@ fn fusion_and_stages(bd: &Object, bp: &str, h: Option<f64>, checks: &mut Vec<Che
             );
         }
         Some(other) => checks.push(
-            Check::new("fusion", codes::FUSION_INCONSISTENT, false, pointer(bp, "fusion"))
+            Check::new("fusion", AuditCode::FusionInconsistent, false, pointer(bp, "fusion"))
                 .values(other.clone(), Value::Null)
                 .message("fusion is not an object"),
         ),
         None => {
             if let Some(j) = fusion_stage {
                 checks.push(
-                    Check::new("fusion", codes::FUSION_INCONSISTENT, false, pointer(&sp, &j.to_string()))
+                    Check::new("fusion", AuditCode::FusionInconsistent, false, pointer(&sp, &j.to_string()))
                         .message("an adaptive-fusion stage without a fusion record"),
                 );
             }
@@ -756,11 +757,11 @@ fn fusion_and_stages(bd: &Object, bp: &str, h: Option<f64>, checks: &mut Vec<Che
             ));
         }
         let check = match broken {
-            None => Check::new("stage_chain", codes::STAGE_CHAIN_BROKEN, true, sp.as_str())
+            None => Check::new("stage_chain", AuditCode::StageChainBroken, true, sp.as_str())
                 .values(bound(bd.get("final_score")), prev.map(Value::Float).unwrap_or(Value::Null))
                 .message(format!("{} stage(s) chained from the hybrid score to final_score", stages.len())),
             Some((p, b, r, m)) => {
-                Check::new("stage_chain", codes::STAGE_CHAIN_BROKEN, false, p).values(b, r).message(m)
+                Check::new("stage_chain", AuditCode::StageChainBroken, false, p).values(b, r).message(m)
             }
         };
         checks.push(check);
@@ -779,14 +780,14 @@ fn fusion_and_stages(bd: &Object, bp: &str, h: Option<f64>, checks: &mut Vec<Che
         let expected = calibrated(stage.get("position"), stage.get("candidate_count"), input);
         let got = number(stage.get("output_score"));
         checks.push(
-            Check::new(name.as_str(), codes::CALIBRATION_MISMATCH, got.is_some() && got == expected, pointer(&stp, "output_score"))
+            Check::new(name.as_str(), AuditCode::CalibrationMismatch, got.is_some() && got == expected, pointer(&stp, "output_score"))
                 .values(bound(stage.get("output_score")), expected.map(Value::Float).unwrap_or(Value::Null))
                 .message("rank_position_score(position − 1, candidate_count, input_score); the input itself when candidate_count is 1"),
         );
         if Some(j) == last_calibration {
             // Filled in by the caller, who knows the result's place.
             checks.push(
-                Check::new("calibration_position", codes::CALIBRATION_MISMATCH, true, pointer(&stp, "position"))
+                Check::new("calibration_position", AuditCode::CalibrationMismatch, true, pointer(&stp, "position"))
                     .values(bound(stage.get("position")), Value::Null),
             );
         }

@@ -15,7 +15,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 
 use super::planner::{self, QueryPlan};
-use super::report::{codes, Check};
+use super::report::{AuditCode, Check};
 use crate::json::{self, Object, Value};
 use crate::py::float::{clamp01, round6};
 use crate::py::time::PyDateTime;
@@ -107,7 +107,7 @@ pub fn policy(receipt: &Value, context: bool, checks: &mut Vec<Check>) -> Option
     let pp = pointer("/receipt", key);
     let Some(p) = receipt.get(key).and_then(Value::as_object) else {
         let bound = receipt.get(key).cloned().unwrap_or(Value::Null);
-        rule(checks, "policy", codes::NOT_AUDITABLE, false, pp, bound, Value::Null, "no policy object");
+        rule(checks, "policy", AuditCode::NotAuditable, false, pp, bound, Value::Null, "no policy object");
         return None;
     };
     let mode = p.get("mode").and_then(Value::as_str).unwrap_or("").to_string();
@@ -133,30 +133,30 @@ pub fn policy(receipt: &Value, context: bool, checks: &mut Vec<Check>) -> Option
     };
     let kmax = floor.and_then(|f| if m == 0 { None } else { k_max(f, lo, m) });
     let scored = mqv.map(|n| CANDIDATE_CAP * n);
-    let fields: [(&str, &str, bool, &'static str, Value); 7] = [
-        ("mode", "policy.mode", m != 0, codes::NOT_AUDITABLE, Value::Null),
-        ("strategy", "policy.strategy", strategy_ok, codes::NOT_AUDITABLE, Value::Null),
-        ("max_query_variants", "policy.max_query_variants", mqv_ok, codes::NOT_AUDITABLE, Value::Null),
-        ("candidate_floor", "policy.candidate_floor", kmax.is_some(), codes::NOT_AUDITABLE, Value::Null),
+    let fields: [(&str, &str, bool, AuditCode, Value); 7] = [
+        ("mode", "policy.mode", m != 0, AuditCode::NotAuditable, Value::Null),
+        ("strategy", "policy.strategy", strategy_ok, AuditCode::NotAuditable, Value::Null),
+        ("max_query_variants", "policy.max_query_variants", mqv_ok, AuditCode::NotAuditable, Value::Null),
+        ("candidate_floor", "policy.candidate_floor", kmax.is_some(), AuditCode::NotAuditable, Value::Null),
         (
             "candidate_cap",
             "policy.candidate_cap",
             int_of(p.get("candidate_cap")) == Some(CANDIDATE_CAP),
-            codes::POLICY_MISMATCH,
+            AuditCode::PolicyMismatch,
             Value::int(CANDIDATE_CAP),
         ),
         (
             "max_scored_candidates",
             "policy.max_scored_candidates",
             scored.is_some() && int_of(p.get("max_scored_candidates")) == scored,
-            codes::POLICY_MISMATCH,
+            AuditCode::PolicyMismatch,
             scored.map(Value::int).unwrap_or(Value::Null),
         ),
         (
             "policy_version",
             "policy.policy_version",
             p.get("policy_version").and_then(Value::as_str) == Some("lians-recall-policy-v3"),
-            codes::POLICY_MISMATCH,
+            AuditCode::PolicyMismatch,
             Value::str("lians-recall-policy-v3"),
         ),
     ];
@@ -200,7 +200,7 @@ pub fn query_variants(body: &Object, rules: &Rules, checks: &mut Vec<Check>) {
     rule(
         checks,
         "query_variants",
-        codes::QUERY_VARIANTS_MISMATCH,
+        AuditCode::QueryVariantsMismatch,
         ok,
         at,
         shown,
@@ -221,7 +221,7 @@ pub fn as_of(receipt: &Value, checks: &mut Vec<Check>) {
     let (bound, expected) =
         (bound_ref.cloned().unwrap_or(Value::Null), expected.map(Value::str).unwrap_or(Value::Null));
     let at = String::from("/receipt/reference_time");
-    rule(checks, "as_of", codes::AS_OF_MISMATCH, ok, at, bound, expected, "reference_time is not as_of");
+    rule(checks, "as_of", AuditCode::AsOfMismatch, ok, at, bound, expected, "reference_time is not as_of");
 }
 
 /// No id twice, the returned order is `stable_score_key`'s, and the result
@@ -249,7 +249,7 @@ pub fn order(memories: &[Value], rules: &Rules, checks: &mut Vec<Check>) {
     rule(
         checks,
         "unique_ids",
-        codes::DUPLICATE_RESULT,
+        AuditCode::DuplicateResult,
         dup.is_none(),
         ptr,
         bound,
@@ -277,14 +277,14 @@ pub fn order(memories: &[Value], rules: &Rules, checks: &mut Vec<Check>) {
     }
     let ok = broken.is_none();
     let (ptr, m) = broken.unwrap_or((String::from("/memories"), ""));
-    rule(checks, "order", codes::ORDER_VIOLATION, ok, ptr, Value::Null, Value::Null, m);
+    rule(checks, "order", AuditCode::OrderViolation, ok, ptr, Value::Null, Value::Null, m);
     if let Some(p) = &rules.policy {
         let n = memories.len() as i64;
         let (at, bound, most) = (String::from("/memories"), Value::int(n), Value::int(p.k_max));
         rule(
             checks,
             "result_limit",
-            codes::CANDIDATE_COUNT_MISMATCH,
+            AuditCode::CandidateCountMismatch,
             n <= p.k_max,
             at,
             bound,
@@ -331,7 +331,7 @@ pub fn positions(memories: &[Value], checks: &mut Vec<Check>) {
     let ok = broken.is_none();
     let ptr = broken.unwrap_or_else(|| String::from("/memories"));
     let m = "two results at one position of a stage";
-    rule(checks, "stage_positions", codes::CANDIDATE_COUNT_MISMATCH, ok, ptr, Value::Null, Value::Null, m);
+    rule(checks, "stage_positions", AuditCode::CandidateCountMismatch, ok, ptr, Value::Null, Value::Null, m);
     // `_rerank_by_proximity` orders by score + bonus (descending), and runs
     // only when some result gets a bonus.
     if !graph.is_empty() {
@@ -344,7 +344,16 @@ pub fn positions(memories: &[Value], checks: &mut Vec<Check>) {
         }
         let ok = ordered && bonus;
         let m = "graph-proximity order is not by combined_objective, or no result got a bonus";
-        rule(checks, "graph_order", codes::STAGE_UNKNOWN, ok, String::from("/memories"), Value::Null, Value::Null, m);
+        rule(
+            checks,
+            "graph_order",
+            AuditCode::StageUnknown,
+            ok,
+            String::from("/memories"),
+            Value::Null,
+            Value::Null,
+            m,
+        );
     }
 }
 
@@ -368,7 +377,7 @@ pub fn result_rules(rules: &Rules, bd: &Object, bp: &str, retrieval_hi: Option<f
             rule(
                 checks,
                 "returned_eligible",
-                codes::INELIGIBLE_RETURNED,
+                AuditCode::IneligibleReturned,
                 ok,
                 pointer(bp, gate),
                 bound,
@@ -415,7 +424,7 @@ pub fn result_rules(rules: &Rules, bd: &Object, bp: &str, retrieval_hi: Option<f
         if let Some(message) = problem {
             kinds_ok = false;
             let bound = stage.get("stage").cloned().unwrap_or(Value::Null);
-            rule(checks, "stage_kind", codes::STAGE_UNKNOWN, false, stp.clone(), bound, Value::Null, message);
+            rule(checks, "stage_kind", AuditCode::StageUnknown, false, stp.clone(), bound, Value::Null, message);
         }
         // candidate_count and position of rank-calibrated stages.
         if kind.is_some_and(|k| STAGES[k].1 == RANK_CALIBRATION) && method == Some(RANK_CALIBRATION) {
@@ -434,13 +443,13 @@ pub fn result_rules(rules: &Rules, bd: &Object, bp: &str, retrieval_hi: Option<f
             let bound = stage.get("candidate_count").cloned().unwrap_or(Value::Null);
             let expected = if rules.context { Value::Null } else { Value::int(n) };
             let (at, m) = (pointer(&stp, "candidate_count"), "not the ranked list's size, or position out of range");
-            rule(checks, "candidate_count", codes::CANDIDATE_COUNT_MISMATCH, ok, at, bound, expected, m);
+            rule(checks, "candidate_count", AuditCode::CandidateCountMismatch, ok, at, bound, expected, m);
         }
         if matches!(kind, Some(3 | 4)) && method == Some(RANK_CALIBRATION) {
             if let Some(ok) = stage_details(rules, kind.unwrap_or(0), stage) {
                 let bound = stage.get("stage").cloned().unwrap_or(Value::Null);
                 let m = "not what the server writes from the stage input and the filters";
-                rule(checks, "stage_details", codes::STAGE_UNKNOWN, ok, stp.clone(), bound, Value::Null, m);
+                rule(checks, "stage_details", AuditCode::StageUnknown, ok, stp.clone(), bound, Value::Null, m);
             }
         }
         if kind == Some(5) && method == Some(LEARNING_METHOD) {
@@ -451,7 +460,7 @@ pub fn result_rules(rules: &Rules, bd: &Object, bp: &str, retrieval_hi: Option<f
             rule(
                 checks,
                 "learning",
-                codes::CALIBRATION_MISMATCH,
+                AuditCode::CalibrationMismatch,
                 ok,
                 at,
                 bound,
@@ -466,13 +475,22 @@ pub fn result_rules(rules: &Rules, bd: &Object, bp: &str, retrieval_hi: Option<f
     if !rules.context && mmr_asked && !stages.iter().any(|s| stage_kind(s) == Some(3)) {
         kinds_ok = false;
         let m = "no mmr-rerank stage, though filters._rerank = mmr";
-        rule(checks, "stage_kind", codes::STAGE_UNKNOWN, false, sp.clone(), Value::Null, Value::str("mmr-rerank"), m);
+        rule(
+            checks,
+            "stage_kind",
+            AuditCode::StageUnknown,
+            false,
+            sp.clone(),
+            Value::Null,
+            Value::str("mmr-rerank"),
+            m,
+        );
     }
     if kinds_ok {
         rule(
             checks,
             "stage_kinds",
-            codes::STAGE_UNKNOWN,
+            AuditCode::StageUnknown,
             true,
             sp.clone(),
             Value::int(stages.len() as i64),
@@ -500,7 +518,7 @@ pub fn result_rules(rules: &Rules, bd: &Object, bp: &str, retrieval_hi: Option<f
         (Value::Array(bound_tail.into_iter().take(16).collect()), Value::Array(expected))
     };
     let m = "not the blend reason then one reason per stage";
-    rule(checks, "stage_reasons", codes::REASON_MISMATCH, tail_ok, pointer(bp, "reasons"), bound, expected, m);
+    rule(checks, "stage_reasons", AuditCode::ReasonMismatch, tail_ok, pointer(bp, "reasons"), bound, expected, m);
     if keyed {
         // The keyed fact path: no as_of, a structured filter key, one hit,
         // no stages, scored with retrieval 1.0.
@@ -513,7 +531,16 @@ pub fn result_rules(rules: &Rules, bd: &Object, bp: &str, retrieval_hi: Option<f
             && !bd.contains_key("fusion")
             && retrieval_hi.map_or(true, |h| h == 1.0);
         let m = "no blend reason outside the keyed path";
-        rule(checks, "keyed_path", codes::BLEND_INCONSISTENT, ok, pointer(bp, "reasons"), Value::Null, Value::Null, m);
+        rule(
+            checks,
+            "keyed_path",
+            AuditCode::BlendInconsistent,
+            ok,
+            pointer(bp, "reasons"),
+            Value::Null,
+            Value::Null,
+            m,
+        );
     }
 
     fusion_rules(rules, bd, bp, checks);
@@ -590,7 +617,7 @@ fn stage_details(rules: &Rules, kind: usize, stage: &Value) -> Option<bool> {
 fn rule(
     checks: &mut Vec<Check>,
     name: &'static str,
-    code: &'static str,
+    code: AuditCode,
     ok: bool,
     at: String,
     bound: Value,
@@ -628,7 +655,7 @@ fn fusion_rules(rules: &Rules, bd: &Object, bp: &str, checks: &mut Vec<Check>) {
             rule(
                 checks,
                 "fusion_present",
-                codes::FUSION_INCONSISTENT,
+                AuditCode::FusionInconsistent,
                 false,
                 bp.to_string(),
                 Value::Null,
@@ -692,5 +719,5 @@ fn fusion_rules(rules: &Rules, bd: &Object, bp: &str, checks: &mut Vec<Check>) {
     }
     let ok = problems.is_empty();
     let (ptr, m) = problems.into_iter().next().unwrap_or((fp, ""));
-    rule(checks, "fusion_record", codes::FUSION_INCONSISTENT, ok, ptr, Value::Null, Value::Null, m);
+    rule(checks, "fusion_record", AuditCode::FusionInconsistent, ok, ptr, Value::Null, Value::Null, m);
 }
