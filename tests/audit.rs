@@ -347,10 +347,6 @@ fn bad_input_is_a_typed_error() {
     assert_eq!((e.code, e.path.as_str()), (ErrorCode::InvalidDatetime, "/memories/0/event_time"));
     let e = err(&wire.replacen("\"content\":\"Acme", "\"content\":7,\"x\":\"Acme", 1));
     assert_eq!((e.code, e.path.as_str()), (ErrorCode::WrongType, "/memories/0/content"));
-    let big = format!("{}{}", " ".repeat(lians_score::api::limits::MAX_TEXT_BYTES), wire);
-    assert_eq!(err(&big).code, ErrorCode::TooLarge);
-    let huge_query = "q".repeat(lians_score::api::limits::MAX_STRING_BYTES + 1);
-    assert_eq!(audit::audit_recall(&wire, Some(&huge_query)).unwrap_err().code, ErrorCode::TooLarge);
     let bad_options = json::parse(r#"{"query": 5}"#).unwrap();
     assert_eq!(api::audit_recall(&wire, &bad_options).unwrap_err().code, ErrorCode::WrongType);
     // No query, and no variant that hashes to query_sha256.
@@ -358,6 +354,45 @@ fn bad_input_is_a_typed_error() {
         audit::audit_recall(&wire.replace("\"query_variants\":[\"Acme revenue\"]", "\"query_variants\":[\"x\"]"), None)
             .unwrap_err();
     assert_eq!((e.code, e.path.as_str()), (ErrorCode::MissingField, "/query"));
+}
+
+/// The input caps belong to the JSON façade (`api::audit_recall`, which the
+/// CLIs and the wasm API call): the text, the query, each memory and its
+/// metadata. The typed audit applies none; a cap never hides an earlier error.
+#[test]
+fn the_json_facade_applies_the_input_caps() {
+    use lians_score::api::limits::{MAX_STRING_BYTES, MAX_TEXT_BYTES};
+    let Some(wire) = common::read_sample(common::RECALL_SAMPLE) else { return };
+    let capped = |w: &str, q: &str| {
+        let mut o = Object::new();
+        o.insert("query", Value::str(q));
+        api::audit_recall(w, &Value::Object(o)).map(|_| ()).map_err(|e| (e.code, e.path))
+    };
+    let too_large = |path: &str| Err((ErrorCode::TooLarge, path.to_string()));
+    let big = format!("{}{}", " ".repeat(MAX_TEXT_BYTES), wire);
+    assert_eq!(capped(&big, "Acme revenue"), too_large(""));
+    let huge_query = "q".repeat(MAX_STRING_BYTES + 1);
+    assert_eq!(capped(&wire, &huge_query), too_large("/query"));
+    let long = "x".repeat(MAX_STRING_BYTES + 1);
+    let content = wire.replacen("\"content\":\"Acme", &format!("\"content\":\"{long}Acme"), 1);
+    assert_eq!(capped(&content, "Acme revenue"), too_large("/memories/0/content"));
+    let metadata = wire.replacen("\"metadata\":{", &format!("\"metadata\":{{\"zz\":\"{long}\","), 1);
+    assert_eq!(capped(&metadata, "Acme revenue"), too_large("/memories/0/metadata/zz"));
+    // The typed audit has no caps: the same inputs audit (the cost is linear).
+    assert!(audit::audit_recall(&big, Some("Acme revenue")).is_ok());
+    assert!(audit::audit_recall(&wire, Some(&huge_query)).is_ok());
+    assert!(audit::audit_recall(&content, Some("Acme revenue")).is_ok());
+    // Caps run where the audit reaches each memory: an earlier error stays the error.
+    let mut body = json::parse(&content).unwrap();
+    if let Value::Object(o) = &mut body {
+        let mut members = std::mem::take(o).into_members();
+        members.retain(|(k, _)| k.to_str_lossy() != "receipt");
+        *o = Object::from_unique(members);
+    }
+    assert_eq!(
+        capped(&json::to_json_string(&body), "Acme revenue"),
+        Err((ErrorCode::MissingField, "/receipt".to_string()))
+    );
 }
 
 // ---------------------------------------------------------------- fuzzing

@@ -316,7 +316,7 @@ pub fn positions(memories: &[Value], checks: &mut Vec<Check>) {
                 continue;
             };
             if kind == 4 {
-                let f = |k: &str| super::number(s.get(k)).unwrap_or(f64::NAN);
+                let f = |k: &str| super::value::number(s.get(k)).unwrap_or(f64::NAN);
                 graph.resize(width, None);
                 graph[p] = Some((f("combined_objective"), f("proximity_bonus")));
             }
@@ -570,7 +570,7 @@ fn mmr_lambda(filters: Option<&Object>) -> f64 {
 /// The details `mmr_rerank` and `_rerank_by_proximity` write, re-derived
 /// from the stage's own input and the request's filters (docs/audit.md).
 fn stage_details(rules: &Rules, kind: usize, stage: &Value) -> Option<bool> {
-    let f = |k: &str| super::number(stage.get(k));
+    let f = |k: &str| super::value::number(stage.get(k));
     let input = f("input_score")?;
     let filters = if rules.context { None } else { rules.filters.as_ref() };
     if kind == 3 {
@@ -629,7 +629,7 @@ fn rule(
 
 /// The learning stage's expected output and its bound output.
 fn learning_output(stage: &Value) -> Option<(f64, f64)> {
-    let f = |k: &str| super::number(stage.get(k));
+    let f = |k: &str| super::value::number(stage.get(k));
     let uses = int_of(stage.get("completed_uses"))?;
     let (input, avg, conf, support, out) =
         (f("input_score")?, f("average_reward")?, f("confidence")?, f("support")?, f("output_score")?);
