@@ -457,7 +457,7 @@ export interface EvidencePackOptions {
 
 // ---------------------------------------------------------------- recall audit
 
-/** Failure codes of a recall audit (`docs/audit.md`). */
+/** Failure codes of a recall audit (`docs/audit.md`); checked against `AuditCode::ALL` (src/audit/report.rs) by tests/audit.rs. */
 export type AuditFailure =
   | "pairing_mismatch"
   | "query_mismatch"

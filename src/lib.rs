@@ -64,9 +64,6 @@
 
 pub mod admission;
 pub mod api;
-// Field-level docs of this module are not complete yet (its items and
-// modules are documented); see the CHANGELOG.
-#[allow(missing_docs)]
 pub mod audit;
 pub mod cli;
 pub use lians_score_core::error;

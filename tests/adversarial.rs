@@ -636,7 +636,10 @@ fn recall_audit_is_linear() {
         },
         |(wire, query)| {
             let report = lians_score::audit::audit_recall(wire, Some(query)).unwrap();
-            assert!(report.failures().is_empty() || !report.failures().contains(&"pairing_mismatch"));
+            assert!(
+                report.failures().is_empty()
+                    || !report.failures().contains(&lians_score::audit::AuditCode::PairingMismatch)
+            );
             black_box(report);
         },
     );

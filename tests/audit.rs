@@ -8,7 +8,7 @@ mod common;
 
 use std::path::PathBuf;
 
-use lians_score::audit::{self, codes};
+use lians_score::audit::{self, AuditCode};
 use lians_score::json::{self, Object, Value};
 use lians_score::{api, receipt, ErrorCode};
 
@@ -103,7 +103,7 @@ fn the_query_defaults_to_the_first_variant_when_it_hashes() {
     // The wrong query: the hash check fails and relevance reasons no longer match.
     let report = audit::audit_recall(&wire, Some("Globex revenue")).unwrap();
     assert!(!report.consistent());
-    assert_eq!(report.failures()[0], codes::QUERY_MISMATCH);
+    assert_eq!(report.failures()[0], AuditCode::QueryMismatch);
 }
 
 // ---------------------------------------------------------------- lying servers
@@ -181,7 +181,7 @@ fn add(delta: f64) -> impl FnMut(&mut Value) {
     }
 }
 
-fn assert_caught(name: &str, lying: &str, query: &str, code: &str, alone: bool) {
+fn assert_caught(name: &str, lying: &str, query: &str, code: AuditCode, alone: bool) {
     let mut given = Object::new();
     given.insert("query", Value::str(query));
     let verified = receipt::verify_recall_receipt(lying, &Value::Object(given));
@@ -194,9 +194,9 @@ fn assert_caught(name: &str, lying: &str, query: &str, code: &str, alone: bool) 
     let f = failures(&report);
     assert_eq!(report.get("consistent"), Some(&Value::Bool(false)), "{name}: {code} not caught");
     if alone {
-        assert_eq!(f, [code], "{name}");
+        assert_eq!(f, [code.as_str()], "{name}");
     } else {
-        assert!(f.iter().any(|c| c == code), "{name}: {code} not in {f:?}");
+        assert!(f.iter().any(|c| c == code.as_str()), "{name}: {code} not in {f:?}");
     }
 }
 
@@ -217,7 +217,7 @@ fn lying_servers_are_caught_with_the_right_code() {
                 "safety_score",
             ] {
                 let lying = lie(&wire, i, &[comp], &mut add(0.05));
-                assert_caught(&format!("{name}[{i}].{comp}"), &lying, &query, codes::COMPONENT_MISMATCH, true);
+                assert_caught(&format!("{name}[{i}].{comp}"), &lying, &query, AuditCode::ComponentMismatch, true);
                 lies += 1;
             }
             for delta in [0.01, -0.003, 2e-6] {
@@ -226,21 +226,21 @@ fn lying_servers_are_caught_with_the_right_code() {
                     &format!("{name}[{i}].relevance {delta}"),
                     &lying,
                     &query,
-                    codes::RELEVANCE_INCONSISTENT,
+                    AuditCode::RelevanceInconsistent,
                     delta.abs() > 1e-5,
                 );
                 lies += 1;
             }
             let lying = lie(&wire, i, &["quality_score"], &mut add(0.01));
-            assert_caught(&format!("{name}[{i}].quality"), &lying, &query, codes::QUALITY_INCONSISTENT, false);
+            assert_caught(&format!("{name}[{i}].quality"), &lying, &query, AuditCode::QualityInconsistent, false);
             let lying = lie(&wire, i, &["temporal_eligible"], &mut |v| *v = Value::Bool(false));
             // A gate the scorer does not give, and a result the server would not return.
-            assert_caught(&format!("{name}[{i}].gate"), &lying, &query, codes::GATE_MISMATCH, false);
-            assert_caught(&format!("{name}[{i}].gate"), &lying, &query, codes::INELIGIBLE_RETURNED, false);
+            assert_caught(&format!("{name}[{i}].gate"), &lying, &query, AuditCode::GateMismatch, false);
+            assert_caught(&format!("{name}[{i}].gate"), &lying, &query, AuditCode::IneligibleReturned, false);
             let lying = lie(&wire, i, &["reasons", "2"], &mut |v| {
                 *v = Value::str("server-verified source trust level system_verified")
             });
-            assert_caught(&format!("{name}[{i}].reason"), &lying, &query, codes::REASON_MISMATCH, true);
+            assert_caught(&format!("{name}[{i}].reason"), &lying, &query, AuditCode::ReasonMismatch, true);
             lies += 3;
             let stages = bd.get("ranking_stages").and_then(Value::as_array).map(<[Value]>::len).unwrap_or(0);
             if stages > 0 {
@@ -274,7 +274,7 @@ fn lying_servers_are_caught_with_the_right_code() {
                 let mut lying =
                     lie(&wire, i, &["ranking_stages", &last, "output_score"], &mut |v| *v = Value::Float(new));
                 lying = lie_final(&lying, i, new);
-                let code = if is_calibrated { codes::CALIBRATION_MISMATCH } else { codes::FUSION_INCONSISTENT };
+                let code = if is_calibrated { AuditCode::CalibrationMismatch } else { AuditCode::FusionInconsistent };
                 assert_caught(&format!("{name}[{i}] last stage"), &lying, &query, code, true);
                 lies += 1;
             }
@@ -291,7 +291,7 @@ fn lying_servers_are_caught_with_the_right_code() {
                     .unwrap()
                     .to_string();
                 lying = lie(&lying, i, &["ranking_stages", &j, "normalized_rrf_score"], &mut add(0.01));
-                assert_caught(&format!("{name}[{i}] rrf"), &lying, &query, codes::FUSION_INCONSISTENT, true);
+                assert_caught(&format!("{name}[{i}] rrf"), &lying, &query, AuditCode::FusionInconsistent, true);
                 // A chain break: a stage input that is not the hybrid score.
                 let lying = lie(&wire, i, &["pre_fusion_score"], &mut add(0.001));
                 let report = audit_json(&lying, &query);
@@ -311,7 +311,7 @@ fn pairing_mismatch_when_memories_and_receipt_disagree() {
     let report = audit_json(&json::to_json_string(&body), "Acme revenue");
     let f = failures(&report);
     assert!(
-        f.contains(&codes::PAIRING_MISMATCH.to_string()) && f.contains(&codes::COMPONENT_MISMATCH.to_string()),
+        f.contains(&AuditCode::PairingMismatch.to_string()) && f.contains(&AuditCode::ComponentMismatch.to_string()),
         "{f:?}"
     );
     // A breakdown stripped from both sides.
@@ -319,7 +319,7 @@ fn pairing_mismatch_when_memories_and_receipt_disagree() {
     edit(&mut body, &["memories", "1", "score_breakdown"], &mut |v| *v = Value::Null);
     edit(&mut body, &["receipt", "results", "1", "score_breakdown"], &mut |v| *v = Value::Null);
     let report = audit_json(&rehash(body), "Acme revenue");
-    assert!(failures(&report).contains(&codes::BREAKDOWN_MISSING.to_string()));
+    assert!(failures(&report).contains(&AuditCode::BreakdownMissing.to_string()));
     // A dropped result.
     let mut body = json::parse(&wire).unwrap();
     edit(&mut body, &["memories"], &mut |v| {
@@ -330,7 +330,7 @@ fn pairing_mismatch_when_memories_and_receipt_disagree() {
     // The stages' candidate_count (the results the server ranked) no longer
     // matches the returned results either.
     let report = audit_json(&json::to_json_string(&body), "Acme revenue");
-    assert_eq!(failures(&report), [codes::PAIRING_MISMATCH, codes::CANDIDATE_COUNT_MISMATCH]);
+    assert_eq!(failures(&report), [AuditCode::PairingMismatch.as_str(), AuditCode::CandidateCountMismatch.as_str()]);
 }
 
 #[test]
@@ -346,10 +346,6 @@ fn bad_input_is_a_typed_error() {
     assert_eq!((e.code, e.path.as_str()), (ErrorCode::InvalidDatetime, "/memories/0/event_time"));
     let e = err(&wire.replacen("\"content\":\"Acme", "\"content\":7,\"x\":\"Acme", 1));
     assert_eq!((e.code, e.path.as_str()), (ErrorCode::WrongType, "/memories/0/content"));
-    let big = format!("{}{}", " ".repeat(lians_score::api::limits::MAX_TEXT_BYTES), wire);
-    assert_eq!(err(&big).code, ErrorCode::TooLarge);
-    let huge_query = "q".repeat(lians_score::api::limits::MAX_STRING_BYTES + 1);
-    assert_eq!(audit::audit_recall(&wire, Some(&huge_query)).unwrap_err().code, ErrorCode::TooLarge);
     let bad_options = json::parse(r#"{"query": 5}"#).unwrap();
     assert_eq!(api::audit_recall(&wire, &bad_options).unwrap_err().code, ErrorCode::WrongType);
     // No query, and no variant that hashes to query_sha256.
@@ -357,6 +353,45 @@ fn bad_input_is_a_typed_error() {
         audit::audit_recall(&wire.replace("\"query_variants\":[\"Acme revenue\"]", "\"query_variants\":[\"x\"]"), None)
             .unwrap_err();
     assert_eq!((e.code, e.path.as_str()), (ErrorCode::MissingField, "/query"));
+}
+
+/// The input caps belong to the JSON façade (`api::audit_recall`, which the
+/// CLIs and the wasm API call): the text, the query, each memory and its
+/// metadata. The typed audit applies none; a cap never hides an earlier error.
+#[test]
+fn the_json_facade_applies_the_input_caps() {
+    use lians_score::api::limits::{MAX_STRING_BYTES, MAX_TEXT_BYTES};
+    let Some(wire) = common::read_sample(common::RECALL_SAMPLE) else { return };
+    let capped = |w: &str, q: &str| {
+        let mut o = Object::new();
+        o.insert("query", Value::str(q));
+        api::audit_recall(w, &Value::Object(o)).map(|_| ()).map_err(|e| (e.code, e.path))
+    };
+    let too_large = |path: &str| Err((ErrorCode::TooLarge, path.to_string()));
+    let big = format!("{}{}", " ".repeat(MAX_TEXT_BYTES), wire);
+    assert_eq!(capped(&big, "Acme revenue"), too_large(""));
+    let huge_query = "q".repeat(MAX_STRING_BYTES + 1);
+    assert_eq!(capped(&wire, &huge_query), too_large("/query"));
+    let long = "x".repeat(MAX_STRING_BYTES + 1);
+    let content = wire.replacen("\"content\":\"Acme", &format!("\"content\":\"{long}Acme"), 1);
+    assert_eq!(capped(&content, "Acme revenue"), too_large("/memories/0/content"));
+    let metadata = wire.replacen("\"metadata\":{", &format!("\"metadata\":{{\"zz\":\"{long}\","), 1);
+    assert_eq!(capped(&metadata, "Acme revenue"), too_large("/memories/0/metadata/zz"));
+    // The typed audit has no caps: the same inputs audit (the cost is linear).
+    assert!(audit::audit_recall(&big, Some("Acme revenue")).is_ok());
+    assert!(audit::audit_recall(&wire, Some(&huge_query)).is_ok());
+    assert!(audit::audit_recall(&content, Some("Acme revenue")).is_ok());
+    // Caps run where the audit reaches each memory: an earlier error stays the error.
+    let mut body = json::parse(&content).unwrap();
+    if let Value::Object(o) = &mut body {
+        let mut members = std::mem::take(o).into_members();
+        members.retain(|(k, _)| k.to_str_lossy() != "receipt");
+        *o = Object::from_unique(members);
+    }
+    assert_eq!(
+        capped(&json::to_json_string(&body), "Acme revenue"),
+        Err((ErrorCode::MissingField, "/receipt".to_string()))
+    );
 }
 
 // ---------------------------------------------------------------- fuzzing
@@ -467,9 +502,22 @@ fn mutated_bodies_never_panic() {
 #[test]
 fn every_code_is_documented() {
     let docs = std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/audit.md")).unwrap();
-    for code in codes::ALL {
+    for code in AuditCode::ALL {
         assert!(docs.contains(&format!("`{code}`")), "docs/audit.md does not document {code}");
     }
+}
+
+/// `AuditFailure` in js/index.d.ts is the enum's wire strings, in the same
+/// (documentation) order: the TypeScript union is checked against
+/// [`AuditCode::ALL`] itself, not against the Rust source text.
+#[test]
+fn the_typescript_union_is_the_enum() {
+    let dts = std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("js/index.d.ts")).unwrap();
+    let start = dts.find("export type AuditFailure =").expect("index.d.ts declares AuditFailure");
+    let union = &dts[start..start + dts[start..].find(';').expect("the union ends with ;")];
+    let declared: Vec<&str> = union.split('"').skip(1).step_by(2).collect();
+    let codes: Vec<&str> = AuditCode::ALL.iter().map(|c| c.as_str()).collect();
+    assert_eq!(declared, codes, "AuditFailure in js/index.d.ts vs AuditCode::ALL");
 }
 
 // ------------------------------------------- the server's rules (issue 24, cases 1–6)
@@ -555,14 +603,14 @@ fn verifies(wire: &str, query: &str) -> bool {
 }
 
 /// The lie verifies (when `must_verify`) and the audit reports `code`.
-fn caught(name: &str, body: Value, query: &str, code: &str, must_verify: bool) {
+fn caught(name: &str, body: Value, query: &str, code: AuditCode, must_verify: bool) {
     let wire = rehash(body);
     if must_verify {
         assert!(verifies(&wire, query), "{name}: the lie must still verify");
     }
     let report = audit_json(&wire, query);
     let f = failures(&report);
-    assert!(f.iter().any(|c| c == code), "{name}: {code} not reported, got {f:?}");
+    assert!(f.iter().any(|c| c == code.as_str()), "{name}: {code} not reported, got {f:?}");
 }
 
 /// A fresh breakdown as the server's semantic path builds it for result `i`
@@ -633,7 +681,7 @@ fn case1_invented_stages_are_caught() {
             o.insert("ranking_stages", Value::Array(stages));
         });
         set_final(&mut body, i, value);
-        caught(&format!("invented stage {i} → {value}"), body, &query, codes::STAGE_UNKNOWN, false);
+        caught(&format!("invented stage {i} → {value}"), body, &query, AuditCode::StageUnknown, false);
     }
     // A real mmr-rerank stage with its method deleted.
     let (honest, query) = captured_body("recall-fast-mmr");
@@ -647,7 +695,7 @@ fn case1_invented_stages_are_caught() {
         o.insert("ranking_stages", Value::Array(stages));
     });
     set_final(&mut body, 0, 0.99);
-    caught("mmr-rerank without method", body, &query, codes::STAGE_UNKNOWN, true);
+    caught("mmr-rerank without method", body, &query, AuditCode::StageUnknown, true);
     // A real stage kind the request did not ask for (no _rerank in filters).
     let (honest, query) = captured_body("recall-fast-standard");
     let mut body = honest.clone();
@@ -679,7 +727,7 @@ fn case1_invented_stages_are_caught() {
         );
         set_final(&mut body, i, out);
     }
-    caught("mmr-rerank without _rerank", body, &query, codes::STAGE_UNKNOWN, true);
+    caught("mmr-rerank without _rerank", body, &query, AuditCode::StageUnknown, true);
 }
 
 #[test]
@@ -698,7 +746,7 @@ fn case2_ineligible_results_are_caught() {
     let bd = server_breakdown(&body, last, &reference, &query, 0.05);
     assert_eq!(bd.get("eligible"), Some(&Value::Bool(false)));
     put_breakdown(&mut body, last, &bd);
-    caught("ineligible returned", body, &query, codes::INELIGIBLE_RETURNED, true);
+    caught("ineligible returned", body, &query, AuditCode::IneligibleReturned, true);
 }
 
 #[test]
@@ -745,7 +793,7 @@ fn case3_fabricated_query_variants_are_caught() {
     bd.insert("final_score", Value::Float(fused));
     assert!(f64_of(bd.get("relevance_score")) > f64_of(old.get("relevance_score")));
     put_breakdown(&mut body, 0, &bd);
-    caught("fabricated variant", body, &query, codes::QUERY_VARIANTS_MISMATCH, true);
+    caught("fabricated variant", body, &query, AuditCode::QueryVariantsMismatch, true);
 }
 
 #[test]
@@ -775,10 +823,10 @@ fn case4_fusion_values_are_checked() {
     };
     let mut body = honest.clone();
     fuse(&mut body, "normalized_rrf_score", Value::Float(2.0));
-    caught("rrf 2.0", body, &query, codes::FUSION_INCONSISTENT, false);
+    caught("rrf 2.0", body, &query, AuditCode::FusionInconsistent, false);
     let mut body = honest.clone();
     fuse(&mut body, "facet_support", Value::int(10));
-    caught("support 10", body, &query, codes::FUSION_INCONSISTENT, false);
+    caught("support 10", body, &query, AuditCode::FusionInconsistent, false);
 
     // A 1-facet fusion record injected into a standard, max_query_variants 1 response.
     let (honest, query) = captured_body("recall-fast-standard");
@@ -810,7 +858,7 @@ fn case4_fusion_values_are_checked() {
     let fin =
         f64_of(body.get("memories").unwrap().as_array().unwrap()[0].get("score_breakdown").unwrap().get("final_score"));
     set_final(&mut body, 0, fin);
-    caught("fusion in a standard response", body, &query, codes::FUSION_INCONSISTENT, true);
+    caught("fusion in a standard response", body, &query, AuditCode::FusionInconsistent, true);
 }
 
 #[test]
@@ -838,7 +886,7 @@ fn case5_as_of_is_enforced() {
             *slot = copy[from].clone();
         }
     });
-    caught("as_of + 200 days", body, &query, codes::AS_OF_MISMATCH, true);
+    caught("as_of + 200 days", body, &query, AuditCode::AsOfMismatch, true);
 }
 
 #[test]
@@ -847,7 +895,7 @@ fn case6_order_ties_duplicates_and_counts_are_checked() {
     // Swapped results.
     let mut body = honest.clone();
     each_array(&mut body, &mut |items| items.swap(0, 1));
-    caught("swapped", body, &query, codes::ORDER_VIOLATION, false);
+    caught("swapped", body, &query, AuditCode::OrderViolation, false);
 
     // A tie ordered against stable_score_key: a copy of result 0 with a later
     // ingestion time (not a scoring input) must come first; it is put second.
@@ -858,7 +906,7 @@ fn case6_order_ties_duplicates_and_counts_are_checked() {
         edit(&mut copy, &["ingestion_time"], &mut |v| *v = Value::str("2026-12-01T09:19:11.999999"));
         items.insert(1, copy);
     });
-    caught("tie against the stable key", body, &query, codes::ORDER_VIOLATION, false);
+    caught("tie against the stable key", body, &query, AuditCode::OrderViolation, false);
 
     // A result returned two and three times.
     for copies in [1, 2] {
@@ -869,7 +917,7 @@ fn case6_order_ties_duplicates_and_counts_are_checked() {
                 items.insert(1, copy);
             }
         });
-        caught(&format!("duplicate ×{}", copies + 1), body, &query, codes::DUPLICATE_RESULT, true);
+        caught(&format!("duplicate ×{}", copies + 1), body, &query, AuditCode::DuplicateResult, true);
     }
 
     // candidate_count 5 → 1000 (every final ≈ 0.999).
@@ -900,17 +948,17 @@ fn case6_order_ties_duplicates_and_counts_are_checked() {
         assert!(fin > 0.99);
         set_final(&mut body, i, fin);
     }
-    caught("candidate_count 1000", body, &query, codes::CANDIDATE_COUNT_MISMATCH, true);
+    caught("candidate_count 1000", body, &query, AuditCode::CandidateCountMismatch, true);
 }
 
 #[test]
 fn stage_details_policy_and_keyed_path_are_checked() {
     // MMR and graph-proximity details are re-derived from the stage input and the filters.
     for (stem, field, delta, code) in [
-        ("recall-fast-mmr", "selection_objective", 0.01, codes::STAGE_UNKNOWN),
-        ("recall-fast-mmr", "lambda", 0.1, codes::STAGE_UNKNOWN),
-        ("recall-fast-graph", "proximity_bonus", 0.1, codes::STAGE_UNKNOWN),
-        ("recall-fast-graph", "combined_objective", 0.01, codes::STAGE_UNKNOWN),
+        ("recall-fast-mmr", "selection_objective", 0.01, AuditCode::StageUnknown),
+        ("recall-fast-mmr", "lambda", 0.1, AuditCode::StageUnknown),
+        ("recall-fast-graph", "proximity_bonus", 0.1, AuditCode::StageUnknown),
+        ("recall-fast-graph", "combined_objective", 0.01, AuditCode::StageUnknown),
     ] {
         let (honest, query) = captured_body(stem);
         let mut body = honest.clone();
@@ -954,7 +1002,7 @@ fn stage_details_policy_and_keyed_path_are_checked() {
             *slot = copy[from].clone();
         }
     });
-    caught("mmr-rerank dropped", body, &query, codes::STAGE_UNKNOWN, true);
+    caught("mmr-rerank dropped", body, &query, AuditCode::StageUnknown, true);
 
     // Graph proximity with no bonus anywhere (the server skips the stage then).
     let (honest, query) = captured_body("recall-fast-graph");
@@ -972,16 +1020,16 @@ fn stage_details_policy_and_keyed_path_are_checked() {
             o.insert("ranking_stages", Value::Array(stages));
         });
     }
-    caught("graph without a bonus", body, &query, codes::STAGE_UNKNOWN, true);
+    caught("graph without a bonus", body, &query, AuditCode::StageUnknown, true);
 
     // A policy the server does not write: nothing that depends on it is auditable.
     let (honest, query) = captured_body("recall-fast-standard");
     let mut body = honest.clone();
     edit(&mut body, &["receipt", "policy", "mode"], &mut |v| *v = Value::str("turbo"));
-    caught("unknown mode", body, &query, codes::NOT_AUDITABLE, false);
+    caught("unknown mode", body, &query, AuditCode::NotAuditable, false);
     let mut body = honest.clone();
     edit(&mut body, &["receipt", "policy", "candidate_floor"], &mut |v| *v = Value::int(21));
-    caught("odd floor", body, &query, codes::NOT_AUDITABLE, false);
+    caught("odd floor", body, &query, AuditCode::NotAuditable, false);
     // No blend reason outside the keyed path.
     let mut body = honest.clone();
     each_breakdown(&mut body, 0, &mut |o| {
@@ -989,7 +1037,7 @@ fn stage_details_policy_and_keyed_path_are_checked() {
         reasons.truncate(7);
         o.insert("reasons", Value::Array(reasons));
     });
-    caught("no blend reason", body, &query, codes::BLEND_INCONSISTENT, true);
+    caught("no blend reason", body, &query, AuditCode::BlendInconsistent, true);
     // More results than the policy's k allows (floor 20: k <= 10).
     let mut body = honest.clone();
     each_array(&mut body, &mut |items| {
@@ -1000,7 +1048,7 @@ fn stage_details_policy_and_keyed_path_are_checked() {
             items.push(copy);
         }
     });
-    caught("11 results", body, &query, codes::CANDIDATE_COUNT_MISMATCH, false);
+    caught("11 results", body, &query, AuditCode::CandidateCountMismatch, false);
 }
 
 /// An unknown option name fails closed with a typed error at its pointer

@@ -153,9 +153,56 @@ pub fn verify_canonical(wire: &str, given: &Value) -> Result<Value> {
 /// receipt's `query_sha256`). Returns the report object
 /// ([`crate::audit::Audit::to_json`]); findings are report data, input that
 /// cannot be audited is an error.
+///
+/// The caps: the wire text and `options` as a receipt's, the query as one
+/// string, each memory as an API input and its metadata as `metadata`
+/// ([`limits`]); the audit itself applies none.
 pub fn audit_recall(wire: &str, options: &Value) -> Result<Value> {
     receipt_limits(wire, options, "the recall response")?;
-    Ok(crate::audit::audit_recall_value(wire, options)?.into_json())
+    let query = audit_query(options)?;
+    if let Some(q) = &query {
+        if q.len() > limits::MAX_STRING_BYTES {
+            return Err(Error::new(
+                ErrorCode::TooLarge,
+                "/query",
+                format!("the query is {} bytes; the limit is {} bytes", q.len(), limits::MAX_STRING_BYTES),
+            ));
+        }
+    }
+    let mut caps = |memory: &Value, metadata: &Value, at: &str| {
+        limits::check_value(memory, at, "a memory", &Caps::INPUT)?;
+        if let Value::Object(_) = metadata {
+            limits::check_value(metadata, &format!("{at}/metadata"), "metadata", &Caps::METADATA)?;
+        }
+        Ok(())
+    };
+    Ok(crate::audit::audit_recall_with(wire, query.as_deref(), &mut caps)?.into_json())
+}
+
+/// The audit's options object, `{query?: string}` or `null`: the query.
+fn audit_query(options: &Value) -> Result<Option<String>> {
+    let query = match options.get("query") {
+        None | Some(Value::Null) => None,
+        Some(Value::Str(s)) => Some(s.to_str_lossy().into_owned()),
+        Some(other) => return Err(Error::wrong_type("/query", "a string", other.type_name())),
+    };
+    match options {
+        Value::Null => {}
+        Value::Object(o) => {
+            // Fail closed: a misspelled option (`Query`, `qeury`, `q`) would
+            // otherwise be ignored and the audit run without the query.
+            if let Some((k, _)) = o.iter().find(|(k, _)| k.to_str_lossy() != "query") {
+                let name: String = k.to_str_lossy().chars().take(64).collect();
+                return Err(Error::new(
+                    ErrorCode::InvalidValue,
+                    crate::receipt::report::pointer("", &name),
+                    format!("unknown audit option {name:?}: the only option is `query`"),
+                ));
+            }
+        }
+        other => return Err(Error::wrong_type("", "an options object or null", other.type_name())),
+    }
+    Ok(query)
 }
 
 /// The receipt entry points' input caps: the wire text and the `given` object.

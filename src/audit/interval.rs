@@ -3,7 +3,7 @@
 //! Each quantity the audit checks against the unknown retrieval score `b`
 //! (the relevance component, the scorer's final score, the 0.8/0.2 blend) is
 //! `round6(g(b))` for a non-decreasing `g` on [0, 1], so the set of `b` that
-//! reproduces a bound 6-place value is a closed interval. [`level_set`]
+//! reproduces a bound 6-place value is a closed interval. [`level_set_near`]
 //! finds it exactly, by bisection over the ordered bit patterns of the
 //! doubles in [0, 1] (at most 63 steps per end), evaluating `g` with the
 //! same float operations the server ran. No tolerance is involved.
@@ -20,7 +20,9 @@ use crate::py::float::clamp_to;
 /// A closed interval `[lo, hi]` of retrieval scores (`lo <= hi`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Interval {
+    /// The smallest retrieval score in the interval.
     pub lo: f64,
+    /// The largest retrieval score in the interval.
     pub hi: f64,
 }
 
@@ -116,9 +118,8 @@ pub fn rounds_to_at_least(x: f64, k: i64) -> bool {
     }
 }
 
-/// `{b ∈ [0, 1] : round6(g(b)) == target}` for a non-decreasing `g` with
-/// values ≥ 0, or `None` when no double in [0, 1] reproduces `target` (it is
-/// skipped by a step, out of `g`'s range, or not a 6-place value).
+/// [`level_set_near`] without a guess.
+#[cfg(test)]
 pub fn level_set(g: impl Fn(f64) -> f64, target: f64) -> Option<Interval> {
     level_set_near(g, target, None)
 }
@@ -137,10 +138,14 @@ fn first_true(pred: impl Fn(f64) -> bool, mut a: u64, mut z: u64) -> u64 {
     z
 }
 
-/// [`level_set`] with a `guess` of the interval (e.g. from the inverse of
-/// the formula without rounding): when the guess brackets an end, the
-/// bisection starts from it (about 35 steps instead of 63); when it does
-/// not, from all of [0, 1]. The answer is the same either way.
+/// `{b ∈ [0, 1] : round6(g(b)) == target}` for a non-decreasing `g` with
+/// values ≥ 0, or `None` when no double in [0, 1] reproduces `target` (it is
+/// skipped by a step, out of `g`'s range, or not a 6-place value).
+///
+/// `guess` is an estimate of the interval (e.g. from the inverse of the
+/// formula without rounding): when it brackets an end, the bisection starts
+/// from it (about 35 steps instead of 63); when it does not, from all of
+/// [0, 1]. The answer is the same either way.
 pub fn level_set_near(g: impl Fn(f64) -> f64, target: f64, guess: Option<(f64, f64)>) -> Option<Interval> {
     let k = six_place(target)?;
     let ge = |b: f64| rounds_to_at_least(g(b), k); // round6(g(b)) >= target

@@ -4,97 +4,103 @@ use super::interval::Interval;
 use crate::json::{Object, Value};
 use crate::receipt::Status;
 
-/// Failure codes of the recall audit. Stable: part of the public API (the
-/// report's `failures` and each check's `code`). See the module docs for
-/// what each one means.
-pub mod codes {
+/// Declares [`AuditCode`] from one table: the variants, their wire strings,
+/// [`AuditCode::ALL`] and [`AuditCode::as_str`] cannot disagree.
+macro_rules! audit_codes {
+    ($($(#[$doc:meta])* $variant:ident = $wire:literal,)*) => {
+        /// A failure code of the recall audit: each check's `code` and the
+        /// report's `failures`. Stable: the wire strings ([`AuditCode::as_str`])
+        /// are part of the public API (`docs/audit.md`, `AuditFailure` in
+        /// `js/index.d.ts`); new codes may be added.
+        #[non_exhaustive]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum AuditCode {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl AuditCode {
+            /// Every code, in documentation order.
+            pub const ALL: [AuditCode; [$($wire),*].len()] = [$(AuditCode::$variant),*];
+
+            /// The code as it appears in a report (`"pairing_mismatch"`, ...).
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    $(AuditCode::$variant => $wire,)*
+                }
+            }
+        }
+    };
+}
+
+audit_codes! {
     /// `memories[i]` and `receipt.results[i]` do not describe the same
     /// result (count, `id`, `score`, deep-equal `score_breakdown`), or the
     /// public `score` is not `score_breakdown.final_score`.
-    pub const PAIRING_MISMATCH: &str = "pairing_mismatch";
+    PairingMismatch = "pairing_mismatch",
     /// The query the audit scored with does not hash to `receipt.query_sha256`.
-    pub const QUERY_MISMATCH: &str = "query_mismatch";
+    QueryMismatch = "query_mismatch",
     /// A result has no `score_breakdown` object: nothing to re-derive.
-    pub const BREAKDOWN_MISSING: &str = "breakdown_missing";
+    BreakdownMissing = "breakdown_missing",
     /// One of the six retrieval-independent components differs.
-    pub const COMPONENT_MISMATCH: &str = "component_mismatch";
+    ComponentMismatch = "component_mismatch",
     /// `eligible`, `safety_eligible` or `temporal_eligible` differs.
-    pub const GATE_MISMATCH: &str = "gate_mismatch";
+    GateMismatch = "gate_mismatch",
     /// One of the first seven (component) reasons differs.
-    pub const REASON_MISMATCH: &str = "reason_mismatch";
+    ReasonMismatch = "reason_mismatch",
     /// `weights`, `reference_time`, `purpose`, `scoring_policy_version` or
     /// `scoring_limits` is not what the recall scorer binds.
-    pub const POLICY_MISMATCH: &str = "policy_mismatch";
+    PolicyMismatch = "policy_mismatch",
     /// No retrieval score consistent with the rest reproduces `relevance_score`.
-    pub const RELEVANCE_INCONSISTENT: &str = "relevance_inconsistent";
+    RelevanceInconsistent = "relevance_inconsistent",
     /// No retrieval score consistent with the rest reproduces `quality_score`
     /// as the scorer's final score.
-    pub const QUALITY_INCONSISTENT: &str = "quality_inconsistent";
+    QualityInconsistent = "quality_inconsistent",
     /// No retrieval score consistent with the rest reproduces the hybrid rank
     /// score `round6(0.8·b + 0.2·quality_score)`.
-    pub const BLEND_INCONSISTENT: &str = "blend_inconsistent";
+    BlendInconsistent = "blend_inconsistent",
     /// Adaptive fusion: `strongest_input_score`, the fused score or the
     /// stage's copy of the fusion fields is wrong.
-    pub const FUSION_INCONSISTENT: &str = "fusion_inconsistent";
+    FusionInconsistent = "fusion_inconsistent",
     /// A stage's `input_score` is not the previous output (the first
     /// previous being the hybrid score), or `final_score` is not the last output.
-    pub const STAGE_CHAIN_BROKEN: &str = "stage_chain_broken";
+    StageChainBroken = "stage_chain_broken",
     /// A `rank-calibration-v1` stage's output is not `rank_position_score`
     /// of its position, count and input, or the last one's `position` is
     /// not the result's place in the response.
-    pub const CALIBRATION_MISMATCH: &str = "calibration_mismatch";
+    CalibrationMismatch = "calibration_mismatch",
     /// A stage record of a kind the server does not write, without its
     /// `method`, out of the server's stage order, or not allowed by the
     /// request (`filters`) and the policy.
-    pub const STAGE_UNKNOWN: &str = "stage_unknown";
+    StageUnknown = "stage_unknown",
     /// A returned result is not `eligible` (or not `safety_eligible` /
     /// `temporal_eligible`): the server drops ineligible candidates on
     /// every recall path.
-    pub const INELIGIBLE_RETURNED: &str = "ineligible_returned";
+    IneligibleReturned = "ineligible_returned",
     /// The response's `query_variants` (not bound by the receipt) differ
     /// from what the server's planner produces from the query, mode and policy.
-    pub const QUERY_VARIANTS_MISMATCH: &str = "query_variants_mismatch";
+    QueryVariantsMismatch = "query_variants_mismatch",
     /// Something the audit needs in order to re-derive a score (the
     /// policy that drives the query planner) is missing or is not one the
     /// server writes: that part is reported as not auditable, never as
     /// consistent.
-    pub const NOT_AUDITABLE: &str = "not_auditable";
+    NotAuditable = "not_auditable",
     /// `receipt.as_of` is set and `receipt.reference_time` is not that instant
     /// as the server writes it (the server scores at `reference = as_of`).
-    pub const AS_OF_MISMATCH: &str = "as_of_mismatch";
+    AsOfMismatch = "as_of_mismatch",
     /// The returned order is not the server's ordering rule (`stable_score_key`:
     /// final score desc, event time desc, ingestion time desc, id asc).
-    pub const ORDER_VIOLATION: &str = "order_violation";
+    OrderViolation = "order_violation",
     /// A memory id is returned more than once.
-    pub const DUPLICATE_RESULT: &str = "duplicate_result";
+    DuplicateResult = "duplicate_result",
     /// A rank-calibration stage's `candidate_count` or `position` is not
     /// consistent with the returned results and the policy's caps.
-    pub const CANDIDATE_COUNT_MISMATCH: &str = "candidate_count_mismatch";
+    CandidateCountMismatch = "candidate_count_mismatch",
+}
 
-    /// Every code, in documentation order.
-    pub const ALL: [&str; 21] = [
-        PAIRING_MISMATCH,
-        QUERY_MISMATCH,
-        BREAKDOWN_MISSING,
-        COMPONENT_MISMATCH,
-        GATE_MISMATCH,
-        REASON_MISMATCH,
-        POLICY_MISMATCH,
-        RELEVANCE_INCONSISTENT,
-        QUALITY_INCONSISTENT,
-        BLEND_INCONSISTENT,
-        FUSION_INCONSISTENT,
-        STAGE_CHAIN_BROKEN,
-        CALIBRATION_MISMATCH,
-        STAGE_UNKNOWN,
-        INELIGIBLE_RETURNED,
-        QUERY_VARIANTS_MISMATCH,
-        NOT_AUDITABLE,
-        AS_OF_MISMATCH,
-        ORDER_VIOLATION,
-        DUPLICATE_RESULT,
-        CANDIDATE_COUNT_MISMATCH,
-    ];
+impl std::fmt::Display for AuditCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// What an audit establishes, stated in every report.
@@ -117,21 +123,31 @@ pub const CANNOT_AUDIT: [&str; 4] = [
 /// retrieval scores that reproduce the bound value.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Check {
+    /// What was compared: a breakdown key (`trust_score`, `reasons`, ...),
+    /// `pairing`, `blend`, `fusion`, `stage_chain`, `calibration:<stage>`, ...
     pub name: String,
-    pub code: &'static str,
+    /// The code the check reports when it fails.
+    pub code: AuditCode,
+    /// Passed or failed.
     pub status: Status,
+    /// JSON pointer into the response body.
     pub pointer: String,
+    /// The server's value as sent (`null` when absent or not applicable).
     pub bound: Value,
+    /// The client's re-derived value (`null` when it cannot be derived).
     pub rederived: Value,
+    /// Interval checks: the retrieval scores that reproduce `bound`.
     pub interval: Option<Interval>,
     /// Why it failed, or what it compared; reported for failed checks, and
     /// for passed ones only when it is a `note` (information, not a finding).
     pub message: String,
+    /// Whether `message` is reported when the check passes.
     pub note: bool,
 }
 
 impl Check {
-    pub fn new(name: impl Into<String>, code: &'static str, ok: bool, pointer: impl Into<String>) -> Check {
+    /// A check of `name` that reports `code` unless `ok`, at `pointer`.
+    pub(crate) fn new(name: impl Into<String>, code: AuditCode, ok: bool, pointer: impl Into<String>) -> Check {
         Check {
             name: name.into(),
             code,
@@ -145,34 +161,38 @@ impl Check {
         }
     }
 
-    pub fn values(mut self, bound: Value, rederived: Value) -> Check {
+    /// The bound and the re-derived value.
+    pub(crate) fn values(mut self, bound: Value, rederived: Value) -> Check {
         self.bound = bound;
         self.rederived = rederived;
         self
     }
 
-    pub fn interval(mut self, interval: Option<Interval>) -> Check {
+    /// The retrieval scores that reproduce the bound value.
+    pub(crate) fn interval(mut self, interval: Option<Interval>) -> Check {
         self.interval = interval;
         self
     }
 
     /// A message reported when the check fails.
-    pub fn message(mut self, message: impl Into<String>) -> Check {
+    pub(crate) fn message(mut self, message: impl Into<String>) -> Check {
         self.message = message.into();
         self
     }
 
     /// A message reported whatever the outcome.
-    pub fn note(mut self, message: impl Into<String>) -> Check {
+    pub(crate) fn note(mut self, message: impl Into<String>) -> Check {
         self.message = message.into();
         self.note = true;
         self
     }
 
+    /// The check failed.
     pub fn failed(&self) -> bool {
         self.status == Status::Failed
     }
 
+    /// `{check, code, status, pointer, bound, rederived, interval, message?}`.
     pub fn to_json(&self) -> Value {
         self.clone().into_json()
     }
@@ -181,7 +201,7 @@ impl Check {
     pub fn into_json(self) -> Value {
         let mut o = Object::with_capacity(8);
         o.push_unique("check", Value::str(self.name));
-        o.push_unique("code", Value::str(self.code));
+        o.push_unique("code", Value::str(self.code.as_str()));
         o.push_unique("status", Value::str(self.status.as_str()));
         o.push_unique("pointer", Value::str(self.pointer));
         o.push_unique("bound", self.bound);
@@ -224,14 +244,17 @@ pub struct ResultAudit {
     /// The retrieval scores that reproduce relevance, quality and the hybrid
     /// score together (`None` when none does, or there was nothing to audit).
     pub retrieval_score: Option<Interval>,
+    /// The result's checks, in the order they ran.
     pub checks: Vec<Check>,
 }
 
 impl ResultAudit {
+    /// True exactly when none of the result's checks failed.
     pub fn consistent(&self) -> bool {
         !self.checks.iter().any(Check::failed)
     }
 
+    /// `{id, rank, consistent, query_variant, retrieval_score, checks}`.
     pub fn to_json(&self) -> Value {
         self.clone().into_json()
     }
@@ -250,13 +273,14 @@ impl ResultAudit {
     }
 }
 
-/// The report of [`super::audit_recall`].
+/// The report of [`super::audit_recall`]: findings as data.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Audit {
     /// Where the scored query came from: `"given"` or `"query_variants/0"`.
     pub query_source: &'static str,
     /// Response-level checks (query hash, result counts).
     pub checks: Vec<Check>,
+    /// One audit per returned result, in response order.
     pub results: Vec<ResultAudit>,
 }
 
@@ -267,8 +291,8 @@ impl Audit {
     }
 
     /// Distinct codes of failed checks, in first-seen order.
-    pub fn failures(&self) -> Vec<&'static str> {
-        let mut out: Vec<&'static str> = Vec::new();
+    pub fn failures(&self) -> Vec<AuditCode> {
+        let mut out: Vec<AuditCode> = Vec::new();
         let all = self.checks.iter().chain(self.results.iter().flat_map(|r| r.checks.iter()));
         for c in all.filter(|c| c.failed()) {
             if !out.contains(&c.code) {
@@ -287,7 +311,7 @@ impl Audit {
     pub fn into_json(self) -> Value {
         let mut o = Object::with_capacity(7);
         o.push_unique("consistent", Value::Bool(self.consistent()));
-        o.push_unique("failures", Value::Array(self.failures().into_iter().map(Value::str).collect()));
+        o.push_unique("failures", Value::Array(self.failures().into_iter().map(|c| Value::str(c.as_str())).collect()));
         o.push_unique("query_source", Value::str(self.query_source));
         o.push_unique("checks", Value::Array(self.checks.into_iter().map(Check::into_json).collect()));
         o.push_unique("results", Value::Array(self.results.into_iter().map(ResultAudit::into_json).collect()));

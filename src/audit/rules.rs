@@ -15,7 +15,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 
 use super::planner::{self, QueryPlan};
-use super::report::{codes, Check};
+use super::report::{AuditCode, Check};
 use crate::json::{self, Object, Value};
 use crate::py::float::{clamp01, round6};
 use crate::py::time::PyDateTime;
@@ -107,7 +107,7 @@ pub fn policy(receipt: &Value, context: bool, checks: &mut Vec<Check>) -> Option
     let pp = pointer("/receipt", key);
     let Some(p) = receipt.get(key).and_then(Value::as_object) else {
         let bound = receipt.get(key).cloned().unwrap_or(Value::Null);
-        rule(checks, "policy", codes::NOT_AUDITABLE, false, pp, bound, Value::Null, "no policy object");
+        rule(checks, "policy", AuditCode::NotAuditable, false, pp, bound, Value::Null, "no policy object");
         return None;
     };
     let mode = p.get("mode").and_then(Value::as_str).unwrap_or("").to_string();
@@ -133,30 +133,30 @@ pub fn policy(receipt: &Value, context: bool, checks: &mut Vec<Check>) -> Option
     };
     let kmax = floor.and_then(|f| if m == 0 { None } else { k_max(f, lo, m) });
     let scored = mqv.map(|n| CANDIDATE_CAP * n);
-    let fields: [(&str, &str, bool, &'static str, Value); 7] = [
-        ("mode", "policy.mode", m != 0, codes::NOT_AUDITABLE, Value::Null),
-        ("strategy", "policy.strategy", strategy_ok, codes::NOT_AUDITABLE, Value::Null),
-        ("max_query_variants", "policy.max_query_variants", mqv_ok, codes::NOT_AUDITABLE, Value::Null),
-        ("candidate_floor", "policy.candidate_floor", kmax.is_some(), codes::NOT_AUDITABLE, Value::Null),
+    let fields: [(&str, &str, bool, AuditCode, Value); 7] = [
+        ("mode", "policy.mode", m != 0, AuditCode::NotAuditable, Value::Null),
+        ("strategy", "policy.strategy", strategy_ok, AuditCode::NotAuditable, Value::Null),
+        ("max_query_variants", "policy.max_query_variants", mqv_ok, AuditCode::NotAuditable, Value::Null),
+        ("candidate_floor", "policy.candidate_floor", kmax.is_some(), AuditCode::NotAuditable, Value::Null),
         (
             "candidate_cap",
             "policy.candidate_cap",
             int_of(p.get("candidate_cap")) == Some(CANDIDATE_CAP),
-            codes::POLICY_MISMATCH,
+            AuditCode::PolicyMismatch,
             Value::int(CANDIDATE_CAP),
         ),
         (
             "max_scored_candidates",
             "policy.max_scored_candidates",
             scored.is_some() && int_of(p.get("max_scored_candidates")) == scored,
-            codes::POLICY_MISMATCH,
+            AuditCode::PolicyMismatch,
             scored.map(Value::int).unwrap_or(Value::Null),
         ),
         (
             "policy_version",
             "policy.policy_version",
             p.get("policy_version").and_then(Value::as_str) == Some("lians-recall-policy-v3"),
-            codes::POLICY_MISMATCH,
+            AuditCode::PolicyMismatch,
             Value::str("lians-recall-policy-v3"),
         ),
     ];
@@ -200,7 +200,7 @@ pub fn query_variants(body: &Object, rules: &Rules, checks: &mut Vec<Check>) {
     rule(
         checks,
         "query_variants",
-        codes::QUERY_VARIANTS_MISMATCH,
+        AuditCode::QueryVariantsMismatch,
         ok,
         at,
         shown,
@@ -221,7 +221,7 @@ pub fn as_of(receipt: &Value, checks: &mut Vec<Check>) {
     let (bound, expected) =
         (bound_ref.cloned().unwrap_or(Value::Null), expected.map(Value::str).unwrap_or(Value::Null));
     let at = String::from("/receipt/reference_time");
-    rule(checks, "as_of", codes::AS_OF_MISMATCH, ok, at, bound, expected, "reference_time is not as_of");
+    rule(checks, "as_of", AuditCode::AsOfMismatch, ok, at, bound, expected, "reference_time is not as_of");
 }
 
 /// No id twice, the returned order is `stable_score_key`'s, and the result
@@ -249,7 +249,7 @@ pub fn order(memories: &[Value], rules: &Rules, checks: &mut Vec<Check>) {
     rule(
         checks,
         "unique_ids",
-        codes::DUPLICATE_RESULT,
+        AuditCode::DuplicateResult,
         dup.is_none(),
         ptr,
         bound,
@@ -277,14 +277,14 @@ pub fn order(memories: &[Value], rules: &Rules, checks: &mut Vec<Check>) {
     }
     let ok = broken.is_none();
     let (ptr, m) = broken.unwrap_or((String::from("/memories"), ""));
-    rule(checks, "order", codes::ORDER_VIOLATION, ok, ptr, Value::Null, Value::Null, m);
+    rule(checks, "order", AuditCode::OrderViolation, ok, ptr, Value::Null, Value::Null, m);
     if let Some(p) = &rules.policy {
         let n = memories.len() as i64;
         let (at, bound, most) = (String::from("/memories"), Value::int(n), Value::int(p.k_max));
         rule(
             checks,
             "result_limit",
-            codes::CANDIDATE_COUNT_MISMATCH,
+            AuditCode::CandidateCountMismatch,
             n <= p.k_max,
             at,
             bound,
@@ -316,7 +316,7 @@ pub fn positions(memories: &[Value], checks: &mut Vec<Check>) {
                 continue;
             };
             if kind == 4 {
-                let f = |k: &str| super::number(s.get(k)).unwrap_or(f64::NAN);
+                let f = |k: &str| super::value::number(s.get(k)).unwrap_or(f64::NAN);
                 graph.resize(width, None);
                 graph[p] = Some((f("combined_objective"), f("proximity_bonus")));
             }
@@ -331,7 +331,7 @@ pub fn positions(memories: &[Value], checks: &mut Vec<Check>) {
     let ok = broken.is_none();
     let ptr = broken.unwrap_or_else(|| String::from("/memories"));
     let m = "two results at one position of a stage";
-    rule(checks, "stage_positions", codes::CANDIDATE_COUNT_MISMATCH, ok, ptr, Value::Null, Value::Null, m);
+    rule(checks, "stage_positions", AuditCode::CandidateCountMismatch, ok, ptr, Value::Null, Value::Null, m);
     // `_rerank_by_proximity` orders by score + bonus (descending), and runs
     // only when some result gets a bonus.
     if !graph.is_empty() {
@@ -344,7 +344,16 @@ pub fn positions(memories: &[Value], checks: &mut Vec<Check>) {
         }
         let ok = ordered && bonus;
         let m = "graph-proximity order is not by combined_objective, or no result got a bonus";
-        rule(checks, "graph_order", codes::STAGE_UNKNOWN, ok, String::from("/memories"), Value::Null, Value::Null, m);
+        rule(
+            checks,
+            "graph_order",
+            AuditCode::StageUnknown,
+            ok,
+            String::from("/memories"),
+            Value::Null,
+            Value::Null,
+            m,
+        );
     }
 }
 
@@ -359,7 +368,15 @@ pub fn scored_variant(rules: &Rules, bd: &Object) -> Option<usize> {
 /// request), the stage reasons, the keyed path, the fusion record's
 /// bounds, and each calibrated stage's `candidate_count`.
 pub fn result_rules(rules: &Rules, bd: &Object, bp: &str, retrieval_hi: Option<f64>, checks: &mut Vec<Check>) {
-    // Eligibility: the server drops ineligible candidates on every path.
+    eligibility(bd, bp, checks);
+    let stages: &[Value] = bd.get("ranking_stages").and_then(Value::as_array).unwrap_or(&[]);
+    let stage_reasons = stage_rules(rules, bd, bp, stages, checks);
+    reasons(rules, bd, bp, stages, stage_reasons, retrieval_hi, checks);
+    fusion_rules(rules, bd, bp, checks);
+}
+
+/// Eligibility: the server drops ineligible candidates on every path.
+fn eligibility(bd: &Object, bp: &str, checks: &mut Vec<Check>) {
     for gate in ["eligible", "safety_eligible", "temporal_eligible"] {
         let ok = bd.get(gate) == Some(&Value::Bool(true));
         if !ok || gate == "eligible" {
@@ -368,7 +385,7 @@ pub fn result_rules(rules: &Rules, bd: &Object, bp: &str, retrieval_hi: Option<f
             rule(
                 checks,
                 "returned_eligible",
-                codes::INELIGIBLE_RETURNED,
+                AuditCode::IneligibleReturned,
                 ok,
                 pointer(bp, gate),
                 bound,
@@ -377,11 +394,15 @@ pub fn result_rules(rules: &Rules, bd: &Object, bp: &str, retrieval_hi: Option<f
             );
         }
     }
+}
 
+/// Each stage record: a kind the server writes, with its method, in its
+/// order, allowed by the request; the counts and details of calibrated and
+/// learning stages; request-level MMR present when asked for. Returns the
+/// reason each stage appends, in stage order.
+fn stage_rules(rules: &Rules, bd: &Object, bp: &str, stages: &[Value], checks: &mut Vec<Check>) -> Vec<Value> {
     let sp = pointer(bp, "ranking_stages");
-    let stages: &[Value] = bd.get("ranking_stages").and_then(Value::as_array).unwrap_or(&[]);
     let filters = rules.filters.as_ref();
-    let filter_str = |k: &str| filters.and_then(|f| f.get(k)).and_then(Value::as_str);
     let mut last_kind: Option<usize> = None;
     let mut expected_reasons: Vec<Value> = Vec::with_capacity(stages.len() + 1);
     let mut kinds_ok = true;
@@ -389,25 +410,7 @@ pub fn result_rules(rules: &Rules, bd: &Object, bp: &str, retrieval_hi: Option<f
         let stp = pointer(&sp, &j.to_string());
         let kind = stage_kind(stage);
         let method = stage.get("method").and_then(Value::as_str);
-        let problem = match kind {
-            None => Some("a stage kind the server does not write"),
-            Some(k) if method != Some(STAGES[k].1) => Some("not this stage's method"),
-            Some(k) if last_kind.is_some_and(|l| l >= k) => Some("out of the server's stage order"),
-            Some(3) if !rules.context && filter_str("_rerank") != Some("mmr") => {
-                Some("mmr-rerank without filters._rerank = mmr")
-            }
-            Some(4) if !rules.context && !filters.and_then(|f| f.get("_near_entity")).is_some_and(Value::truthy) => {
-                Some("graph-proximity without filters._near_entity")
-            }
-            Some(5) if !rules.context => Some("learning runs only in /v1/context"),
-            Some(2)
-                if stages.iter().any(|s| stage_kind(s) == Some(0))
-                    && !stages.iter().any(|s| stage_kind(s) == Some(1)) =>
-            {
-                Some("cross-encoder and facet MMR selection without fusion")
-            }
-            _ => None,
-        };
+        let problem = stage_problem(rules, stages, kind, method, last_kind);
         if let Some(k) = kind {
             last_kind = Some(k);
             expected_reasons.push(Value::str(STAGES[k].2));
@@ -415,84 +418,127 @@ pub fn result_rules(rules: &Rules, bd: &Object, bp: &str, retrieval_hi: Option<f
         if let Some(message) = problem {
             kinds_ok = false;
             let bound = stage.get("stage").cloned().unwrap_or(Value::Null);
-            rule(checks, "stage_kind", codes::STAGE_UNKNOWN, false, stp.clone(), bound, Value::Null, message);
+            rule(checks, "stage_kind", AuditCode::StageUnknown, false, stp.clone(), bound, Value::Null, message);
         }
-        // candidate_count and position of rank-calibrated stages.
-        if kind.is_some_and(|k| STAGES[k].1 == RANK_CALIBRATION) && method == Some(RANK_CALIBRATION) {
-            let k = kind.unwrap_or(0);
-            let fused = bd.contains_key("fusion");
-            let count = int_of(stage.get("candidate_count"));
-            let pos = int_of(stage.get("position"));
-            let n = rules.results as i64;
-            let cap = |f: fn(&Policy) -> i64| rules.policy.as_ref().map(f).unwrap_or(200);
-            let ok = match count {
-                Some(c) if k == 0 && fused => (1..=cap(|p| p.candidate_floor)).contains(&c),
-                Some(c) if rules.context => c >= n && c <= cap(|p| p.k_max),
-                _ => count == Some(n),
-            };
-            let ok = ok && pos.is_some_and(|p| count.is_some_and(|c| (1..=c).contains(&p)));
-            let bound = stage.get("candidate_count").cloned().unwrap_or(Value::Null);
-            let expected = if rules.context { Value::Null } else { Value::int(n) };
-            let (at, m) = (pointer(&stp, "candidate_count"), "not the ranked list's size, or position out of range");
-            rule(checks, "candidate_count", codes::CANDIDATE_COUNT_MISMATCH, ok, at, bound, expected, m);
-        }
-        if matches!(kind, Some(3 | 4)) && method == Some(RANK_CALIBRATION) {
-            if let Some(ok) = stage_details(rules, kind.unwrap_or(0), stage) {
-                let bound = stage.get("stage").cloned().unwrap_or(Value::Null);
-                let m = "not what the server writes from the stage input and the filters";
-                rule(checks, "stage_details", codes::STAGE_UNKNOWN, ok, stp.clone(), bound, Value::Null, m);
-            }
-        }
-        if kind == Some(5) && method == Some(LEARNING_METHOD) {
-            let ok = learning_output(stage).is_some_and(|(e, o)| (o - e).abs() <= 1e-6 + 1e-12);
-            let bound = stage.get("output_score").cloned().unwrap_or(Value::Null);
-            let expected = learning_output(stage).map(|(e, _)| Value::Float(e)).unwrap_or(Value::Null);
-            let at = pointer(&stp, "output_score");
-            rule(
-                checks,
-                "learning",
-                codes::CALIBRATION_MISMATCH,
-                ok,
-                at,
-                bound,
-                expected,
-                "off bounded-reviewed-outcomes-v1",
-            );
-        }
+        stage_values(rules, bd, &stp, stage, kind, method, checks);
     }
     // Request-level MMR runs on every recall with `_rerank: "mmr"`, more
     // than one result and λ < 1: its stage cannot be missing.
-    let mmr_asked = filter_str("_rerank") == Some("mmr") && rules.results > 1 && mmr_lambda(filters) < 1.0;
+    let rerank = filters.and_then(|f| f.get("_rerank")).and_then(Value::as_str);
+    let mmr_asked = rerank == Some("mmr") && rules.results > 1 && mmr_lambda(filters) < 1.0;
     if !rules.context && mmr_asked && !stages.iter().any(|s| stage_kind(s) == Some(3)) {
         kinds_ok = false;
         let m = "no mmr-rerank stage, though filters._rerank = mmr";
-        rule(checks, "stage_kind", codes::STAGE_UNKNOWN, false, sp.clone(), Value::Null, Value::str("mmr-rerank"), m);
+        let (at, expected) = (sp.clone(), Value::str("mmr-rerank"));
+        rule(checks, "stage_kind", AuditCode::StageUnknown, false, at, Value::Null, expected, m);
     }
     if kinds_ok {
-        rule(
-            checks,
-            "stage_kinds",
-            codes::STAGE_UNKNOWN,
-            true,
-            sp.clone(),
-            Value::int(stages.len() as i64),
-            Value::Null,
-            "",
-        );
+        let bound = Value::int(stages.len() as i64);
+        rule(checks, "stage_kinds", AuditCode::StageUnknown, true, sp, bound, Value::Null, "");
     }
+    expected_reasons
+}
 
-    // Reasons after the seven component reasons: the blend reason (not on
-    // the keyed path), then one per stage, in stage order.
+/// Why a stage of `kind` (`None`: not a kind the server writes) with
+/// `method`, after a stage of `last_kind`, breaks the server's rules.
+fn stage_problem(
+    rules: &Rules,
+    stages: &[Value],
+    kind: Option<usize>,
+    method: Option<&str>,
+    last_kind: Option<usize>,
+) -> Option<&'static str> {
+    let filters = rules.filters.as_ref();
+    let filter_str = |k: &str| filters.and_then(|f| f.get(k)).and_then(Value::as_str);
+    match kind {
+        None => Some("a stage kind the server does not write"),
+        Some(k) if method != Some(STAGES[k].1) => Some("not this stage's method"),
+        Some(k) if last_kind.is_some_and(|l| l >= k) => Some("out of the server's stage order"),
+        Some(3) if !rules.context && filter_str("_rerank") != Some("mmr") => {
+            Some("mmr-rerank without filters._rerank = mmr")
+        }
+        Some(4) if !rules.context && !filters.and_then(|f| f.get("_near_entity")).is_some_and(Value::truthy) => {
+            Some("graph-proximity without filters._near_entity")
+        }
+        Some(5) if !rules.context => Some("learning runs only in /v1/context"),
+        Some(2)
+            if stages.iter().any(|s| stage_kind(s) == Some(0)) && !stages.iter().any(|s| stage_kind(s) == Some(1)) =>
+        {
+            Some("cross-encoder and facet MMR selection without fusion")
+        }
+        _ => None,
+    }
+}
+
+/// The values of one stage record (at `stp`) the server's rules bound: a
+/// calibrated stage's `candidate_count` and `position`, MMR and graph
+/// details, the learning stage's output.
+fn stage_values(
+    rules: &Rules,
+    bd: &Object,
+    stp: &str,
+    stage: &Value,
+    kind: Option<usize>,
+    method: Option<&str>,
+    checks: &mut Vec<Check>,
+) {
+    if kind.is_some_and(|k| STAGES[k].1 == RANK_CALIBRATION) && method == Some(RANK_CALIBRATION) {
+        let k = kind.unwrap_or(0);
+        let fused = bd.contains_key("fusion");
+        let count = int_of(stage.get("candidate_count"));
+        let pos = int_of(stage.get("position"));
+        let n = rules.results as i64;
+        let cap = |f: fn(&Policy) -> i64| rules.policy.as_ref().map(f).unwrap_or(200);
+        let ok = match count {
+            Some(c) if k == 0 && fused => (1..=cap(|p| p.candidate_floor)).contains(&c),
+            Some(c) if rules.context => c >= n && c <= cap(|p| p.k_max),
+            _ => count == Some(n),
+        };
+        let ok = ok && pos.is_some_and(|p| count.is_some_and(|c| (1..=c).contains(&p)));
+        let bound = stage.get("candidate_count").cloned().unwrap_or(Value::Null);
+        let expected = if rules.context { Value::Null } else { Value::int(n) };
+        let (at, m) = (pointer(stp, "candidate_count"), "not the ranked list's size, or position out of range");
+        rule(checks, "candidate_count", AuditCode::CandidateCountMismatch, ok, at, bound, expected, m);
+    }
+    if matches!(kind, Some(3 | 4)) && method == Some(RANK_CALIBRATION) {
+        if let Some(ok) = stage_details(rules, kind.unwrap_or(0), stage) {
+            let bound = stage.get("stage").cloned().unwrap_or(Value::Null);
+            let m = "not what the server writes from the stage input and the filters";
+            rule(checks, "stage_details", AuditCode::StageUnknown, ok, stp.to_string(), bound, Value::Null, m);
+        }
+    }
+    if kind == Some(5) && method == Some(LEARNING_METHOD) {
+        let ok = learning_output(stage).is_some_and(|(e, o)| (o - e).abs() <= 1e-6 + 1e-12);
+        let bound = stage.get("output_score").cloned().unwrap_or(Value::Null);
+        let expected = learning_output(stage).map(|(e, _)| Value::Float(e)).unwrap_or(Value::Null);
+        let at = pointer(stp, "output_score");
+        let m = "off bounded-reviewed-outcomes-v1";
+        rule(checks, "learning", AuditCode::CalibrationMismatch, ok, at, bound, expected, m);
+    }
+}
+
+/// Reasons after the seven component reasons: the blend reason (not on
+/// the keyed path), then one per stage (`stage_reasons`), in stage order.
+/// Without the blend reason, the result must be on the keyed fact path.
+fn reasons(
+    rules: &Rules,
+    bd: &Object,
+    bp: &str,
+    stages: &[Value],
+    stage_reasons: Vec<Value>,
+    retrieval_hi: Option<f64>,
+    checks: &mut Vec<Check>,
+) {
     let bound_tail: Vec<Value> = match bd.get("reasons") {
         Some(Value::Array(items)) => items.iter().skip(7).cloned().collect(),
         _ => Vec::new(),
     };
     let keyed = bound_tail.first().and_then(Value::as_str) != Some(BLEND_REASON);
-    let mut expected = Vec::with_capacity(expected_reasons.len() + 1);
+    let mut expected = Vec::with_capacity(stage_reasons.len() + 1);
     if !keyed {
         expected.push(Value::str(BLEND_REASON));
     }
-    expected.extend(expected_reasons);
+    expected.extend(stage_reasons);
     let tail_ok = bound_tail == expected;
     let (bound, expected) = if tail_ok {
         (Value::int(bound_tail.len() as i64), Value::Null)
@@ -500,11 +546,11 @@ pub fn result_rules(rules: &Rules, bd: &Object, bp: &str, retrieval_hi: Option<f
         (Value::Array(bound_tail.into_iter().take(16).collect()), Value::Array(expected))
     };
     let m = "not the blend reason then one reason per stage";
-    rule(checks, "stage_reasons", codes::REASON_MISMATCH, tail_ok, pointer(bp, "reasons"), bound, expected, m);
+    rule(checks, "stage_reasons", AuditCode::ReasonMismatch, tail_ok, pointer(bp, "reasons"), bound, expected, m);
     if keyed {
         // The keyed fact path: no as_of, a structured filter key, one hit,
         // no stages, scored with retrieval 1.0.
-        let filter_ok = filters.is_some_and(|f| KEYED_FILTERS.iter().any(|k| f.contains_key(k)));
+        let filter_ok = rules.filters.as_ref().is_some_and(|f| KEYED_FILTERS.iter().any(|k| f.contains_key(k)));
         let ok = rules.as_of_null
             && !rules.context
             && filter_ok
@@ -513,10 +559,9 @@ pub fn result_rules(rules: &Rules, bd: &Object, bp: &str, retrieval_hi: Option<f
             && !bd.contains_key("fusion")
             && retrieval_hi.map_or(true, |h| h == 1.0);
         let m = "no blend reason outside the keyed path";
-        rule(checks, "keyed_path", codes::BLEND_INCONSISTENT, ok, pointer(bp, "reasons"), Value::Null, Value::Null, m);
+        let at = pointer(bp, "reasons");
+        rule(checks, "keyed_path", AuditCode::BlendInconsistent, ok, at, Value::Null, Value::Null, m);
     }
-
-    fusion_rules(rules, bd, bp, checks);
 }
 
 /// `float(filters.get("_mmr_lambda", 0.5))` (0.5 when `float()` raises),
@@ -543,7 +588,7 @@ fn mmr_lambda(filters: Option<&Object>) -> f64 {
 /// The details `mmr_rerank` and `_rerank_by_proximity` write, re-derived
 /// from the stage's own input and the request's filters (docs/audit.md).
 fn stage_details(rules: &Rules, kind: usize, stage: &Value) -> Option<bool> {
-    let f = |k: &str| super::number(stage.get(k));
+    let f = |k: &str| super::value::number(stage.get(k));
     let input = f("input_score")?;
     let filters = if rules.context { None } else { rules.filters.as_ref() };
     if kind == 3 {
@@ -590,7 +635,7 @@ fn stage_details(rules: &Rules, kind: usize, stage: &Value) -> Option<bool> {
 fn rule(
     checks: &mut Vec<Check>,
     name: &'static str,
-    code: &'static str,
+    code: AuditCode,
     ok: bool,
     at: String,
     bound: Value,
@@ -602,7 +647,7 @@ fn rule(
 
 /// The learning stage's expected output and its bound output.
 fn learning_output(stage: &Value) -> Option<(f64, f64)> {
-    let f = |k: &str| super::number(stage.get(k));
+    let f = |k: &str| super::value::number(stage.get(k));
     let uses = int_of(stage.get("completed_uses"))?;
     let (input, avg, conf, support, out) =
         (f("input_score")?, f("average_reward")?, f("confidence")?, f("support")?, f("output_score")?);
@@ -628,7 +673,7 @@ fn fusion_rules(rules: &Rules, bd: &Object, bp: &str, checks: &mut Vec<Check>) {
             rule(
                 checks,
                 "fusion_present",
-                codes::FUSION_INCONSISTENT,
+                AuditCode::FusionInconsistent,
                 false,
                 bp.to_string(),
                 Value::Null,
@@ -692,5 +737,5 @@ fn fusion_rules(rules: &Rules, bd: &Object, bp: &str, checks: &mut Vec<Check>) {
     }
     let ok = problems.is_empty();
     let (ptr, m) = problems.into_iter().next().unwrap_or((fp, ""));
-    rule(checks, "fusion_record", codes::FUSION_INCONSISTENT, ok, ptr, Value::Null, Value::Null, m);
+    rule(checks, "fusion_record", AuditCode::FusionInconsistent, ok, ptr, Value::Null, Value::Null, m);
 }
