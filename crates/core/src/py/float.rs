@@ -14,15 +14,18 @@
 //!   [`int_str`] (`str(int(x))`) and [`RustDisplay`] (the reports' Rust-style
 //!   float text) the float printing and reading of the whole crate, in exact
 //!   decimal arithmetic without tables, so the wasm carries neither core's
-//!   float formatting (Grisu/Dragon) nor its parser (Eisel-Lemire's table).
+//!   float formatting (Grisu/Dragon) nor its parser's compiled-in
+//!   power-of-five table (`parse_f64`'s Eisel–Lemire step computes the same
+//!   table at first use, `py::lemire`).
 //!
 //! **The decimal reader is this module's, not core's, by measurement**
 //! (BENCHMARKS.md, "Numbers"): Rust core's `str::parse::<f64>` would add
 //! 13.5 KB gzip to the wasm (its power-of-five table and slow path), past the
-//! 200 KB budget, though it is 2× faster on 17-digit literals and 15–160×
-//! faster on long or large-exponent ones; `parse_f64` is correctly rounded
-//! for every length and exponent (any number of digits, 800 kept plus a
-//! sticky digit) and linear in its input. It is proven against CPython's
+//! 200 KB budget. `parse_f64` runs core's fast algorithms (Clinger, then
+//! Eisel–Lemire on a table computed at first use) and falls back to its own
+//! exact decimal arithmetic only where they cannot decide; it is correctly
+//! rounded for every length and exponent (any number of digits, 800 kept
+//! plus a sticky digit) and linear in its input. It is proven against CPython's
 //! `float()` and `json.loads` by `tests/numbers/` (offline 10,000,000
 //! adversarial spellings, 200,000 per CI run). Every number path of the
 //! crate reads through it: JSON float lexemes and integers (`int_to_f64`),
@@ -493,15 +496,26 @@ impl ExactDec {
 /// Up to 19 significant digits forming an integer `w ≤ 2^53` scaled by
 /// `10^p`, `|p| ≤ 22`, take one correctly rounded multiplication or
 /// division of two exact doubles (Clinger's fast path: JSON's usual
-/// numbers). Otherwise exact decimal arithmetic: the value is halved or
-/// doubled into `[1/2, 1)`, then its top 53 bits (fewer for subnormals) are
-/// the mantissa, rounded half-even on the exact rest. Significant digits
+/// numbers). Otherwise Eisel–Lemire (`py::lemire`, its power-of-five
+/// table computed on first use) on the first 19 digits, with the `w` /
+/// `w + 1` agreement check past 19 digits; where that cannot decide (more
+/// than 19 digits straddling a halfway point, or a product whose truncation
+/// error reaches the halfway bit), exact decimal arithmetic: the value is
+/// halved or doubled into `[1/2, 1)`, then its top 53 bits (fewer for
+/// subnormals) are the mantissa, rounded half-even on the exact rest.
+/// Significant digits
 /// past the 800th are replaced by one sticky `1` at the 801st place when any
 /// of them is non-zero (the 800 kept digits stay as they are, trailing zeros
 /// included): the exact value and the shortened one then lie strictly between
 /// the same two multiples of the 800th place, and no double or halfway point
 /// between two (at most 767 significant digits) lies strictly between those.
 pub fn parse_f64(s: &str) -> Option<f64> {
+    read_decimal(s, true)
+}
+
+/// [`parse_f64`]; with `approx` false straight to the exact path after
+/// Clinger's (what the tests compare the faster paths against).
+fn read_decimal(s: &str, approx: bool) -> Option<f64> {
     let b = s.as_bytes();
     let neg = b.first() == Some(&b'-');
     let mut i = matches!(b.first(), Some(b'-' | b'+')) as usize;
@@ -517,6 +531,16 @@ pub fn parse_f64(s: &str) -> Option<f64> {
                 seen = true;
                 if n == 0 && c == b'0' {
                     dp -= point as i64;
+                } else if n >= 19 {
+                    // Past the digits `w` keeps: only counted (a tight loop,
+                    // for long mantissas).
+                    let start = i;
+                    while i < b.len() && b[i].is_ascii_digit() {
+                        i += 1;
+                    }
+                    n += (i - start) as i64;
+                    dp += if point { 0 } else { (i - start) as i64 };
+                    continue;
                 } else {
                     if n < 19 {
                         w = w * 10 + (c - b'0') as u64;
@@ -554,7 +578,7 @@ pub fn parse_f64(s: &str) -> Option<f64> {
     }
     let a = if n == 0 {
         0.0
-    } else if let Some(a) = fast_path(w, n, dp).or_else(|| wide_path(w, n, dp)) {
+    } else if let Some(a) = fast_path(w, n, dp).or_else(|| if approx { lemire_path(w, n, dp) } else { None }) {
         a
     } else {
         // The significant digits again, for the exact path.
@@ -599,43 +623,21 @@ fn fast_path(w: u64, n: i64, dp: i64) -> Option<f64> {
     Some(if p >= 0 { w * POW10[p as usize] } else { w / POW10[(-p) as usize] })
 }
 
-/// Up to 19 significant digits (all of `w`) times `10^p`, `-21 ≤ p ≤ 19`,
-/// in 128-bit integers: every `repr` of a double (at most 17 digits) that
-/// [`fast_path`] leaves. For `p ≥ 0` the product `w · 10^p` is exact and
-/// `u128 as f64` rounds it to nearest, ties to even. For `p < 0` the
-/// quotient `q = ⌊w · 2^sh / 10^-p⌋` has at least 55 bits, so folding a
-/// non-zero remainder into its lowest bit (a sticky bit, below the rounding
-/// bit) makes `q as f64` round exactly as the exact quotient would; the
-/// scaling by `2^-sh` is exact (the result is far from the subnormals).
-/// `None` when the operands do not fit: the exact path decides.
-fn wide_path(w: u64, n: i64, dp: i64) -> Option<f64> {
-    const POW10: [u128; 22] = {
-        let mut t = [1u128; 22];
-        let mut i = 1;
-        while i < 22 {
-            t[i] = t[i - 1] * 10;
-            i += 1;
-        }
-        t
-    };
-    let p = dp - n;
-    if n > 19 || !(-21..=19).contains(&p) {
+/// Eisel–Lemire ([`super::lemire`]) on the first 19 significant digits `w`
+/// and their scale `10^q`. With at most 19 digits that is the value itself.
+/// With more, the value lies in `[w · 10^q, (w + 1) · 10^q)` (the digits
+/// past the 19th are a fraction of its last unit), and rounding is
+/// monotonic: when both ends read as the same double, so does the value
+/// (the check of core's `parse_number`). `None` when the algorithm cannot
+/// decide or the ends differ: the exact path decides.
+fn lemire_path(w: u64, n: i64, dp: i64) -> Option<f64> {
+    let q = dp - n.min(19);
+    let bits = super::lemire::compute_float(q, w)?;
+    // w has 19 digits here, so w + 1 ≤ 10^19 < 2^64.
+    if n > 19 && super::lemire::compute_float(q, w + 1)? != bits {
         return None;
     }
-    let w = w as u128;
-    if p >= 0 {
-        return Some(w.checked_mul(POW10[p as usize])? as f64);
-    }
-    let den = POW10[(-p) as usize];
-    let sh = w.leading_zeros() - 1; // w << sh < 2^127
-    let num = w << sh;
-    let (q, r) = (num / den, num % den);
-    if q < 1 << 54 {
-        return None;
-    }
-    let q = q | (r != 0) as u128;
-    // 2^-sh, sh ≤ 127: a normal double, so the product is exact.
-    Some(q as f64 * f64::from_bits(((1023 - sh as i64) as u64) << 52))
+    Some(f64::from_bits(bits))
 }
 
 /// The double nearest to `0.digits × 10^dp` (digits without leading or
@@ -1212,9 +1214,9 @@ mod tests {
     }
 
     #[test]
-    fn wide_path_is_rusts_parser() {
-        // Up to 19 significant digits at every scale the 128-bit path takes
-        // (and just beyond it), with and without a point.
+    fn short_mantissas_are_rusts_parser() {
+        // Up to 19 significant digits at the scales just past Clinger's fast
+        // path (Eisel-Lemire's exact-product range), with and without a point.
         let mut state = 0x9E37_79B9_7F4A_7C15u64;
         let mut next = || {
             state ^= state << 13;
@@ -1239,6 +1241,8 @@ mod tests {
             let want = t.parse::<f64>().ok();
             let got = parse_f64(t);
             assert_eq!(got.map(f64::to_bits), want.map(f64::to_bits), "{t}");
+            // The exact path alone, which the faster paths now mostly spare.
+            assert_eq!(read_decimal(t, false).map(f64::to_bits), want.map(f64::to_bits), "exact path: {t}");
         };
         let mut state = 0x2545_F491_4F6C_DD1Du64;
         let mut next = || {
@@ -1343,8 +1347,10 @@ mod tests {
                 let t = format!("{head}{}{}1", if head.contains('.') { "" } else { "." }, "0".repeat(zeros));
                 assert_eq!(parse_f64(&t), Some(want), "{head} + {zeros} zeros + 1");
                 assert_eq!(parse_py_float(&t), Some(want), "float() of {head} + {zeros} zeros + 1");
+                assert_eq!(read_decimal(&t, false), Some(want), "exact path: {head} + {zeros} zeros + 1");
                 let e = format!("{t}e-5");
                 assert_eq!(parse_f64(&e).map(f64::to_bits), e.parse::<f64>().ok().map(f64::to_bits), "{e}");
+                assert_eq!(read_decimal(&e, false).map(f64::to_bits), e.parse::<f64>().ok().map(f64::to_bits), "{e}");
             }
         }
         // A halfway point between two doubles, then zeros past the 800th
@@ -1356,6 +1362,7 @@ mod tests {
             for tail in ["", "1"] {
                 let t = format!("0.{ds}{}{tail}e{}", "0".repeat(zeros), h.dp);
                 assert_eq!(parse_f64(&t).map(f64::to_bits), t.parse::<f64>().ok().map(f64::to_bits), "{t}");
+                assert_eq!(read_decimal(&t, false).map(f64::to_bits), t.parse::<f64>().ok().map(f64::to_bits), "{t}");
             }
         }
     }

@@ -6,5 +6,6 @@
 
 pub mod exp;
 pub mod float;
+pub(crate) mod lemire;
 pub mod time;
 pub mod unicode;
