@@ -6,6 +6,5 @@
 
 pub mod exp;
 pub mod float;
-pub(crate) mod lemire;
 pub mod time;
 pub mod unicode;
