@@ -353,6 +353,21 @@ mod tests {
     }
 
     #[test]
+    fn py_int_decimal_of_bools_and_floats_is_py_int() {
+        // py_int_decimal reads bools and floats under 1e18 without i128 (the
+        // wasm carries no i128 printer): the same answer and errors as py_int.
+        let mut values = vec![Value::Bool(true), Value::Bool(false), Value::Null, Value::Array(vec![])];
+        for f in [0.0, -0.0, 0.5, -0.5, 2.9, -2.9, -1.0, 1e17 + 8.0, -9.999999999999998e17, f64::NAN, f64::INFINITY] {
+            values.push(Value::Float(f));
+        }
+        for v in &values {
+            let old = py_int(v, "/p").map(|i| (i < 0, i.unsigned_abs().to_string()));
+            let new = py_int_decimal(v, "/p");
+            assert_eq!(format!("{new:?}"), format!("{old:?}"), "{v:?}");
+        }
+    }
+
+    #[test]
     fn rank_position_table() {
         assert_eq!(rps(Value::int(0), Value::int(3), Value::Float(0.9)), 0.8625);
         assert_eq!(rps(Value::int(2), Value::int(3), Value::Float(0.1)), 0.2625);
