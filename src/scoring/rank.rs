@@ -28,20 +28,28 @@ pub fn py_int(v: &Value, path: &str) -> Result<i128> {
         Value::Int(digits) => {
             digits.parse::<i128>().map_err(|_| Error::new(ErrorCode::OutOfRange, path, "integer too large"))
         }
-        Value::Float(f) => {
-            if f.is_nan() {
-                Err(int_error(path, "ValueError", "cannot convert float NaN to integer".into()))
-            } else if f.is_infinite() {
-                Err(int_error(path, "OverflowError", "cannot convert float infinity to integer".into()))
-            } else if f.abs() >= 1.7e38 {
-                Err(Error::new(ErrorCode::OutOfRange, path, "integer too large"))
-            } else {
-                Ok(f.trunc() as i128)
-            }
-        }
         Value::Str(s) => parse_py_int(&s.to_str_lossy())
             .ok_or_else(|| int_error(path, "ValueError", format!("invalid literal for int(): {:?}", s.to_str_lossy()))),
-        Value::Null | Value::Array(_) | Value::Object(_) => Err(int_error(
+        other => match int_part(other, path)? {
+            t if t.abs() >= 1.7e38 => Err(Error::new(ErrorCode::OutOfRange, path, "integer too large")),
+            t => Ok(t as i128),
+        },
+    }
+}
+
+/// Python `int(v)` of a bool or a float, as the integer-valued double it
+/// truncates to; the `int()` errors of NaN, infinity and the other types.
+fn int_part(v: &Value, path: &str) -> Result<f64> {
+    match v {
+        Value::Bool(b) => Ok(f64::from(u8::from(*b))),
+        Value::Float(f) if f.is_nan() => {
+            Err(int_error(path, "ValueError", "cannot convert float NaN to integer".into()))
+        }
+        Value::Float(f) if f.is_infinite() => {
+            Err(int_error(path, "OverflowError", "cannot convert float infinity to integer".into()))
+        }
+        Value::Float(f) => Ok(f.trunc()),
+        _ => Err(int_error(
             path,
             "TypeError",
             format!("int() argument must be a string or a number, not {}", v.type_name()),
@@ -134,7 +142,9 @@ fn py_int_decimal(v: &Value, path: &str) -> Result<(bool, String)> {
                 None => Err(int_error(path, "ValueError", format!("invalid literal for int(): {text:?}"))),
             }
         }
-        other => py_int(other, path).map(|i| (i < 0, i.unsigned_abs().to_string())),
+        // A bool, or a float under 1e18 in magnitude (a u64 once truncated:
+        // no i128 parsing or printing in the wasm), or an error.
+        other => int_part(other, path).map(|t| (t < 0.0, (t.abs() as u64).to_string())),
     }
 }
 
@@ -340,6 +350,21 @@ mod tests {
 
     fn rps(p: Value, t: Value, i: Value) -> f64 {
         rank_position_score(&p, &t, &i).unwrap()
+    }
+
+    #[test]
+    fn py_int_decimal_of_bools_and_floats_is_py_int() {
+        // py_int_decimal reads bools and floats under 1e18 without i128 (the
+        // wasm carries no i128 printer): the same answer and errors as py_int.
+        let mut values = vec![Value::Bool(true), Value::Bool(false), Value::Null, Value::Array(vec![])];
+        for f in [0.0, -0.0, 0.5, -0.5, 2.9, -2.9, -1.0, 1e17 + 8.0, -9.999999999999998e17, f64::NAN, f64::INFINITY] {
+            values.push(Value::Float(f));
+        }
+        for v in &values {
+            let old = py_int(v, "/p").map(|i| (i < 0, i.unsigned_abs().to_string()));
+            let new = py_int_decimal(v, "/p");
+            assert_eq!(format!("{new:?}"), format!("{old:?}"), "{v:?}");
+        }
     }
 
     #[test]

@@ -115,9 +115,49 @@ def random_digits(rng: random.Random, n: int) -> str:
     return str(rng.randrange(1, 10)) + str(rng.getrandbits(4 * n) % 10 ** (n - 1)).zfill(n - 1)
 
 
+LARGE_EXP = [False]  # --large-exp: half of all mantissas from large_exponent_mantissa
+
+
+def large_exponent_mantissa(rng: random.Random) -> tuple[str, int]:
+    """Eisel-Lemire's hard cases: doubles of any exponent (subnormals too) as
+    repr digits, their halfway points cut to 16..40 digits (just below, and
+    with the last kept digit raised: just above), the exact halfway point
+    with or without a far tail, its first 19 digits with a short random tail
+    (so w and w + 1 straddle it), and short random mantissas at every scale."""
+    while True:
+        x = from_bits((rng.randrange(0, 2047) << 52) | rng.getrandbits(52))
+        if x > 0:
+            break
+    j = rng.randrange(5)
+    if j == 0:
+        return exact_digits(Decimal(repr(x)))
+    if j == 3:
+        n = rng.randrange(1, 20)
+        return random_digits(rng, n), rng.randrange(-345 - n, 311 - n)
+    d, e = halfway(x)
+    if j == 1:
+        c = min(len(d), rng.randrange(16, 41))
+        cut, e2 = d[:c], e + len(d) - c
+        if rng.randrange(2):
+            cut = str(int(cut) + 1)  # above the halfway point (may gain a digit: same value)
+        return cut, e2
+    if j == 2:
+        if rng.randrange(2):
+            z = rng.randrange(0, 40)
+            return d + "0" * z + "1", e - z - 1
+        return d, e
+    head = d[:19].ljust(19, "0")
+    tail = random_digits(rng, rng.randrange(1, 12))
+    return head + tail, e + len(d) - 19 - len(tail)
+
+
 def mantissa(rng: random.Random) -> tuple[str, int]:
     """Significant digits D and exponent E (value D * 10**E) of an adversarial value."""
-    k = rng.randrange(12)
+    if LARGE_EXP[0] and rng.randrange(2):
+        return large_exponent_mantissa(rng)
+    k = rng.randrange(14)
+    if k >= 12:
+        return large_exponent_mantissa(rng)
     x = random_double(rng)
     if k <= 2:  # halfway points, exactly, just above, just below (past 800 digits too)
         d, e = halfway(x)
@@ -345,6 +385,7 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=None)
     ap.add_argument("--ci", action="store_true", help=f"the CI sizes {CI_SIZES}")
     ap.add_argument("--chunk", type=int, default=50_000)
+    ap.add_argument("--large-exp", action="store_true", help="half of the float/json spellings from Eisel-Lemire's hard cases")
     ap.add_argument("--exp-mode", default="exp", help="numbers_diff mode for exp (stdexp: Rust's f64::exp)")
     for kind in CI_SIZES:
         ap.add_argument(f"--{kind}", type=int, default=0)
@@ -355,6 +396,7 @@ def main() -> int:
     sizes = {k: getattr(a, k) for k in CI_SIZES}
     if a.ci:
         sizes = {k: sizes[k] or v for k, v in CI_SIZES.items()}
+    LARGE_EXP[0] = a.large_exp
     seed = a.seed if a.seed is not None else int.from_bytes(os.urandom(6), "big")
     print(f"numbers_diff seed: {seed} (reproduce: --seed {seed})", flush=True)
     failed = 0
