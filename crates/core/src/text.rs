@@ -343,187 +343,60 @@ pub fn for_each_token<'a>(folded: &'a str, cap: usize, mut f: impl FnMut(&'a str
 /// folded text too, so no token crosses them, and the tokens of its word
 /// already passed to `f` (bigrams before the char, which folding leaves as
 /// they are) are the first tokens of the folded stretch: they are skipped.
-pub fn for_each_folded_token(sample: &str, folded: &mut String, cap: usize, f: impl FnMut(&str) -> bool) -> usize {
+pub fn for_each_folded_token(sample: &str, folded: &mut String, cap: usize, mut f: impl FnMut(&str) -> bool) -> usize {
+    use unicode::{token_class, CLASS_FOLDS, CLASS_SEP, CLASS_UNSEGMENTED};
+    // Byte classes: ASCII as `token_class` classes chars (capitals apart),
+    // bytes >= 0x80 as HIGH (decode, then `token_class`). A word byte is
+    // WORD or CAPITAL (`class & 3 == 1`); CAPITAL's bit 2 flags a capital.
+    const CAPITAL: u8 = 5;
+    const HIGH: u8 = 6;
+    const CLASSES: [u8; 256] = {
+        let mut t = [HIGH; 256];
+        let mut b = 0;
+        while b < 128 {
+            let c = b as u8;
+            t[b] = if c.is_ascii_digit() || c.is_ascii_lowercase() {
+                unicode::CLASS_WORD
+            } else if c.is_ascii_uppercase() {
+                CAPITAL
+            } else {
+                CLASS_SEP
+            };
+            b += 1;
+        }
+        t
+    };
     folded.clear();
+    let bytes = sample.as_bytes();
+    let len = bytes.len();
+    let mut count = 0usize;
     if cap == 0 {
         return 0;
     }
-    let mut scan = FoldScan { sample, folded, cap, count: 0, f };
-    scan.run();
-    scan.count
-}
-
-/// Byte classes of [`for_each_folded_token`]: ASCII as `token_class`
-/// classes chars (capitals apart), bytes >= 0x80 as [`HIGH`] (decode, then
-/// `token_class`). A word byte is WORD or [`CAPITAL`] (`class & 3 == 1`);
-/// CAPITAL's bit 2 flags a capital.
-const FOLD_CLASSES: [u8; 256] = {
-    let mut t = [HIGH; 256];
-    let mut b = 0;
-    while b < 128 {
-        let c = b as u8;
-        t[b] = if c.is_ascii_digit() || c.is_ascii_lowercase() {
-            unicode::CLASS_WORD
-        } else if c.is_ascii_uppercase() {
-            CAPITAL
-        } else {
-            unicode::CLASS_SEP
-        };
-        b += 1;
-    }
-    t
-};
-/// An ASCII capital in [`FOLD_CLASSES`].
-const CAPITAL: u8 = 5;
-/// A non-ASCII byte in [`FOLD_CLASSES`].
-const HIGH: u8 = 6;
-
-/// The class of the char at byte `i` and its length.
-#[inline(always)]
-fn class_at(sample: &str, i: usize) -> (u8, usize) {
-    let c = FOLD_CLASSES[sample.as_bytes()[i] as usize];
-    if c != HIGH {
-        return (c, 1);
-    }
-    let (ch, l) = char_at(sample, i);
-    (unicode::token_class(ch), l)
-}
-
-/// One scan of [`for_each_folded_token`]: the sample, the scratch string,
-/// the cap, the tokens passed so far and where they go. Each step returns
-/// the byte where the scan resumes, or `None` when it is over (the cap is
-/// reached or `f` asked to stop).
-struct FoldScan<'s, 'o, F> {
-    sample: &'s str,
-    folded: &'o mut String,
-    cap: usize,
-    count: usize,
-    f: F,
-}
-
-impl<F: FnMut(&str) -> bool> FoldScan<'_, '_, F> {
-    /// Separators (ASCII ones without decoding), then a word or a stretch to
-    /// casefold, to the end of the sample.
     #[inline(always)]
-    fn run(&mut self) {
-        let bytes = self.sample.as_bytes();
-        let len = bytes.len();
-        let mut i = 0usize;
-        while i < len {
-            while i < len && FOLD_CLASSES[bytes[i] as usize] == unicode::CLASS_SEP {
-                i += 1;
-            }
-            if i >= len {
-                break;
-            }
-            let (class, l) = class_at(self.sample, i);
-            let next = if class == unicode::CLASS_SEP {
-                Some(i + l)
-            } else if class == unicode::CLASS_FOLDS {
-                self.stretch(i, i + l, 0)
-            } else {
-                self.word(i, class, l)
-            };
-            match next {
-                Some(next) => i = next,
-                None => return,
-            }
+    fn class_at(sample: &str, i: usize) -> (u8, usize) {
+        let c = CLASSES[sample.as_bytes()[i] as usize];
+        if c != HIGH {
+            return (c, 1);
         }
+        let (ch, l) = char_at(sample, i);
+        (token_class(ch), l)
     }
-
-    /// Pass one token to `f`: `sample[from..to]`, lowered first when
-    /// `capitals` (copied to `folded`). False when the scan is over.
-    #[inline(always)]
-    fn emit(&mut self, from: usize, to: usize, capitals: bool) -> bool {
-        self.count += 1;
-        let go = if capitals {
-            self.folded.clear();
-            self.folded.push_str(&self.sample[from..to]);
-            self.folded.make_ascii_lowercase();
-            (self.f)(self.folded.as_str())
-        } else {
-            (self.f)(&self.sample[from..to])
-        };
-        go && self.count < self.cap
-    }
-
-    /// The word starting at byte `start` (its first char of `class`, `l`
-    /// bytes long), segment by segment, until a separator ends it or a char
-    /// whose fold may change hands it to [`FoldScan::stretch`].
-    #[inline(always)]
-    fn word(&mut self, start: usize, class: u8, l: usize) -> Option<usize> {
-        use unicode::{CLASS_FOLDS, CLASS_SEP, CLASS_UNSEGMENTED};
-        let bytes = self.sample.as_bytes();
-        let len = bytes.len();
-        // Tokens of the word passed so far; its current segment: start,
-        // unsegmented or not, last char's start, chars (unsegmented),
-        // classes seen (CAPITAL's bit: a capital to lower).
-        let mut word_tokens = 0usize;
-        let mut seg_start = start;
-        let mut seg_uns = class == CLASS_UNSEGMENTED;
-        let mut prev = start;
-        let mut seg_chars = 1usize;
-        let mut seen = class;
-        let mut i = start + l;
-        loop {
-            if !seg_uns {
-                // The common case: a run of ASCII letters and digits.
-                while i < len {
-                    let c = FOLD_CLASSES[bytes[i] as usize];
-                    if c & 3 != 1 {
-                        break;
-                    }
-                    seen |= c;
-                    i += 1;
-                }
-            }
-            let (class, l) = if i < len { class_at(self.sample, i) } else { (CLASS_SEP, 0) };
-            let uns = class == CLASS_UNSEGMENTED;
-            if class == CLASS_FOLDS {
-                return self.stretch(start, i + l, word_tokens);
-            }
-            if class == CLASS_SEP || uns != seg_uns {
-                // End the segment: a normal segment is one token; an
-                // unsegmented one passed its bigrams, unless it is one char.
-                if !seg_uns || seg_chars == 1 {
-                    word_tokens += 1;
-                    if !self.emit(seg_start, i, !seg_uns && seen & 4 != 0) {
-                        return None;
-                    }
-                }
-                if class == CLASS_SEP {
-                    return Some(i + l);
-                }
-                seg_start = i;
-                seg_uns = uns;
-                seg_chars = 1;
-                seen = class;
-            } else if uns {
-                seg_chars += 1;
-                word_tokens += 1;
-                if !self.emit(prev, i + l, false) {
-                    return None;
-                }
-            } else {
-                seen |= class;
-            }
-            prev = i;
-            i += l;
-        }
-    }
-
-    /// Casefold `sample[from..]` up to the next self-folding separator after
-    /// byte `at` and tokenize it, skipping its first `already` tokens (passed
-    /// before).
-    fn stretch(&mut self, from: usize, at: usize, already: usize) -> Option<usize> {
-        let sample = self.sample;
+    // Casefold `sample[from..]` up to the next self-folding separator after
+    // byte `at` and tokenize it, skipping its first `already` tokens (passed
+    // before); returns where to resume, or None when the scan is over.
+    let stretch = |from: usize,
+                   at: usize,
+                   already: usize,
+                   folded: &mut String,
+                   count: &mut usize,
+                   f: &mut dyn FnMut(&str) -> bool| {
         let end = next_fixed_separator(sample, at);
-        self.folded.clear();
-        unicode::casefold_into(&sample[from..end], self.folded);
+        folded.clear();
+        unicode::casefold_into(&sample[from..end], folded);
         let mut skip = already;
         let mut stopped = false;
-        let f: &mut dyn FnMut(&str) -> bool = &mut self.f;
-        let passed = for_each_token(self.folded, self.cap - self.count + already, |t| {
+        let passed = for_each_token(folded, cap - *count + already, |t| {
             if skip > 0 {
                 skip -= 1;
                 return true;
@@ -532,9 +405,106 @@ impl<F: FnMut(&str) -> bool> FoldScan<'_, '_, F> {
             stopped = !go;
             go
         });
-        self.count += passed.saturating_sub(already);
-        (!stopped && self.count < self.cap).then_some(end)
+        *count += passed.saturating_sub(already);
+        (!stopped && *count < cap).then_some(end)
+    };
+    // Pass one token to `f`; returns from the scan when it is over.
+    macro_rules! emit {
+        ($t:expr, $word_tokens:ident) => {{
+            count += 1;
+            $word_tokens += 1;
+            if !f($t) || count >= cap {
+                return count;
+            }
+        }};
     }
+    let mut i = 0usize;
+    'words: while i < len {
+        // Separators (ASCII ones without decoding).
+        while i < len && CLASSES[bytes[i] as usize] == CLASS_SEP {
+            i += 1;
+        }
+        if i >= len {
+            break;
+        }
+        let (class, l) = class_at(sample, i);
+        if class == CLASS_SEP {
+            i += l;
+            continue;
+        }
+        if class == CLASS_FOLDS {
+            match stretch(i, i + l, 0, folded, &mut count, &mut f) {
+                Some(end) => i = end,
+                None => return count,
+            }
+            continue;
+        }
+        // A word: its start and tokens passed so far; its current segment:
+        // start, unsegmented or not, last char's start, chars (unsegmented),
+        // classes seen (CAPITAL's bit: a capital to lower).
+        let word_start = i;
+        let mut word_tokens = 0usize;
+        let mut seg_start = i;
+        let mut seg_uns = class == CLASS_UNSEGMENTED;
+        let mut prev = i;
+        let mut seg_chars = 1usize;
+        let mut seen = class;
+        i += l;
+        loop {
+            if !seg_uns {
+                // The common case: a run of ASCII letters and digits.
+                while i < len {
+                    let c = CLASSES[bytes[i] as usize];
+                    if c & 3 != 1 {
+                        break;
+                    }
+                    seen |= c;
+                    i += 1;
+                }
+            }
+            let (class, l) = if i < len { class_at(sample, i) } else { (CLASS_SEP, 0) };
+            let uns = class == CLASS_UNSEGMENTED;
+            if class == CLASS_FOLDS {
+                match stretch(word_start, i + l, word_tokens, folded, &mut count, &mut f) {
+                    Some(end) => i = end,
+                    None => return count,
+                }
+                continue 'words;
+            }
+            if class == CLASS_SEP || uns != seg_uns {
+                // End the segment: a normal segment is one token; an
+                // unsegmented one passed its bigrams, unless it is one char.
+                if !seg_uns {
+                    if seen & 4 != 0 {
+                        folded.clear();
+                        folded.push_str(&sample[seg_start..i]);
+                        folded.make_ascii_lowercase();
+                        emit!(folded.as_str(), word_tokens);
+                    } else {
+                        emit!(&sample[seg_start..i], word_tokens);
+                    }
+                } else if seg_chars == 1 {
+                    emit!(&sample[seg_start..i], word_tokens);
+                }
+                if class == CLASS_SEP {
+                    i += l;
+                    continue 'words;
+                }
+                seg_start = i;
+                seg_uns = uns;
+                seg_chars = 1;
+                seen = class;
+            } else if uns {
+                seg_chars += 1;
+                emit!(&sample[prev..i + l], word_tokens);
+            } else {
+                seen |= class;
+            }
+            prev = i;
+            i += l;
+        }
+    }
+    count
 }
 
 /// Matches content tokens against the distinct sorted query tokens.

@@ -546,37 +546,47 @@ impl<'a> Parser<'a> {
         mut value: S::Value,
     ) -> Result<Option<S::Value>> {
         loop {
-            let Some(&object) = stack.last() else { return Ok(Some(value)) };
-            if object {
-                sink.member(value);
-            } else {
-                sink.item(value);
-            }
-            self.skip_ws();
-            match self.peek() {
-                Some(b',') => {
-                    self.pos += 1;
+            match stack.last() {
+                None => return Ok(Some(value)),
+                Some(false) => {
+                    sink.item(value);
                     self.skip_ws();
-                    if object {
-                        if self.peek() != Some(b'"') {
-                            return Err(self.err("Expecting property name enclosed in double quotes", self.pos));
+                    match self.peek() {
+                        Some(b',') => {
+                            self.pos += 1;
+                            self.skip_ws();
+                            return Ok(None);
                         }
-                        let key = self.key_and_colon()?;
-                        sink.key(key);
+                        Some(b']') => {
+                            self.pos += 1;
+                            stack.pop();
+                            value = sink.close_array();
+                        }
+                        _ => return Err(self.err("Expecting ',' delimiter", self.pos)),
                     }
-                    return Ok(None);
                 }
-                Some(b']') if !object => {
-                    self.pos += 1;
-                    stack.pop();
-                    value = sink.close_array();
+                Some(true) => {
+                    sink.member(value);
+                    self.skip_ws();
+                    match self.peek() {
+                        Some(b',') => {
+                            self.pos += 1;
+                            self.skip_ws();
+                            if self.peek() != Some(b'"') {
+                                return Err(self.err("Expecting property name enclosed in double quotes", self.pos));
+                            }
+                            let key = self.key_and_colon()?;
+                            sink.key(key);
+                            return Ok(None);
+                        }
+                        Some(b'}') => {
+                            self.pos += 1;
+                            stack.pop();
+                            value = sink.close_object();
+                        }
+                        _ => return Err(self.err("Expecting ',' delimiter", self.pos)),
+                    }
                 }
-                Some(b'}') if object => {
-                    self.pos += 1;
-                    stack.pop();
-                    value = sink.close_object();
-                }
-                _ => return Err(self.err("Expecting ',' delimiter", self.pos)),
             }
         }
     }
