@@ -438,180 +438,152 @@ impl<'a> Parser<'a> {
         self.b.get(self.pos).copied()
     }
 
-    /// The document: values read one at a time ([`Parser::open_or_scalar`]),
-    /// each attached to its parent ([`Parser::attach`]) until the top-level
-    /// one is finished ([`Parser::end`]). The open containers live in one
-    /// stack (innermost last: true for an object), so nesting costs no
-    /// recursion.
     fn run<S: Sink<'a>>(&mut self, sink: &mut S) -> Result<S::Value> {
         if !self.record && self.b.starts_with(&[0xEF, 0xBB, 0xBF]) {
             return Err(self.err("Unexpected UTF-8 BOM (decode using utf-8-sig)", 0));
         }
         self.skip_ws();
+        // The open containers, innermost last: true for an object.
         let mut stack: Vec<bool> = Vec::new();
-        loop {
-            let Some(value) = self.open_or_scalar(sink, &mut stack)? else { continue };
-            if let Some(value) = self.attach(sink, &mut stack, value)? {
-                return self.end(value);
-            }
-        }
-    }
-
-    /// Read one value starting at `pos` (whitespace already skipped): a
-    /// scalar or an empty container is returned; a container with members is
-    /// opened (pushed on `stack`, its first key read) and `None` returned.
-    #[inline(always)]
-    fn open_or_scalar<S: Sink<'a>>(&mut self, sink: &mut S, stack: &mut Vec<bool>) -> Result<Option<S::Value>> {
-        let start = self.pos;
-        Ok(Some(match self.peek() {
-            Some(b'[') => {
-                if stack.len() >= MAX_DEPTH {
-                    return Err(self.too_deep(start));
-                }
-                self.pos += 1;
-                self.skip_ws();
-                if self.peek() == Some(b']') {
+        'value: loop {
+            // Read one value starting at `pos` (whitespace already skipped).
+            let start = self.pos;
+            let mut value = match self.peek() {
+                Some(b'[') => {
+                    if stack.len() >= MAX_DEPTH {
+                        return Err(self.too_deep(start));
+                    }
                     self.pos += 1;
-                    sink.empty_array()
-                } else {
-                    stack.push(false);
-                    sink.open_array();
-                    return Ok(None);
-                }
-            }
-            Some(b'{') => {
-                if stack.len() >= MAX_DEPTH {
-                    return Err(self.too_deep(start));
-                }
-                self.pos += 1;
-                self.skip_ws();
-                match self.peek() {
-                    Some(b'}') => {
+                    self.skip_ws();
+                    if self.peek() == Some(b']') {
                         self.pos += 1;
-                        sink.empty_object()
-                    }
-                    Some(b'"') => {
-                        let key = self.key_and_colon()?;
-                        stack.push(true);
-                        sink.open_object(key);
-                        return Ok(None);
-                    }
-                    _ => return Err(self.err("Expecting property name enclosed in double quotes", self.pos)),
-                }
-            }
-            Some(b'"') => {
-                let s = self.string()?;
-                sink.string(s)
-            }
-            Some(b'n') if self.b[start..].starts_with(b"null") => {
-                self.pos += 4;
-                sink.null()
-            }
-            Some(b't') if self.b[start..].starts_with(b"true") => {
-                self.pos += 4;
-                sink.boolean(true)
-            }
-            Some(b'f') if self.b[start..].starts_with(b"false") => {
-                self.pos += 5;
-                sink.boolean(false)
-            }
-            Some(b'N') if self.b[start..].starts_with(b"NaN") => {
-                self.pos += 3;
-                sink.float(f64::NAN, None)
-            }
-            Some(b'I') if self.b[start..].starts_with(b"Infinity") => {
-                self.pos += 8;
-                sink.float(f64::INFINITY, None)
-            }
-            Some(b'-') if self.b[start..].starts_with(b"-Infinity") => {
-                self.pos += 9;
-                sink.float(f64::NEG_INFINITY, None)
-            }
-            Some(b'-') | Some(b'0'..=b'9') => match self.number()? {
-                Number::Int(digits) => sink.int(digits),
-                Number::Float(f, lexeme) => sink.float(f, Some(lexeme)),
-            },
-            _ => return Err(self.err("Expecting value", start)),
-        }))
-    }
-
-    /// Attach a finished value to its parent, closing the containers it
-    /// finishes: `None` when the next value is to be read (after a `,`, and
-    /// the next key in an object), or the top-level value.
-    #[inline(always)]
-    fn attach<S: Sink<'a>>(
-        &mut self,
-        sink: &mut S,
-        stack: &mut Vec<bool>,
-        mut value: S::Value,
-    ) -> Result<Option<S::Value>> {
-        loop {
-            match stack.last() {
-                None => return Ok(Some(value)),
-                Some(false) => {
-                    sink.item(value);
-                    self.skip_ws();
-                    match self.peek() {
-                        Some(b',') => {
-                            self.pos += 1;
-                            self.skip_ws();
-                            return Ok(None);
-                        }
-                        Some(b']') => {
-                            self.pos += 1;
-                            stack.pop();
-                            value = sink.close_array();
-                        }
-                        _ => return Err(self.err("Expecting ',' delimiter", self.pos)),
+                        sink.empty_array()
+                    } else {
+                        stack.push(false);
+                        sink.open_array();
+                        continue 'value;
                     }
                 }
-                Some(true) => {
-                    sink.member(value);
+                Some(b'{') => {
+                    if stack.len() >= MAX_DEPTH {
+                        return Err(self.too_deep(start));
+                    }
+                    self.pos += 1;
                     self.skip_ws();
                     match self.peek() {
-                        Some(b',') => {
-                            self.pos += 1;
-                            self.skip_ws();
-                            if self.peek() != Some(b'"') {
-                                return Err(self.err("Expecting property name enclosed in double quotes", self.pos));
-                            }
-                            let key = self.key_and_colon()?;
-                            sink.key(key);
-                            return Ok(None);
-                        }
                         Some(b'}') => {
                             self.pos += 1;
-                            stack.pop();
-                            value = sink.close_object();
+                            sink.empty_object()
                         }
-                        _ => return Err(self.err("Expecting ',' delimiter", self.pos)),
+                        Some(b'"') => {
+                            let key = self.key_and_colon()?;
+                            stack.push(true);
+                            sink.open_object(key);
+                            continue 'value;
+                        }
+                        _ => return Err(self.err("Expecting property name enclosed in double quotes", self.pos)),
+                    }
+                }
+                Some(b'"') => {
+                    let s = self.string()?;
+                    sink.string(s)
+                }
+                Some(b'n') if self.b[start..].starts_with(b"null") => {
+                    self.pos += 4;
+                    sink.null()
+                }
+                Some(b't') if self.b[start..].starts_with(b"true") => {
+                    self.pos += 4;
+                    sink.boolean(true)
+                }
+                Some(b'f') if self.b[start..].starts_with(b"false") => {
+                    self.pos += 5;
+                    sink.boolean(false)
+                }
+                Some(b'N') if self.b[start..].starts_with(b"NaN") => {
+                    self.pos += 3;
+                    sink.float(f64::NAN, None)
+                }
+                Some(b'I') if self.b[start..].starts_with(b"Infinity") => {
+                    self.pos += 8;
+                    sink.float(f64::INFINITY, None)
+                }
+                Some(b'-') if self.b[start..].starts_with(b"-Infinity") => {
+                    self.pos += 9;
+                    sink.float(f64::NEG_INFINITY, None)
+                }
+                Some(b'-') | Some(b'0'..=b'9') => match self.number()? {
+                    Number::Int(digits) => sink.int(digits),
+                    Number::Float(f, lexeme) => sink.float(f, Some(lexeme)),
+                },
+                _ => return Err(self.err("Expecting value", start)),
+            };
+            // Attach the finished value to its parent, closing containers.
+            loop {
+                match stack.last() {
+                    None => {
+                        if self.record {
+                            // Only spaces, tabs and `\r` may follow on the line.
+                            while let Some(b' ' | b'\t' | b'\r') = self.peek() {
+                                self.pos += 1;
+                            }
+                            match self.peek() {
+                                None => return Ok(value),
+                                Some(b'\n') => {
+                                    self.pos += 1;
+                                    return Ok(value);
+                                }
+                                Some(_) => return Err(self.err("Extra data", self.pos)),
+                            }
+                        }
+                        self.skip_ws();
+                        if self.pos != self.b.len() {
+                            return Err(self.err("Extra data", self.pos));
+                        }
+                        return Ok(value);
+                    }
+                    Some(false) => {
+                        sink.item(value);
+                        self.skip_ws();
+                        match self.peek() {
+                            Some(b',') => {
+                                self.pos += 1;
+                                self.skip_ws();
+                                continue 'value;
+                            }
+                            Some(b']') => {
+                                self.pos += 1;
+                                stack.pop();
+                                value = sink.close_array();
+                            }
+                            _ => return Err(self.err("Expecting ',' delimiter", self.pos)),
+                        }
+                    }
+                    Some(true) => {
+                        sink.member(value);
+                        self.skip_ws();
+                        match self.peek() {
+                            Some(b',') => {
+                                self.pos += 1;
+                                self.skip_ws();
+                                if self.peek() != Some(b'"') {
+                                    return Err(self.err("Expecting property name enclosed in double quotes", self.pos));
+                                }
+                                let key = self.key_and_colon()?;
+                                sink.key(key);
+                                continue 'value;
+                            }
+                            Some(b'}') => {
+                                self.pos += 1;
+                                stack.pop();
+                                value = sink.close_object();
+                            }
+                            _ => return Err(self.err("Expecting ',' delimiter", self.pos)),
+                        }
                     }
                 }
             }
         }
-    }
-
-    /// After the top-level value: the end of the text, or in JSON Lines mode
-    /// the end of its line (only spaces, tabs and `\r` may follow on it).
-    fn end<V>(&mut self, value: V) -> Result<V> {
-        if self.record {
-            while let Some(b' ' | b'\t' | b'\r') = self.peek() {
-                self.pos += 1;
-            }
-            return match self.peek() {
-                None => Ok(value),
-                Some(b'\n') => {
-                    self.pos += 1;
-                    Ok(value)
-                }
-                Some(_) => Err(self.err("Extra data", self.pos)),
-            };
-        }
-        self.skip_ws();
-        if self.pos != self.b.len() {
-            return Err(self.err("Extra data", self.pos));
-        }
-        Ok(value)
     }
 
     /// A member name (at `"`), the `:` after it, and the whitespace after that.
