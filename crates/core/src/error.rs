@@ -101,6 +101,7 @@ impl Error {
         Value::Object(self.row(Some(index)))
     }
 
+    #[inline(never)]
     fn row(&self, index: Option<usize>) -> Object {
         let mut o = Object::with_capacity(4);
         if let Some(i) = index {

@@ -5,11 +5,11 @@
 //!
 //! | module | job |
 //! |---|---|
-//! | [`json`] | Python's JSON model: one lexeme-preserving parser, one printer (canonical = `json.dumps(sort_keys=True, separators=(",", ":"))`) |
+//! | [`json`] | Python's JSON model: one lexeme-preserving parser, one printer (canonical = `json.dumps(sort_keys=True, separators=(",", ":"))`), JSON pointers ([`json::pointer`]) |
 //! | [`py`] | Python semantics the rules need: float repr/round/sum, datetimes, Unicode 15.0 tables |
 //! | [`hash`] | SHA-256 as lowercase hex |
 //! | [`text`] | head/tail sample, tokenizer, durable/date/ephemeral signals |
-//! | [`error`] | the one error type: code, message, JSON pointer |
+//! | [`error`] | the one error type: code, message, JSON pointer; its JSON row ([`Error::to_json`]) |
 //!
 //! ## Why a crate of its own
 //!

@@ -5,7 +5,7 @@
 //! (object order and int/float distinction matter for metadata), and the
 //! receipt verifier hashes its canonical form ([`canonical`]).
 //!
-//! [`pointer`] builds the JSON pointers (RFC 6901) that name a place in a
+//! [`pointer`](mod@pointer) builds the JSON pointers (RFC 6901) that name a place in a
 //! value: an [`Error`](crate::Error)'s `path`, a check's pointer.
 //!
 //! Values produced by [`parse`] nest at most [`MAX_DEPTH`] deep, so dropping

@@ -21,32 +21,23 @@ use std::borrow::Cow;
 
 /// Append the reference token `token` (a member name), escaped: `/` + `token`
 /// with `~` written `~0` and `/` written `~1`.
-#[inline]
+#[inline(never)] // one copy: the callers are many and cold (size-first, see Cargo.toml)
 pub fn push(pointer: &mut String, token: &str) {
     pointer.push('/');
     push_escaped(pointer, token);
 }
 
 /// Append an array index: `/` + its decimal digits.
-#[inline]
+#[inline(never)] // one copy: the callers are many and cold (size-first, see Cargo.toml)
 pub fn push_index(pointer: &mut String, index: usize) {
+    use std::fmt::Write;
     pointer.push('/');
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    let mut n = index;
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    // ASCII digits only.
-    pointer.push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
+    // Writing to a String cannot fail.
+    let _ = write!(pointer, "{index}");
 }
 
 /// `base` followed by the escaped member name `token` (see [`push`]).
+#[inline(never)] // one copy: the callers are many and cold (size-first, see Cargo.toml)
 pub fn join(base: &str, token: &str) -> String {
     let mut p = String::with_capacity(base.len() + token.len() + 1);
     p.push_str(base);
@@ -55,6 +46,7 @@ pub fn join(base: &str, token: &str) -> String {
 }
 
 /// `base` followed by the array index `index` (see [`push_index`]).
+#[inline(never)] // one copy: the callers are many and cold (size-first, see Cargo.toml)
 pub fn join_index(base: &str, index: usize) -> String {
     let mut p = String::with_capacity(base.len() + 8);
     p.push_str(base);
@@ -73,7 +65,6 @@ pub fn escape(token: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-#[inline]
 fn push_escaped(out: &mut String, token: &str) {
     let mut rest = token;
     while let Some(at) = rest.bytes().position(|b| b == b'~' || b == b'/') {

@@ -55,7 +55,7 @@ pub enum Shape<'a> {
     Int(&'a str),
     /// A float.
     Float(f64),
-    /// A float given as the text Python's `repr` prints for it (see [`is_repr_lexeme`]).
+    /// A float given as the text Python's `repr` prints for it (the printer checks that it is one).
     Lexeme(&'a str),
     /// A string's WTF-8 bytes.
     Str(&'a [u8]),
