@@ -31,7 +31,7 @@
 //! Everything else in the body is *not* bound by the receipt (namespace,
 //! agent id, importance, a result's metadata, ingestion and validity times,
 //! latency, token estimates, query variants, the view's headline and
-//! reasons, ...). Those fields are listed in [`Report::unbound_fields`] so a
+//! reasons, ...). Those fields are listed in [`ReportBuilder::unbound_fields`] so a
 //! caller knows what it must not rely on; a change there is not detected.
 //!
 //! Privacy-minimal writes store an HMAC as `content_hash`, which no client
@@ -45,7 +45,7 @@ use std::borrow::Cow;
 
 use super::checks::{hex_eq, num_eq_values, result_index, results, sha256_of};
 use super::given::Given;
-use super::report::{codes, pointer, Report};
+use super::report::{pointer, CheckCode, ReportBuilder};
 use crate::json::{self, Kind, Members, Ref, Text, Value};
 use crate::py::time::PyDateTime;
 
@@ -315,19 +315,19 @@ fn bound_digest_is(got: Option<Ref<'_>>, h: &str) -> bool {
 /// Collects failures of one code with their pointers, and one summary pass.
 /// Pointers are built only for failures (`at`, `compared_with` are closures).
 struct Tally {
-    code: &'static str,
+    code: CheckCode,
     checked: usize,
     failed: usize,
 }
 
 impl Tally {
-    fn new(code: &'static str) -> Tally {
+    fn new(code: CheckCode) -> Tally {
         Tally { code, checked: 0, failed: 0 }
     }
 
     fn check(
         &mut self,
-        report: &mut Report,
+        report: &mut ReportBuilder,
         ok: bool,
         at: impl FnOnce() -> String,
         compared_with: impl FnOnce() -> String,
@@ -348,7 +348,7 @@ impl Tally {
     /// which must not change the count a passing report prints.
     fn fail_if(
         &mut self,
-        report: &mut Report,
+        report: &mut ReportBuilder,
         bad: bool,
         at: impl FnOnce() -> String,
         compared_with: impl FnOnce() -> String,
@@ -368,7 +368,13 @@ impl Tally {
     /// A `__proto__` member of `o` (at `at`) fails: `Object.assign({}, o)`,
     /// `{...o}` and `for…in` copies make it the copy's prototype, so a
     /// client may read attacker text from it that the receipt does not bind.
-    fn no_proto(&mut self, report: &mut Report, o: Members<'_>, at: &dyn Fn() -> String, bound: &dyn Fn() -> String) {
+    fn no_proto(
+        &mut self,
+        report: &mut ReportBuilder,
+        o: Members<'_>,
+        at: &dyn Fn() -> String,
+        bound: &dyn Fn() -> String,
+    ) {
         if let Some(v) = o.get_bytes(b"__proto__") {
             self.fail_if(
                 report,
@@ -390,7 +396,7 @@ impl Tally {
     /// (`what`: the field in words).
     fn string_or_absent(
         &mut self,
-        report: &mut Report,
+        report: &mut ReportBuilder,
         v: Option<Ref<'_>>,
         at: impl FnOnce() -> String,
         bound: impl FnOnce() -> String,
@@ -407,7 +413,7 @@ impl Tally {
         }
     }
 
-    fn finish(self, report: &mut Report, at: &str, what: &str) {
+    fn finish(self, report: &mut ReportBuilder, at: &str, what: &str) {
         if self.checked > 0 && self.failed == 0 {
             report.pass(self.code, at, format!("{} {what}", self.checked));
         }
@@ -421,7 +427,7 @@ fn p(s: &str) -> impl FnOnce() -> String + '_ {
 
 /// Bind a response body to its receipt; `sha` is the recomputed receipt hash.
 pub(crate) fn bind(
-    report: &mut Report,
+    report: &mut ReportBuilder,
     body: Ref<'_>,
     receipt: Ref<'_>,
     rptr: &str,
@@ -433,9 +439,9 @@ pub(crate) fn bind(
     let results_ptr = pointer(rptr, "results");
     let index = result_index(results);
     let privacy = g.privacy_minimal;
-    let mut content = Tally::new(codes::CONTENT_HASH_MISMATCH);
-    let mut neighbours = Tally::new(codes::NEIGHBOR_HASH_MISMATCH);
-    let mut fields = Tally::new(codes::BODY_MISMATCH);
+    let mut content = Tally::new(CheckCode::ContentHashMismatch);
+    let mut neighbours = Tally::new(CheckCode::NeighborHashMismatch);
+    let mut fields = Tally::new(CheckCode::BodyMismatch);
     let mut content_skipped = 0usize;
     if let Some(r) = receipt.as_object() {
         fields.no_proto(report, r, &|| rptr.to_string(), &|| rptr.to_string());
@@ -473,7 +479,7 @@ pub(crate) fn bind(
         let ok = bound_digest_is(Some(pin), sha);
         report.check_against(
             ok,
-            codes::RECEIPT_HASH_MISMATCH,
+            CheckCode::ReceiptHashMismatch,
             "/receipt_view/receipt_sha256",
             rptr,
             format!("receipt_view.receipt_sha256 {} vs recomputed {sha}", describe(Some(pin))),
@@ -484,7 +490,7 @@ pub(crate) fn bind(
             let ok = bound_digest_is(Some(pin), sha);
             report.check_against(
                 ok,
-                codes::RECEIPT_HASH_MISMATCH,
+                CheckCode::ReceiptHashMismatch,
                 "/provenance/context_receipt_sha256",
                 rptr,
                 format!("provenance.context_receipt_sha256 {} vs recomputed {sha}", describe(Some(pin))),
@@ -494,7 +500,7 @@ pub(crate) fn bind(
 
     // memories[i] <-> results[i].
     match body.get("memories") {
-        None => report.skip(codes::BODY_MISMATCH, "/memories", "the body carries no memories"),
+        None => report.skip(CheckCode::BodyMismatch, "/memories", "the body carries no memories"),
         Some(list) => match list.as_array() {
             Some(memories) => {
                 fields.check(report, memories.len() == results.len(), p("/memories"), p(&results_ptr), || {
@@ -644,17 +650,18 @@ pub(crate) fn bind(
     // Top-level mirrors.
     let policy_key = if kind == BodyKind::Recall { "policy" } else { "retrieval_policy" };
     let policy = receipt.get(policy_key);
-    let mut mirror = |report: &mut Report, key: &str, bound: Option<Ref<'_>>, bound_ptr: String, instant: bool| {
-        let Some(v) = body.get(key) else { return };
-        let ok = if instant { same_instant(Some(v), bound) } else { py_eq(Some(v), bound) };
-        fields.check(
-            report,
-            ok,
-            || pointer("", key),
-            || bound_ptr,
-            || format!("{key} {} vs bound {}", describe(Some(v)), describe(bound)),
-        );
-    };
+    let mut mirror =
+        |report: &mut ReportBuilder, key: &str, bound: Option<Ref<'_>>, bound_ptr: String, instant: bool| {
+            let Some(v) = body.get(key) else { return };
+            let ok = if instant { same_instant(Some(v), bound) } else { py_eq(Some(v), bound) };
+            fields.check(
+                report,
+                ok,
+                || pointer("", key),
+                || bound_ptr,
+                || format!("{key} {} vs bound {}", describe(Some(v)), describe(bound)),
+            );
+        };
     mirror(report, "retrieval_degraded", receipt.get("retrieval_degraded"), pointer(rptr, "retrieval_degraded"), false);
     mirror(report, "mode", policy.and_then(|p| p.get("mode")), pointer(&pointer(rptr, policy_key), "mode"), false);
     mirror(
@@ -774,7 +781,7 @@ pub(crate) fn bind(
                 let ok = bound_digest_is(bound, &h);
                 report.check_against(
                     ok,
-                    codes::CONTEXT_HASH_MISMATCH,
+                    CheckCode::ContextHashMismatch,
                     &pointer("", key),
                     &bound_ptr,
                     format!("SHA256({key}) {h} vs bound context_sha256 {}", describe(bound)),
@@ -803,7 +810,7 @@ pub(crate) fn bind(
     content.finish(report, "/memories", "body content(s) hash to their bound content_hash");
     if content_skipped > 0 {
         report.skip(
-            codes::CONTENT_HASH_MISMATCH,
+            CheckCode::ContentHashMismatch,
             "/memories",
             format!(
                 "{content_skipped} body content comparison(s) skipped: given.privacy_minimal says the content_hash values are HMACs"
@@ -812,10 +819,10 @@ pub(crate) fn bind(
     }
     neighbours.finish(report, "/memories", "neighbour field(s) agree with their bound context_neighbors entries");
     fields.finish(report, "", "bound body field(s) agree with the receipt");
-    report.unbound_fields = unbound;
+    report.out.unbound_fields = unbound;
     if omitted {
         report.skip(
-            codes::BODY_MISMATCH,
+            CheckCode::BodyMismatch,
             "",
             format!(
                 "more unbound field(s) than unbound_fields lists (at most {MAX_UNBOUND}, of keys of at most \
@@ -830,7 +837,7 @@ client can recompute: pass given.privacy_minimal = true to skip this comparison)
 
 /// `memories[i]` fields against `results[i]` (`mp`, `rp`: their pointers).
 fn bind_memory(
-    report: &mut Report,
+    report: &mut ReportBuilder,
     fields: &mut Tally,
     m: Members<'_>,
     r: Ref<'_>,
@@ -868,7 +875,7 @@ const NEIGHBOUR_KEYS: [(&str, &str, &str, &str); 4] = [
 
 /// `memories[i].context_<pos>{,_id,_metadata}` against `results[i].context_neighbors[pos]`.
 fn bind_neighbours(
-    report: &mut Report,
+    report: &mut ReportBuilder,
     tally: &mut Tally,
     m: Members<'_>,
     r: Ref<'_>,

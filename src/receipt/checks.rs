@@ -5,19 +5,19 @@ use std::collections::HashMap;
 
 use super::given::{Given, MetadataInput};
 use super::hash::sha256_hex;
-use super::report::{codes, pointer, Report};
+use super::report::{pointer, CheckCode, ReportBuilder};
 use crate::json::write::{Shape, Tree};
 use crate::json::{self, Doc, Kind, PyStr, Ref, Text, Value};
 use crate::py::float::{int_to_f64, PyFloat, RustDisplay as Shown};
 use crate::ErrorCode;
 
 /// Parse the wire text; on failure record `malformed_json` or `nesting_too_deep`.
-pub(crate) fn parse_wire(wire: &str, report: &mut Report) -> Option<Value> {
+pub(crate) fn parse_wire(wire: &str, report: &mut ReportBuilder) -> Option<Value> {
     match json::parse(wire) {
         Ok(v) => Some(v),
         Err(e) => {
             let code =
-                if e.code == ErrorCode::NestingTooDeep { codes::NESTING_TOO_DEEP } else { codes::MALFORMED_JSON };
+                if e.code == ErrorCode::NestingTooDeep { CheckCode::NestingTooDeep } else { CheckCode::MalformedJson };
             report.fail(code, "", format!("{} ({})", e.message, e.path));
             None
         }
@@ -25,12 +25,12 @@ pub(crate) fn parse_wire(wire: &str, report: &mut Report) -> Option<Value> {
 }
 
 /// [`parse_wire`] into the borrowed form (the same parser, the same findings).
-pub(crate) fn parse_wire_doc<'a>(wire: &'a str, report: &mut Report) -> Option<Doc<'a>> {
+pub(crate) fn parse_wire_doc<'a>(wire: &'a str, report: &mut ReportBuilder) -> Option<Doc<'a>> {
     match json::parse_doc(wire) {
         Ok(d) => Some(d),
         Err(e) => {
             let code =
-                if e.code == ErrorCode::NestingTooDeep { codes::NESTING_TOO_DEEP } else { codes::MALFORMED_JSON };
+                if e.code == ErrorCode::NestingTooDeep { CheckCode::NestingTooDeep } else { CheckCode::MalformedJson };
             report.fail(code, "", format!("{} ({})", e.message, e.path));
             None
         }
@@ -213,7 +213,7 @@ pub(crate) fn result_index<'d>(results: &[Ref<'d>]) -> HashMap<&'d [u8], usize> 
 
 /// Hash pins and `non_finite_number` (checked before the schema).
 pub(crate) fn pins_and_finiteness(
-    report: &mut Report,
+    report: &mut ReportBuilder,
     receipt: Ref<'_>,
     rptr: &str,
     body: Option<Ref<'_>>,
@@ -222,12 +222,14 @@ pub(crate) fn pins_and_finiteness(
 ) {
     if let Some(body) = body {
         match body.get("receipt_sha256") {
-            None => report.skip(codes::RECEIPT_HASH_MISMATCH, "/receipt_sha256", "the body carries no receipt_sha256"),
+            None => {
+                report.skip(CheckCode::ReceiptHashMismatch, "/receipt_sha256", "the body carries no receipt_sha256")
+            }
             Some(pin) => {
                 let ok = str_of(Some(pin)).map(|p| hex_eq(&p.to_str_lossy(), sha)).unwrap_or(false);
                 report.check(
                     ok,
-                    codes::RECEIPT_HASH_MISMATCH,
+                    CheckCode::ReceiptHashMismatch,
                     "/receipt_sha256",
                     format!("body receipt_sha256 {} vs recomputed {}", describe(Some(pin)), sha),
                 );
@@ -238,23 +240,23 @@ pub(crate) fn pins_and_finiteness(
         let ok = hex_eq(&expected.to_str_lossy(), sha);
         report.check(
             ok,
-            codes::RECEIPT_HASH_MISMATCH,
+            CheckCode::ReceiptHashMismatch,
             "/given/expected_sha256",
             format!("pinned expected_sha256 {} vs recomputed {}", expected, sha),
         );
     }
     match find_non_finite(receipt, rptr) {
         Some((at, n)) => report.fail(
-            codes::NON_FINITE_NUMBER,
+            CheckCode::NonFiniteNumber,
             &at,
             format!("{n} NaN/infinite number(s); the first is here (pydantic would have sent null)"),
         ),
-        None => report.pass(codes::NON_FINITE_NUMBER, rptr, "every number is finite"),
+        None => report.pass(CheckCode::NonFiniteNumber, rptr, "every number is finite"),
     }
 }
 
 /// Schema gate: true when the receipt is an object with the expected schema.
-pub(crate) fn schema_gate(report: &mut Report, receipt: Ref<'_>, rptr: &str, expected: &str) -> bool {
+pub(crate) fn schema_gate(report: &mut ReportBuilder, receipt: Ref<'_>, rptr: &str, expected: &str) -> bool {
     let schema = str_of(receipt.get("schema"));
     let ok = receipt.as_object().is_some() && schema.map(|s| s.as_bytes() == expected.as_bytes()).unwrap_or(false);
     let what = match (receipt.as_object(), schema) {
@@ -263,10 +265,10 @@ pub(crate) fn schema_gate(report: &mut Report, receipt: Ref<'_>, rptr: &str, exp
         (Some(_), Some(s)) => format!("schema {:?}", s.to_str_lossy()),
     };
     if ok {
-        report.pass(codes::UNSUPPORTED_SCHEMA, &pointer(rptr, "schema"), what);
+        report.pass(CheckCode::UnsupportedSchema, &pointer(rptr, "schema"), what);
     } else {
         report.fail(
-            codes::UNSUPPORTED_SCHEMA,
+            CheckCode::UnsupportedSchema,
             &pointer(rptr, "schema"),
             format!("{what}: only {expected} is verified (hash-only for anything else)"),
         );
@@ -275,7 +277,7 @@ pub(crate) fn schema_gate(report: &mut Report, receipt: Ref<'_>, rptr: &str, exp
 }
 
 /// The plaintext bindings and invariants common to both receipt kinds.
-pub(crate) fn common_checks(report: &mut Report, receipt: Ref<'_>, rptr: &str, given: &Given) {
+pub(crate) fn common_checks(report: &mut ReportBuilder, receipt: Ref<'_>, rptr: &str, given: &Given) {
     // Query.
     if let Some(q) = &given.query {
         let h = sha256_pystr(q);
@@ -283,7 +285,7 @@ pub(crate) fn common_checks(report: &mut Report, receipt: Ref<'_>, rptr: &str, g
         let ok = str_of(got).map(|s| hex_eq(&s.to_str_lossy(), &h)).unwrap_or(false);
         report.check(
             ok,
-            codes::QUERY_HASH_MISMATCH,
+            CheckCode::QueryHashMismatch,
             &pointer(rptr, "query_sha256"),
             format!("SHA256(query) {} vs receipt {}", h, describe(got)),
         );
@@ -297,7 +299,7 @@ pub(crate) fn common_checks(report: &mut Report, receipt: Ref<'_>, rptr: &str, g
         let idl = id.to_str_lossy();
         let Some(&i) = index.get(id.as_bytes()) else {
             report.fail(
-                codes::CONTENT_HASH_MISMATCH,
+                CheckCode::ContentHashMismatch,
                 &pointer("/given/contents", &idl),
                 format!("no receipt result has id {idl:?}"),
             );
@@ -305,7 +307,7 @@ pub(crate) fn common_checks(report: &mut Report, receipt: Ref<'_>, rptr: &str, g
         };
         let rp = pointer(&pointer(&results_ptr, &i.to_string()), "content_hash");
         let Some(content) = content else {
-            report.skip(codes::CONTENT_HASH_MISMATCH, &rp, format!("no plaintext given for {idl:?}"));
+            report.skip(CheckCode::ContentHashMismatch, &rp, format!("no plaintext given for {idl:?}"));
             continue;
         };
         let h = sha256_pystr(content);
@@ -313,7 +315,7 @@ pub(crate) fn common_checks(report: &mut Report, receipt: Ref<'_>, rptr: &str, g
         let ok = str_of(got).map(|s| hex_eq(&s.to_str_lossy(), &h)).unwrap_or(false);
         report.check(
             ok,
-            codes::CONTENT_HASH_MISMATCH,
+            CheckCode::ContentHashMismatch,
             &rp,
             format!("SHA256(content) {} vs receipt {}", h, describe(got)),
         );
@@ -349,14 +351,14 @@ pub(crate) fn common_checks(report: &mut Report, receipt: Ref<'_>, rptr: &str, g
         for (pos, content) in positions {
             let gp = pointer(&pointer("/given/neighbor_contents", &id.to_str_lossy()), &pos.to_str_lossy());
             match neighbor_entry(id, pos) {
-                Err(msg) => report.fail(codes::NEIGHBOR_HASH_MISMATCH, &gp, msg),
+                Err(msg) => report.fail(CheckCode::NeighborHashMismatch, &gp, msg),
                 Ok((ep, entry)) => {
                     let got = entry.get("returned_content_sha256");
                     let ep = pointer(&ep, "returned_content_sha256");
                     match content {
                         None => report.check(
                             got.is_some_and(Ref::is_null),
-                            codes::NEIGHBOR_HASH_MISMATCH,
+                            CheckCode::NeighborHashMismatch,
                             &ep,
                             format!("given content is null; receipt has {}", describe(got)),
                         ),
@@ -365,7 +367,7 @@ pub(crate) fn common_checks(report: &mut Report, receipt: Ref<'_>, rptr: &str, g
                             let ok = str_of(got).map(|s| hex_eq(&s.to_str_lossy(), &h)).unwrap_or(false);
                             report.check(
                                 ok,
-                                codes::NEIGHBOR_HASH_MISMATCH,
+                                CheckCode::NeighborHashMismatch,
                                 &ep,
                                 format!("SHA256(neighbour content) {} vs receipt {}", h, describe(got)),
                             );
@@ -389,7 +391,7 @@ pub(crate) fn common_checks(report: &mut Report, receipt: Ref<'_>, rptr: &str, g
                     Err(e) => {
                         // No metadata hash can be recomputed, so nothing matches.
                         report.fail(
-                            codes::NEIGHBOR_HASH_MISMATCH,
+                            CheckCode::NeighborHashMismatch,
                             &gp,
                             format!("neighbour metadata is not JSON ({}): {}", e.code, e.message),
                         );
@@ -398,14 +400,14 @@ pub(crate) fn common_checks(report: &mut Report, receipt: Ref<'_>, rptr: &str, g
                 },
             };
             match neighbor_entry(id, pos) {
-                Err(msg) => report.fail(codes::NEIGHBOR_HASH_MISMATCH, &gp, msg),
+                Err(msg) => report.fail(CheckCode::NeighborHashMismatch, &gp, msg),
                 Ok((ep, entry)) => {
                     let h = json::canonical_sha256(meta_value);
                     let got = entry.get("returned_metadata_sha256");
                     let ok = str_of(got).map(|s| hex_eq(&s.to_str_lossy(), &h)).unwrap_or(false);
                     report.check(
                         ok,
-                        codes::NEIGHBOR_HASH_MISMATCH,
+                        CheckCode::NeighborHashMismatch,
                         &pointer(&ep, "returned_metadata_sha256"),
                         format!("SHA256(PyJSON(metadata)) {} vs receipt {}", h, describe(got)),
                     );
@@ -428,14 +430,14 @@ pub(crate) fn common_checks(report: &mut Report, receipt: Ref<'_>, rptr: &str, g
         };
         if !ok {
             report.fail(
-                codes::SCORE_MISMATCH,
+                CheckCode::ScoreMismatch,
                 &pointer(&pointer(&results_ptr, &i.to_string()), "score"),
                 format!("score {} != score_breakdown.final_score {}", describe(score), describe(Some(fs))),
             );
         }
     }
-    if score_checked && !report.failures().contains(&codes::SCORE_MISMATCH) {
-        report.pass(codes::SCORE_MISMATCH, &results_ptr, "every score equals its final_score");
+    if score_checked && !report.has_failed(CheckCode::ScoreMismatch) {
+        report.pass(CheckCode::ScoreMismatch, &results_ptr, "every score equals its final_score");
     }
 
     // Non-increasing scores.
@@ -447,7 +449,7 @@ pub(crate) fn common_checks(report: &mut Report, receipt: Ref<'_>, rptr: &str, g
             if p.is_finite() && c.is_finite() && c > p {
                 order_ok = false;
                 report.fail(
-                    codes::ORDER_VIOLATION,
+                    CheckCode::OrderViolation,
                     &pointer(&pointer(&results_ptr, &i.to_string()), "score"),
                     format!("score {} is greater than the previous result's {}", Shown(c), Shown(p)),
                 );
@@ -455,7 +457,7 @@ pub(crate) fn common_checks(report: &mut Report, receipt: Ref<'_>, rptr: &str, g
         }
     }
     if order_ok && results.len() > 1 {
-        report.pass(codes::ORDER_VIOLATION, &results_ptr, "scores are non-increasing");
+        report.pass(CheckCode::OrderViolation, &results_ptr, "scores are non-increasing");
     }
 
     stage_checks(report, results, &results_ptr);
@@ -471,7 +473,7 @@ fn clamp01(x: f64) -> f64 {
 
 /// Informational: each result's ranking-stage chain, and rank-calibration-v1
 /// records recomputed from their own input (spec §9.7).
-fn stage_checks(report: &mut Report, results: &[Ref<'_>], results_ptr: &str) {
+fn stage_checks(report: &mut ReportBuilder, results: &[Ref<'_>], results_ptr: &str) {
     let f = |v: Option<Ref<'_>>| v.and_then(num).and_then(num_f64);
     let mut chain_problem: Option<(String, String)> = None;
     let mut calib_problem: Option<(String, String)> = None;
@@ -541,21 +543,24 @@ fn stage_checks(report: &mut Report, results: &[Ref<'_>], results_ptr: &str) {
     }
     if chains_seen > 0 {
         match chain_problem {
-            None => {
-                report.info(true, codes::STAGE_CHAIN, results_ptr, format!("{chains_seen} stage chain(s) consistent"))
-            }
-            Some((p, m)) => report.info(false, codes::STAGE_CHAIN, &p, m),
+            None => report.info(
+                true,
+                CheckCode::StageChain,
+                results_ptr,
+                format!("{chains_seen} stage chain(s) consistent"),
+            ),
+            Some((p, m)) => report.info(false, CheckCode::StageChain, &p, m),
         }
     }
     if calib_seen > 0 {
         match calib_problem {
             None => report.info(
                 true,
-                codes::RANK_CALIBRATION,
+                CheckCode::RankCalibration,
                 results_ptr,
                 format!("{calib_seen} rank-calibration-v1 record(s) recompute"),
             ),
-            Some((p, m)) => report.info(false, codes::RANK_CALIBRATION, &p, m),
+            Some((p, m)) => report.info(false, CheckCode::RankCalibration, &p, m),
         }
     }
 }
