@@ -276,25 +276,45 @@ pub(crate) fn schema_gate(report: &mut ReportBuilder, receipt: Ref<'_>, rptr: &s
     ok
 }
 
-/// The plaintext bindings and invariants common to both receipt kinds.
+/// The plaintext bindings and invariants common to both receipt kinds, in
+/// report order: the query, the given contents, the given neighbours, each
+/// score against its breakdown, the score order, and the stage chains.
 pub(crate) fn common_checks(report: &mut ReportBuilder, receipt: Ref<'_>, rptr: &str, given: &Given) {
-    // Query.
-    if let Some(q) = &given.query {
-        let h = sha256_pystr(q);
-        let got = receipt.get("query_sha256");
-        let ok = str_of(got).map(|s| hex_eq(&s.to_str_lossy(), &h)).unwrap_or(false);
-        report.check(
-            ok,
-            CheckCode::QueryHashMismatch,
-            &pointer(rptr, "query_sha256"),
-            format!("SHA256(query) {} vs receipt {}", h, describe(got)),
-        );
-    }
+    query_check(report, receipt, rptr, given);
     let results = &results(receipt)[..];
     let index = result_index(results);
     let results_ptr = pointer(rptr, "results");
+    content_checks(report, results, &index, &results_ptr, given);
+    let mut neighbours = NeighbourIndex { results, index: &index, results_ptr: &results_ptr, maps: HashMap::new() };
+    neighbour_content_checks(report, &mut neighbours, given);
+    neighbour_metadata_checks(report, &mut neighbours, given);
+    score_checks(report, results, &results_ptr);
+    order_checks(report, results, &results_ptr);
+    stage_checks(report, results, &results_ptr);
+}
 
-    // Memory contents.
+/// SHA256-TEXT(`given.query`) against `query_sha256`.
+fn query_check(report: &mut ReportBuilder, receipt: Ref<'_>, rptr: &str, given: &Given) {
+    let Some(q) = &given.query else { return };
+    let h = sha256_pystr(q);
+    let got = receipt.get("query_sha256");
+    let ok = str_of(got).map(|s| hex_eq(&s.to_str_lossy(), &h)).unwrap_or(false);
+    report.check(
+        ok,
+        CheckCode::QueryHashMismatch,
+        &pointer(rptr, "query_sha256"),
+        format!("SHA256(query) {} vs receipt {}", h, describe(got)),
+    );
+}
+
+/// `given.contents`: each memory's plaintext against its result's `content_hash`.
+fn content_checks(
+    report: &mut ReportBuilder,
+    results: &[Ref<'_>],
+    index: &HashMap<&[u8], usize>,
+    results_ptr: &str,
+    given: &Given,
+) {
     for (id, content) in &given.contents {
         let idl = id.to_str_lossy();
         let Some(&i) = index.get(id.as_bytes()) else {
@@ -305,7 +325,7 @@ pub(crate) fn common_checks(report: &mut ReportBuilder, receipt: Ref<'_>, rptr: 
             );
             continue;
         };
-        let rp = pointer(&pointer(&results_ptr, &i.to_string()), "content_hash");
+        let rp = pointer(&pointer(results_ptr, &i.to_string()), "content_hash");
         let Some(content) = content else {
             report.skip(CheckCode::ContentHashMismatch, &rp, format!("no plaintext given for {idl:?}"));
             continue;
@@ -320,19 +340,29 @@ pub(crate) fn common_checks(report: &mut ReportBuilder, receipt: Ref<'_>, rptr: 
             format!("SHA256(content) {} vs receipt {}", h, describe(got)),
         );
     }
+}
 
-    // Neighbours: returned content and metadata.
-    // `context_neighbors` of a result is indexed once, on first use: a scan
-    // of it per asked (id, position) pair was quadratic.
-    let mut neighbor_maps: HashMap<usize, HashMap<&[u8], Ref<'_>>> = HashMap::new();
-    let mut neighbor_entry = |id: &PyStr, pos: &PyStr| -> Result<(String, Ref<'_>), String> {
+/// The results' `context_neighbors` entries by (result id, position). Each
+/// result's entries are indexed once, on first use: a scan of them per
+/// asked (id, position) pair was quadratic.
+struct NeighbourIndex<'a, 'd> {
+    results: &'a [Ref<'d>],
+    index: &'a HashMap<&'d [u8], usize>,
+    results_ptr: &'a str,
+    maps: HashMap<usize, HashMap<&'d [u8], Ref<'d>>>,
+}
+
+impl<'d> NeighbourIndex<'_, 'd> {
+    /// The neighbour object of result `id` at `pos` and its pointer, or why there is none.
+    fn entry(&mut self, id: &PyStr, pos: &PyStr) -> Result<(String, Ref<'d>), String> {
         let idl = id.to_str_lossy();
-        let Some(&i) = index.get(id.as_bytes()) else {
+        let Some(&i) = self.index.get(id.as_bytes()) else {
             return Err(format!("no receipt result has id {idl:?}"));
         };
-        let np = pointer(&pointer(&results_ptr, &i.to_string()), "context_neighbors");
+        let np = pointer(&pointer(self.results_ptr, &i.to_string()), "context_neighbors");
         let ep = pointer(&np, &pos.to_str_lossy());
-        let map = neighbor_maps.entry(i).or_insert_with(|| {
+        let results = self.results;
+        let map = self.maps.entry(i).or_insert_with(|| {
             let mut map = HashMap::new();
             if let Some(n) = results[i].get("context_neighbors").and_then(Ref::as_object) {
                 for (k, v) in n.iter() {
@@ -346,37 +376,49 @@ pub(crate) fn common_checks(report: &mut ReportBuilder, receipt: Ref<'_>, rptr: 
             Some(other) => Err(format!("{ep} is {}, not a neighbour object", other.type_name())),
             None => Err(format!("result {idl:?} has no {:?} neighbour", pos.to_str_lossy())),
         }
-    };
+    }
+}
+
+/// `given.neighbor_contents`: each (id, position) content (or null) against
+/// its entry's `returned_content_sha256`.
+fn neighbour_content_checks(report: &mut ReportBuilder, neighbours: &mut NeighbourIndex<'_, '_>, given: &Given) {
     for (id, positions) in &given.neighbor_contents {
         for (pos, content) in positions {
             let gp = pointer(&pointer("/given/neighbor_contents", &id.to_str_lossy()), &pos.to_str_lossy());
-            match neighbor_entry(id, pos) {
-                Err(msg) => report.fail(CheckCode::NeighborHashMismatch, &gp, msg),
-                Ok((ep, entry)) => {
-                    let got = entry.get("returned_content_sha256");
-                    let ep = pointer(&ep, "returned_content_sha256");
-                    match content {
-                        None => report.check(
-                            got.is_some_and(Ref::is_null),
-                            CheckCode::NeighborHashMismatch,
-                            &ep,
-                            format!("given content is null; receipt has {}", describe(got)),
-                        ),
-                        Some(c) => {
-                            let h = sha256_pystr(c);
-                            let ok = str_of(got).map(|s| hex_eq(&s.to_str_lossy(), &h)).unwrap_or(false);
-                            report.check(
-                                ok,
-                                CheckCode::NeighborHashMismatch,
-                                &ep,
-                                format!("SHA256(neighbour content) {} vs receipt {}", h, describe(got)),
-                            );
-                        }
-                    }
+            let (ep, entry) = match neighbours.entry(id, pos) {
+                Err(msg) => {
+                    report.fail(CheckCode::NeighborHashMismatch, &gp, msg);
+                    continue;
+                }
+                Ok(found) => found,
+            };
+            let got = entry.get("returned_content_sha256");
+            let ep = pointer(&ep, "returned_content_sha256");
+            match content {
+                None => report.check(
+                    got.is_some_and(Ref::is_null),
+                    CheckCode::NeighborHashMismatch,
+                    &ep,
+                    format!("given content is null; receipt has {}", describe(got)),
+                ),
+                Some(c) => {
+                    let h = sha256_pystr(c);
+                    let ok = str_of(got).map(|s| hex_eq(&s.to_str_lossy(), &h)).unwrap_or(false);
+                    report.check(
+                        ok,
+                        CheckCode::NeighborHashMismatch,
+                        &ep,
+                        format!("SHA256(neighbour content) {} vs receipt {}", h, describe(got)),
+                    );
                 }
             }
         }
     }
+}
+
+/// `given.neighbor_metadata`: each (id, position) metadata (JSON text or a
+/// value) against its entry's `returned_metadata_sha256`.
+fn neighbour_metadata_checks(report: &mut ReportBuilder, neighbours: &mut NeighbourIndex<'_, '_>, given: &Given) {
     for (id, positions) in &given.neighbor_metadata {
         for (pos, meta) in positions {
             let gp = pointer(&pointer("/given/neighbor_metadata", &id.to_str_lossy()), &pos.to_str_lossy());
@@ -399,7 +441,7 @@ pub(crate) fn common_checks(report: &mut ReportBuilder, receipt: Ref<'_>, rptr: 
                     }
                 },
             };
-            match neighbor_entry(id, pos) {
+            match neighbours.entry(id, pos) {
                 Err(msg) => report.fail(CheckCode::NeighborHashMismatch, &gp, msg),
                 Ok((ep, entry)) => {
                     let h = json::canonical_sha256(meta_value);
@@ -415,8 +457,10 @@ pub(crate) fn common_checks(report: &mut ReportBuilder, receipt: Ref<'_>, rptr: 
             }
         }
     }
+}
 
-    // score == score_breakdown.final_score.
+/// `score == score_breakdown.final_score` for every result with a breakdown.
+fn score_checks(report: &mut ReportBuilder, results: &[Ref<'_>], results_ptr: &str) {
     let mut score_checked = false;
     for (i, r) in results.iter().enumerate() {
         let Some(fs) = r.get("score_breakdown").and_then(Ref::as_object).and_then(|b| b.get("final_score")) else {
@@ -431,16 +475,18 @@ pub(crate) fn common_checks(report: &mut ReportBuilder, receipt: Ref<'_>, rptr: 
         if !ok {
             report.fail(
                 CheckCode::ScoreMismatch,
-                &pointer(&pointer(&results_ptr, &i.to_string()), "score"),
+                &pointer(&pointer(results_ptr, &i.to_string()), "score"),
                 format!("score {} != score_breakdown.final_score {}", describe(score), describe(Some(fs))),
             );
         }
     }
     if score_checked && !report.has_failed(CheckCode::ScoreMismatch) {
-        report.pass(CheckCode::ScoreMismatch, &results_ptr, "every score equals its final_score");
+        report.pass(CheckCode::ScoreMismatch, results_ptr, "every score equals its final_score");
     }
+}
 
-    // Non-increasing scores.
+/// Non-increasing scores.
+fn order_checks(report: &mut ReportBuilder, results: &[Ref<'_>], results_ptr: &str) {
     let mut order_ok = true;
     for i in 1..results.len() {
         let prev = results[i - 1].get("score").and_then(num).and_then(num_f64);
@@ -450,17 +496,15 @@ pub(crate) fn common_checks(report: &mut ReportBuilder, receipt: Ref<'_>, rptr: 
                 order_ok = false;
                 report.fail(
                     CheckCode::OrderViolation,
-                    &pointer(&pointer(&results_ptr, &i.to_string()), "score"),
+                    &pointer(&pointer(results_ptr, &i.to_string()), "score"),
                     format!("score {} is greater than the previous result's {}", Shown(c), Shown(p)),
                 );
             }
         }
     }
     if order_ok && results.len() > 1 {
-        report.pass(CheckCode::OrderViolation, &results_ptr, "scores are non-increasing");
+        report.pass(CheckCode::OrderViolation, results_ptr, "scores are non-increasing");
     }
-
-    stage_checks(report, results, &results_ptr);
 }
 
 fn round6(x: f64) -> f64 {
