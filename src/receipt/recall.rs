@@ -13,7 +13,7 @@ pub const SCHEMA: &str = "lians.recall-receipt.v2";
 /// receipt, exactly as received; `given` holds what the caller also knows
 /// (`query`, `contents`, `neighbor_contents`, `neighbor_metadata`,
 /// `expected_sha256`, `privacy_minimal`, `include_canonical`). A body's own
-/// plaintext is always bound to its receipt ([`super::body`]).
+/// plaintext is always bound to its receipt (the body binding, `src/receipt/body/`).
 pub fn verify_recall_receipt(wire: &str, given: &Value) -> VerificationReport {
     verify(wire, given, SCHEMA, BodyKind::Recall, |_report, _receipt, _rptr, _given| {})
 }
