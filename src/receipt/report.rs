@@ -524,8 +524,9 @@ impl ReportBuilder {
 /// "and 1,199,912 more `body_mismatch` failures, first at /...".
 fn summary_message(code: CheckCode, omitted: usize, first: &str) -> String {
     format!(
-        "and {} more `{code}` failure{}, first at {first} (a report lists at most {MAX_FAILED_PER_CODE} failed checks per code)",
+        "and {} more `{}` failure{}, first at {first} (a report lists at most {MAX_FAILED_PER_CODE} failed checks per code)",
         thousands(omitted),
+        code.as_str(),
         if omitted == 1 { "" } else { "s" }
     )
 }

@@ -31,14 +31,14 @@
 //! Everything else in the body is *not* bound by the receipt (namespace,
 //! agent id, importance, a result's metadata, ingestion and validity times,
 //! latency, token estimates, query variants, the view's headline and
-//! reasons, ...). Those fields are listed in [`VerificationReport::unbound_fields`](crate::VerificationReport::unbound_fields) so a
-//! caller knows what it must not rely on; a change there is not detected.
+//! reasons, ...). Those fields are listed in the report's
+//! [`unbound_fields`](crate::VerificationReport::unbound_fields) so a caller
+//! knows what it must not rely on; a change there is not detected.
 //!
 //! Privacy-minimal writes store an HMAC as `content_hash`, which no client
 //! can recompute: the content comparisons then fail (fail closed), with a
 //! message naming that possibility, unless `given.privacy_minimal` is true,
 //! in which case they are reported as skipped.
-
 //!
 //! # How it is built
 //!
