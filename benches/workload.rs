@@ -914,10 +914,10 @@ pub fn self_check(receipts: &[ReceiptCase]) {
     for case in receipts {
         let given = json::parse(&case.given).expect("given parses");
         let report = receipt::verify_recall_receipt(&case.wire, &given);
-        assert!(report.valid, "generated receipt does not verify: {:?}", report.failures());
+        assert!(report.valid, "generated receipt does not verify: {:?}", report.failures);
         assert_eq!(report.receipt_sha256.as_deref(), Some(case.sha256.as_str()));
         let bare = receipt::verify_recall_receipt(&case.bare, &Value::Null);
-        assert!(bare.valid, "bare receipt does not verify: {:?}", bare.failures());
+        assert!(bare.valid, "bare receipt does not verify: {:?}", bare.failures);
         assert_eq!(bare.receipt_sha256.as_deref(), Some(case.sha256.as_str()));
         // The wire must really use pydantic float spellings, not Python repr.
         assert!(case.wire.contains("\"_mmr_lambda\":1e-7"), "pydantic float form missing");

@@ -15,8 +15,7 @@
 //! | [`json`], [`py`], [`hash`], [`text`], [`error`] | the Python-exact primitives (the crate `lians-score-core`): one lexeme-preserving JSON parser and one printer (canonical = `json.dumps(sort_keys=True, separators=(",", ":"))`), float repr/round/sum, datetimes, Unicode 15.0 tables, SHA-256 hex, the tokenizer and signals, the one error type |
 //! | [`scoring`] | the seven components, weights, gates, [`ScoreInput`] and [`ScoreBreakdown`]; public metadata ([`scoring::metadata`]), ranking ([`scoring::rank`]), batch scoring ([`scoring::batch`]) |
 //! | [`admission`] | risk detectors and spans, [`AdmissionDecision`], reserved-metadata attach, approval; review-queue re-scoring ([`admission::review`]) |
-//! | [`receipt`] | recall/context receipt and Evidence Pack verifiers, the body binding |
-//! | [`verify`] | the typed verification result: [`VerificationReport`], [`Check`] |
+//! | [`receipt`] | recall/context receipt and Evidence Pack verifiers, the body binding, and the one report type: [`VerificationReport`], [`Check`], [`CheckCode`] |
 //! | [`audit`] | recall audit: re-derive the server's scores from a recall response |
 //! | [`api`] | the JSON-level façade every binding calls; the documented input caps ([`api::limits`]) |
 //! | [`cli`] | the command-line grammar and commands shared by the native and npm CLIs; conformance replay ([`cli::replay`]) |
@@ -70,22 +69,17 @@ pub use lians_score_core::error;
 pub use lians_score_core::hash;
 pub use lians_score_core::json;
 pub use lians_score_core::py;
-// The receipt verifier's items are documented with the receipt body binding
-// (src/receipt/* is being reworked on another branch); the typed, documented
-// result types are in [`verify`].
-#[allow(missing_docs)]
 pub mod receipt;
 pub mod scoring;
 #[cfg(feature = "serde")]
 mod serde_support;
 pub use lians_score_core::text;
-pub mod verify;
 
 pub use admission::{AdmissionAction, AdmissionDecision};
 pub use error::{Error, ErrorCode, Result};
 pub use py::time::PyDateTime;
+pub use receipt::{BoundReceipt, Check, CheckCode, CheckStatus, Severity, VerificationReport};
 pub use scoring::{ScoreBreakdown, ScoreInput, ScoringLimits, Weights};
-pub use verify::{BoundReceipt, Check, CheckStatus, Severity, VerificationReport};
 
 use json::Value;
 
@@ -114,38 +108,43 @@ pub fn evaluate_admission(
     admission::evaluate(content, source, mode, blocked_sources)
 }
 
+// The verifications: the input caps ([`api::limits::check_receipt_input`],
+// a leaf function this layer and nothing above it applies), then the
+// verifier, which builds the report directly.
+
 /// Verify a `lians.recall-receipt.v2` from the raw response body (or bare
 /// receipt) text. `given` is `Value::Null` or an object with what you hold
 /// (`query`, `contents`, `neighbor_contents`, `neighbor_metadata`,
 /// `expected_sha256`, `include_canonical`; see [`receipt`]). Findings are
 /// report data; the only errors are inputs over the [`api::limits`].
 pub fn verify_recall_receipt(wire: &str, given: &Value) -> Result<VerificationReport> {
-    api::receipt_limits(wire, given, "the recall response")?;
-    Ok(receipt::verify_recall_receipt(wire, given).into())
+    api::limits::check_receipt_input(wire, given, "the recall response")?;
+    Ok(receipt::verify_recall_receipt(wire, given))
 }
 
 /// Verify a `lians.context-receipt.v2` (`given` adds `context_text` and `recall_wire`).
 pub fn verify_context_receipt(wire: &str, given: &Value) -> Result<VerificationReport> {
-    api::receipt_limits(wire, given, "the context response")?;
-    Ok(receipt::verify_context_receipt(wire, given).into())
+    api::limits::check_receipt_input(wire, given, "the context response")?;
+    Ok(receipt::verify_context_receipt(wire, given))
 }
 
 /// Verify an Evidence Pack v2 from its raw JSON text (`options`:
 /// `trusted_public_key`, `expected_key_id`, `allow_unsigned`, `include_canonical`).
 pub fn verify_evidence_pack(wire: &str, options: &Value) -> Result<VerificationReport> {
-    api::receipt_limits(wire, options, "the evidence pack")?;
-    Ok(receipt::verify_evidence_pack(wire, options).into())
+    api::limits::check_receipt_input(wire, options, "the evidence pack")?;
+    Ok(receipt::verify_evidence_pack(wire, options))
 }
 
 /// Verify any JSON document's canonical hash against `given.expected_sha256`.
 ///
 /// ```
-/// use lians_score::{json, verify_canonical};
+/// use lians_score::{json, verify_canonical, CheckCode};
 /// let given = json::parse(r#"{"expected_sha256":"00"}"#).unwrap();
 /// let report = verify_canonical("[1, 1.0]", &given).unwrap();
+/// assert_eq!(report.failures, [CheckCode::ReceiptHashMismatch]);
 /// assert_eq!(report.failures, ["receipt_hash_mismatch"]);
 /// ```
 pub fn verify_canonical(wire: &str, given: &Value) -> Result<VerificationReport> {
-    api::receipt_limits(wire, given, "the document")?;
-    Ok(receipt::verify_canonical(wire, given).into())
+    api::limits::check_receipt_input(wire, given, "the document")?;
+    Ok(receipt::verify_canonical(wire, given))
 }

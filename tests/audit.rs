@@ -188,7 +188,7 @@ fn assert_caught(name: &str, lying: &str, query: &str, code: AuditCode, alone: b
     assert!(
         verified.valid || name.starts_with("context"),
         "{name}: the lie must still verify: {:?}",
-        verified.failures()
+        verified.failures
     );
     let report = audit_json(lying, query);
     let f = failures(&report);
@@ -597,7 +597,7 @@ fn verifies(wire: &str, query: &str) -> bool {
     given.insert("query", Value::str(query));
     let r = receipt::verify_recall_receipt(wire, &Value::Object(given));
     if !r.valid {
-        eprintln!("verification: {:?}", r.failures());
+        eprintln!("verification: {:?}", r.failures);
     }
     r.valid
 }

@@ -6,7 +6,7 @@ mod common;
 
 use common::*;
 use lians_score::json::{self, Object, PyStr, Value};
-use lians_score::receipt::{self, Report};
+use lians_score::receipt::{self, VerificationReport as Report};
 use lians_score::ErrorCode;
 
 type Verifier = fn(&str, &Value) -> Report;
@@ -34,7 +34,7 @@ fn deep_nesting_is_refused_not_overflowed() {
         assert!(receipt::canonicalize(doc).is_err());
         for (name, verify) in VERIFIERS {
             let r = verify(doc, &Value::Null);
-            assert_eq!(r.failures(), ["nesting_too_deep"], "{name}");
+            assert_eq!(r.failures, ["nesting_too_deep"], "{name}");
             assert!(r.receipt_sha256.is_none());
         }
     }
@@ -47,7 +47,7 @@ fn deep_nesting_is_refused_not_overflowed() {
     let deep_filters = "[".repeat(510) + &"]".repeat(510);
     let wire = format!("{{\"schema\":\"lians.recall-receipt.v2\",\"filters\":{deep_filters},\"results\":[]}}");
     let r = receipt::verify_recall_receipt(&wire, &Value::Null);
-    assert!(r.valid, "{:?}", r.failures());
+    assert!(r.valid, "{:?}", r.failures);
 }
 
 #[test]
@@ -108,7 +108,7 @@ fn truncated_text_is_malformed_everywhere() {
                 assert_eq!(json::parse(prefix).unwrap_err().code, ErrorCode::MalformedJson, "cut at {cut}");
                 if (cut / step) % 5 == 0 {
                     let r = verify(prefix, &Value::Null);
-                    assert_eq!(r.failures(), ["malformed_json"]);
+                    assert_eq!(r.failures, ["malformed_json"]);
                     assert!(!r.valid && r.receipt_sha256.is_none());
                 }
             }
@@ -174,7 +174,7 @@ fn type_zoo() -> Vec<Value> {
 
 /// Every `given` field the verifiers read (the one list, `receipt::given::FIELDS`), and a name they do not.
 fn given_fields() -> impl Iterator<Item = &'static str> {
-    lians_score::receipt::given::FIELDS.iter().copied().chain(["unknown_field"])
+    lians_score::receipt::GIVEN_FIELDS.iter().copied().chain(["unknown_field"])
 }
 
 #[test]
@@ -193,7 +193,7 @@ fn wrong_types_in_every_given_field_never_panic() {
             let r = verify(wire, &g);
             let _ = json::to_json_string(&r.to_json());
             if !matches!(g, Value::Null | Value::Object(_)) {
-                assert!(r.failures().contains(&"invalid_given"));
+                assert!(r.failures.iter().any(|c| *c == "invalid_given"));
             }
         }
         for field in given_fields() {
@@ -220,13 +220,13 @@ fn given_metadata_and_recall_wire_may_be_hostile_text() {
         let mut g = given_from_body(&body);
         g = with(g, "recall_wire", Value::str(text));
         let r = receipt::verify_context_receipt(&context, &g);
-        assert_eq!(r.failures(), ["retrieval_receipt_mismatch"]);
+        assert_eq!(r.failures, ["retrieval_receipt_mismatch"]);
         let mut meta = Object::new();
         let mut pos = Object::new();
         pos.insert("after", Value::str(text));
         meta.insert("875f3ed0-2c04-4dc4-873b-46378b89ec7c", Value::Object(pos));
         let g = with(given_from_body(&body), "neighbor_metadata", Value::Object(meta));
         let r = receipt::verify_context_receipt(&context, &g);
-        assert_eq!(r.failures(), ["neighbor_hash_mismatch"]);
+        assert_eq!(r.failures, ["neighbor_hash_mismatch"]);
     }
 }

@@ -38,8 +38,8 @@ fn every_score_memory_vector_through_the_typed_api() {
     assert!(n > 1000, "only {n} vectors");
 }
 
-/// Every receipt case: the typed report carries every field of the
-/// verifier's own report unchanged, and `failures` agree. (What it prints is
+/// Every receipt case: the typed API returns the verifier's report
+/// unchanged (within the caps), and `failures` lists the failed codes. (What it prints is
 /// checked against the recorded reports by tests/receipts_conformance.rs.)
 #[test]
 fn every_receipt_case_typed_report_equals_the_verifier_report() {
@@ -71,33 +71,16 @@ fn every_receipt_case_typed_report_equals_the_verifier_report() {
         };
         let Ok(typed) = typed else { continue };
         let id = case.get("id");
-        assert_eq!(
-            (typed.valid, &typed.receipt_sha256, &typed.schema),
-            (report.valid, &report.receipt_sha256, &report.schema),
-            "{id:?}"
-        );
-        assert_eq!((&typed.unbound_fields, &typed.canonical), (&report.unbound_fields, &report.canonical), "{id:?}");
-        assert_eq!(typed.checks.len(), report.checks.len(), "{id:?}");
-        for (t, r) in typed.checks.iter().zip(&report.checks) {
-            assert_eq!(
-                (t.code.as_str(), t.status, t.severity, &t.pointer, &t.compared_with, &t.message),
-                (r.code, r.status, r.severity, &r.pointer, &r.compared_with, &r.message),
-                "{id:?}"
-            );
+        // One report type: the typed API returns the verifier's report as built.
+        assert_eq!(typed, report, "{id:?}");
+        let failures: Vec<&str> = typed.failures.iter().map(|c| c.as_str()).collect();
+        let mut listed: Vec<&str> = Vec::new();
+        for c in typed.checks.iter().filter(|c| c.is_failure()) {
+            if !listed.contains(&c.code.as_str()) {
+                listed.push(c.code.as_str());
+            }
         }
-        let bound: Vec<_> = report
-            .bound_receipts
-            .iter()
-            .map(|b| (&b.pointer, &b.artifact_hash, &b.receipt_sha256, &b.schema, b.matches))
-            .collect();
-        let typed_bound: Vec<_> = typed
-            .bound_receipts
-            .iter()
-            .map(|b| (&b.pointer, &b.artifact_hash, &b.receipt_sha256, &b.schema, b.matches))
-            .collect();
-        assert_eq!(typed_bound, bound, "{id:?}");
-        let failures: Vec<&str> = typed.failures.iter().map(String::as_str).collect();
-        assert_eq!(failures, report.failures());
+        assert_eq!(failures, listed, "{id:?}");
         assert_eq!(typed.valid, typed.checks.iter().all(|c| !c.is_failure()));
         n += 1;
     }

@@ -77,6 +77,16 @@ pub fn check_text(text: &str, what: &str) -> Result<()> {
     Ok(())
 }
 
+/// The receipt verifiers' input caps: the wire text ([`check_text`], `what`
+/// names it in the message) and the `given` / `options` object
+/// ([`check_given`], errors under `/given`). The typed API
+/// (`lians_score::verify_*`) applies this once per call; the JSON façade
+/// and the bindings call the typed API.
+pub fn check_receipt_input(wire: &str, given: &Value, what: &str) -> Result<()> {
+    check_text(wire, what)?;
+    check_given(given).map_err(|e| e.under("/given"))
+}
+
 /// Parse an API input given as JSON text: [`check_text`], then
 /// [`crate::json::parse`]. Bindings that accept JSON text use this.
 pub fn parse_input(text: &str) -> Result<Value> {

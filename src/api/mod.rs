@@ -125,6 +125,10 @@ pub fn sort_candidates(candidates: &Value) -> Result<Value> {
 
 // ---------------------------------------------------------------- receipts
 
+// Each is the typed API's function printed by the one report printer
+// ([`crate::VerificationReport::to_json`]); the typed API applies the input
+// caps ([`limits::check_receipt_input`], once per call).
+
 /// Verify a `lians.recall-receipt.v2` from the raw response body (or bare
 /// receipt) text; returns the report object ([`crate::VerificationReport::to_json`]).
 /// Findings are report data; only input over [`crate::api::limits`] is an error.
@@ -205,10 +209,9 @@ fn audit_query(options: &Value) -> Result<Option<String>> {
     Ok(query)
 }
 
-/// The receipt entry points' input caps: the wire text and the `given` object.
+/// The receipt entry points' input caps ([`limits::check_receipt_input`]).
 pub(crate) fn receipt_limits(wire: &str, given: &Value, what: &str) -> Result<()> {
-    limits::check_text(wire, what)?;
-    limits::check_given(given).map_err(|e| e.under("/given"))
+    limits::check_receipt_input(wire, given, what)
 }
 
 fn strings<S: AsRef<str>>(items: impl IntoIterator<Item = S>) -> Value {

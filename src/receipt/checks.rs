@@ -5,19 +5,19 @@ use std::collections::HashMap;
 
 use super::given::{Given, MetadataInput};
 use super::hash::sha256_hex;
-use super::report::{codes, pointer, Report};
+use super::report::{pointer, CheckCode, ReportBuilder};
 use crate::json::write::{Shape, Tree};
 use crate::json::{self, Doc, Kind, PyStr, Ref, Text, Value};
 use crate::py::float::{int_to_f64, PyFloat, RustDisplay as Shown};
 use crate::ErrorCode;
 
 /// Parse the wire text; on failure record `malformed_json` or `nesting_too_deep`.
-pub(crate) fn parse_wire(wire: &str, report: &mut Report) -> Option<Value> {
+pub(crate) fn parse_wire(wire: &str, report: &mut ReportBuilder) -> Option<Value> {
     match json::parse(wire) {
         Ok(v) => Some(v),
         Err(e) => {
             let code =
-                if e.code == ErrorCode::NestingTooDeep { codes::NESTING_TOO_DEEP } else { codes::MALFORMED_JSON };
+                if e.code == ErrorCode::NestingTooDeep { CheckCode::NestingTooDeep } else { CheckCode::MalformedJson };
             report.fail(code, "", format!("{} ({})", e.message, e.path));
             None
         }
@@ -25,12 +25,12 @@ pub(crate) fn parse_wire(wire: &str, report: &mut Report) -> Option<Value> {
 }
 
 /// [`parse_wire`] into the borrowed form (the same parser, the same findings).
-pub(crate) fn parse_wire_doc<'a>(wire: &'a str, report: &mut Report) -> Option<Doc<'a>> {
+pub(crate) fn parse_wire_doc<'a>(wire: &'a str, report: &mut ReportBuilder) -> Option<Doc<'a>> {
     match json::parse_doc(wire) {
         Ok(d) => Some(d),
         Err(e) => {
             let code =
-                if e.code == ErrorCode::NestingTooDeep { codes::NESTING_TOO_DEEP } else { codes::MALFORMED_JSON };
+                if e.code == ErrorCode::NestingTooDeep { CheckCode::NestingTooDeep } else { CheckCode::MalformedJson };
             report.fail(code, "", format!("{} ({})", e.message, e.path));
             None
         }
@@ -213,7 +213,7 @@ pub(crate) fn result_index<'d>(results: &[Ref<'d>]) -> HashMap<&'d [u8], usize> 
 
 /// Hash pins and `non_finite_number` (checked before the schema).
 pub(crate) fn pins_and_finiteness(
-    report: &mut Report,
+    report: &mut ReportBuilder,
     receipt: Ref<'_>,
     rptr: &str,
     body: Option<Ref<'_>>,
@@ -222,12 +222,14 @@ pub(crate) fn pins_and_finiteness(
 ) {
     if let Some(body) = body {
         match body.get("receipt_sha256") {
-            None => report.skip(codes::RECEIPT_HASH_MISMATCH, "/receipt_sha256", "the body carries no receipt_sha256"),
+            None => {
+                report.skip(CheckCode::ReceiptHashMismatch, "/receipt_sha256", "the body carries no receipt_sha256")
+            }
             Some(pin) => {
                 let ok = str_of(Some(pin)).map(|p| hex_eq(&p.to_str_lossy(), sha)).unwrap_or(false);
                 report.check(
                     ok,
-                    codes::RECEIPT_HASH_MISMATCH,
+                    CheckCode::ReceiptHashMismatch,
                     "/receipt_sha256",
                     format!("body receipt_sha256 {} vs recomputed {}", describe(Some(pin)), sha),
                 );
@@ -238,23 +240,23 @@ pub(crate) fn pins_and_finiteness(
         let ok = hex_eq(&expected.to_str_lossy(), sha);
         report.check(
             ok,
-            codes::RECEIPT_HASH_MISMATCH,
+            CheckCode::ReceiptHashMismatch,
             "/given/expected_sha256",
             format!("pinned expected_sha256 {} vs recomputed {}", expected, sha),
         );
     }
     match find_non_finite(receipt, rptr) {
         Some((at, n)) => report.fail(
-            codes::NON_FINITE_NUMBER,
+            CheckCode::NonFiniteNumber,
             &at,
             format!("{n} NaN/infinite number(s); the first is here (pydantic would have sent null)"),
         ),
-        None => report.pass(codes::NON_FINITE_NUMBER, rptr, "every number is finite"),
+        None => report.pass(CheckCode::NonFiniteNumber, rptr, "every number is finite"),
     }
 }
 
 /// Schema gate: true when the receipt is an object with the expected schema.
-pub(crate) fn schema_gate(report: &mut Report, receipt: Ref<'_>, rptr: &str, expected: &str) -> bool {
+pub(crate) fn schema_gate(report: &mut ReportBuilder, receipt: Ref<'_>, rptr: &str, expected: &str) -> bool {
     let schema = str_of(receipt.get("schema"));
     let ok = receipt.as_object().is_some() && schema.map(|s| s.as_bytes() == expected.as_bytes()).unwrap_or(false);
     let what = match (receipt.as_object(), schema) {
@@ -263,10 +265,10 @@ pub(crate) fn schema_gate(report: &mut Report, receipt: Ref<'_>, rptr: &str, exp
         (Some(_), Some(s)) => format!("schema {:?}", s.to_str_lossy()),
     };
     if ok {
-        report.pass(codes::UNSUPPORTED_SCHEMA, &pointer(rptr, "schema"), what);
+        report.pass(CheckCode::UnsupportedSchema, &pointer(rptr, "schema"), what);
     } else {
         report.fail(
-            codes::UNSUPPORTED_SCHEMA,
+            CheckCode::UnsupportedSchema,
             &pointer(rptr, "schema"),
             format!("{what}: only {expected} is verified (hash-only for anything else)"),
         );
@@ -274,38 +276,58 @@ pub(crate) fn schema_gate(report: &mut Report, receipt: Ref<'_>, rptr: &str, exp
     ok
 }
 
-/// The plaintext bindings and invariants common to both receipt kinds.
-pub(crate) fn common_checks(report: &mut Report, receipt: Ref<'_>, rptr: &str, given: &Given) {
-    // Query.
-    if let Some(q) = &given.query {
-        let h = sha256_pystr(q);
-        let got = receipt.get("query_sha256");
-        let ok = str_of(got).map(|s| hex_eq(&s.to_str_lossy(), &h)).unwrap_or(false);
-        report.check(
-            ok,
-            codes::QUERY_HASH_MISMATCH,
-            &pointer(rptr, "query_sha256"),
-            format!("SHA256(query) {} vs receipt {}", h, describe(got)),
-        );
-    }
+/// The plaintext bindings and invariants common to both receipt kinds, in
+/// report order: the query, the given contents, the given neighbours, each
+/// score against its breakdown, the score order, and the stage chains.
+pub(crate) fn common_checks(report: &mut ReportBuilder, receipt: Ref<'_>, rptr: &str, given: &Given) {
+    query_check(report, receipt, rptr, given);
     let results = &results(receipt)[..];
     let index = result_index(results);
     let results_ptr = pointer(rptr, "results");
+    content_checks(report, results, &index, &results_ptr, given);
+    let mut neighbours = NeighbourIndex { results, index: &index, results_ptr: &results_ptr, maps: HashMap::new() };
+    neighbour_content_checks(report, &mut neighbours, given);
+    neighbour_metadata_checks(report, &mut neighbours, given);
+    score_checks(report, results, &results_ptr);
+    order_checks(report, results, &results_ptr);
+    stage_checks(report, results, &results_ptr);
+}
 
-    // Memory contents.
+/// SHA256-TEXT(`given.query`) against `query_sha256`.
+fn query_check(report: &mut ReportBuilder, receipt: Ref<'_>, rptr: &str, given: &Given) {
+    let Some(q) = &given.query else { return };
+    let h = sha256_pystr(q);
+    let got = receipt.get("query_sha256");
+    let ok = str_of(got).map(|s| hex_eq(&s.to_str_lossy(), &h)).unwrap_or(false);
+    report.check(
+        ok,
+        CheckCode::QueryHashMismatch,
+        &pointer(rptr, "query_sha256"),
+        format!("SHA256(query) {} vs receipt {}", h, describe(got)),
+    );
+}
+
+/// `given.contents`: each memory's plaintext against its result's `content_hash`.
+fn content_checks(
+    report: &mut ReportBuilder,
+    results: &[Ref<'_>],
+    index: &HashMap<&[u8], usize>,
+    results_ptr: &str,
+    given: &Given,
+) {
     for (id, content) in &given.contents {
         let idl = id.to_str_lossy();
         let Some(&i) = index.get(id.as_bytes()) else {
             report.fail(
-                codes::CONTENT_HASH_MISMATCH,
+                CheckCode::ContentHashMismatch,
                 &pointer("/given/contents", &idl),
                 format!("no receipt result has id {idl:?}"),
             );
             continue;
         };
-        let rp = pointer(&pointer(&results_ptr, &i.to_string()), "content_hash");
+        let rp = pointer(&pointer(results_ptr, &i.to_string()), "content_hash");
         let Some(content) = content else {
-            report.skip(codes::CONTENT_HASH_MISMATCH, &rp, format!("no plaintext given for {idl:?}"));
+            report.skip(CheckCode::ContentHashMismatch, &rp, format!("no plaintext given for {idl:?}"));
             continue;
         };
         let h = sha256_pystr(content);
@@ -313,24 +335,34 @@ pub(crate) fn common_checks(report: &mut Report, receipt: Ref<'_>, rptr: &str, g
         let ok = str_of(got).map(|s| hex_eq(&s.to_str_lossy(), &h)).unwrap_or(false);
         report.check(
             ok,
-            codes::CONTENT_HASH_MISMATCH,
+            CheckCode::ContentHashMismatch,
             &rp,
             format!("SHA256(content) {} vs receipt {}", h, describe(got)),
         );
     }
+}
 
-    // Neighbours: returned content and metadata.
-    // `context_neighbors` of a result is indexed once, on first use: a scan
-    // of it per asked (id, position) pair was quadratic.
-    let mut neighbor_maps: HashMap<usize, HashMap<&[u8], Ref<'_>>> = HashMap::new();
-    let mut neighbor_entry = |id: &PyStr, pos: &PyStr| -> Result<(String, Ref<'_>), String> {
+/// The results' `context_neighbors` entries by (result id, position). Each
+/// result's entries are indexed once, on first use: a scan of them per
+/// asked (id, position) pair was quadratic.
+struct NeighbourIndex<'a, 'd> {
+    results: &'a [Ref<'d>],
+    index: &'a HashMap<&'d [u8], usize>,
+    results_ptr: &'a str,
+    maps: HashMap<usize, HashMap<&'d [u8], Ref<'d>>>,
+}
+
+impl<'d> NeighbourIndex<'_, 'd> {
+    /// The neighbour object of result `id` at `pos` and its pointer, or why there is none.
+    fn entry(&mut self, id: &PyStr, pos: &PyStr) -> Result<(String, Ref<'d>), String> {
         let idl = id.to_str_lossy();
-        let Some(&i) = index.get(id.as_bytes()) else {
+        let Some(&i) = self.index.get(id.as_bytes()) else {
             return Err(format!("no receipt result has id {idl:?}"));
         };
-        let np = pointer(&pointer(&results_ptr, &i.to_string()), "context_neighbors");
+        let np = pointer(&pointer(self.results_ptr, &i.to_string()), "context_neighbors");
         let ep = pointer(&np, &pos.to_str_lossy());
-        let map = neighbor_maps.entry(i).or_insert_with(|| {
+        let results = self.results;
+        let map = self.maps.entry(i).or_insert_with(|| {
             let mut map = HashMap::new();
             if let Some(n) = results[i].get("context_neighbors").and_then(Ref::as_object) {
                 for (k, v) in n.iter() {
@@ -344,37 +376,49 @@ pub(crate) fn common_checks(report: &mut Report, receipt: Ref<'_>, rptr: &str, g
             Some(other) => Err(format!("{ep} is {}, not a neighbour object", other.type_name())),
             None => Err(format!("result {idl:?} has no {:?} neighbour", pos.to_str_lossy())),
         }
-    };
+    }
+}
+
+/// `given.neighbor_contents`: each (id, position) content (or null) against
+/// its entry's `returned_content_sha256`.
+fn neighbour_content_checks(report: &mut ReportBuilder, neighbours: &mut NeighbourIndex<'_, '_>, given: &Given) {
     for (id, positions) in &given.neighbor_contents {
         for (pos, content) in positions {
             let gp = pointer(&pointer("/given/neighbor_contents", &id.to_str_lossy()), &pos.to_str_lossy());
-            match neighbor_entry(id, pos) {
-                Err(msg) => report.fail(codes::NEIGHBOR_HASH_MISMATCH, &gp, msg),
-                Ok((ep, entry)) => {
-                    let got = entry.get("returned_content_sha256");
-                    let ep = pointer(&ep, "returned_content_sha256");
-                    match content {
-                        None => report.check(
-                            got.is_some_and(Ref::is_null),
-                            codes::NEIGHBOR_HASH_MISMATCH,
-                            &ep,
-                            format!("given content is null; receipt has {}", describe(got)),
-                        ),
-                        Some(c) => {
-                            let h = sha256_pystr(c);
-                            let ok = str_of(got).map(|s| hex_eq(&s.to_str_lossy(), &h)).unwrap_or(false);
-                            report.check(
-                                ok,
-                                codes::NEIGHBOR_HASH_MISMATCH,
-                                &ep,
-                                format!("SHA256(neighbour content) {} vs receipt {}", h, describe(got)),
-                            );
-                        }
-                    }
+            let (ep, entry) = match neighbours.entry(id, pos) {
+                Err(msg) => {
+                    report.fail(CheckCode::NeighborHashMismatch, &gp, msg);
+                    continue;
+                }
+                Ok(found) => found,
+            };
+            let got = entry.get("returned_content_sha256");
+            let ep = pointer(&ep, "returned_content_sha256");
+            match content {
+                None => report.check(
+                    got.is_some_and(Ref::is_null),
+                    CheckCode::NeighborHashMismatch,
+                    &ep,
+                    format!("given content is null; receipt has {}", describe(got)),
+                ),
+                Some(c) => {
+                    let h = sha256_pystr(c);
+                    let ok = str_of(got).map(|s| hex_eq(&s.to_str_lossy(), &h)).unwrap_or(false);
+                    report.check(
+                        ok,
+                        CheckCode::NeighborHashMismatch,
+                        &ep,
+                        format!("SHA256(neighbour content) {} vs receipt {}", h, describe(got)),
+                    );
                 }
             }
         }
     }
+}
+
+/// `given.neighbor_metadata`: each (id, position) metadata (JSON text or a
+/// value) against its entry's `returned_metadata_sha256`.
+fn neighbour_metadata_checks(report: &mut ReportBuilder, neighbours: &mut NeighbourIndex<'_, '_>, given: &Given) {
     for (id, positions) in &given.neighbor_metadata {
         for (pos, meta) in positions {
             let gp = pointer(&pointer("/given/neighbor_metadata", &id.to_str_lossy()), &pos.to_str_lossy());
@@ -389,7 +433,7 @@ pub(crate) fn common_checks(report: &mut Report, receipt: Ref<'_>, rptr: &str, g
                     Err(e) => {
                         // No metadata hash can be recomputed, so nothing matches.
                         report.fail(
-                            codes::NEIGHBOR_HASH_MISMATCH,
+                            CheckCode::NeighborHashMismatch,
                             &gp,
                             format!("neighbour metadata is not JSON ({}): {}", e.code, e.message),
                         );
@@ -397,15 +441,15 @@ pub(crate) fn common_checks(report: &mut Report, receipt: Ref<'_>, rptr: &str, g
                     }
                 },
             };
-            match neighbor_entry(id, pos) {
-                Err(msg) => report.fail(codes::NEIGHBOR_HASH_MISMATCH, &gp, msg),
+            match neighbours.entry(id, pos) {
+                Err(msg) => report.fail(CheckCode::NeighborHashMismatch, &gp, msg),
                 Ok((ep, entry)) => {
                     let h = json::canonical_sha256(meta_value);
                     let got = entry.get("returned_metadata_sha256");
                     let ok = str_of(got).map(|s| hex_eq(&s.to_str_lossy(), &h)).unwrap_or(false);
                     report.check(
                         ok,
-                        codes::NEIGHBOR_HASH_MISMATCH,
+                        CheckCode::NeighborHashMismatch,
                         &pointer(&ep, "returned_metadata_sha256"),
                         format!("SHA256(PyJSON(metadata)) {} vs receipt {}", h, describe(got)),
                     );
@@ -413,8 +457,10 @@ pub(crate) fn common_checks(report: &mut Report, receipt: Ref<'_>, rptr: &str, g
             }
         }
     }
+}
 
-    // score == score_breakdown.final_score.
+/// `score == score_breakdown.final_score` for every result with a breakdown.
+fn score_checks(report: &mut ReportBuilder, results: &[Ref<'_>], results_ptr: &str) {
     let mut score_checked = false;
     for (i, r) in results.iter().enumerate() {
         let Some(fs) = r.get("score_breakdown").and_then(Ref::as_object).and_then(|b| b.get("final_score")) else {
@@ -428,17 +474,19 @@ pub(crate) fn common_checks(report: &mut Report, receipt: Ref<'_>, rptr: &str, g
         };
         if !ok {
             report.fail(
-                codes::SCORE_MISMATCH,
-                &pointer(&pointer(&results_ptr, &i.to_string()), "score"),
+                CheckCode::ScoreMismatch,
+                &pointer(&pointer(results_ptr, &i.to_string()), "score"),
                 format!("score {} != score_breakdown.final_score {}", describe(score), describe(Some(fs))),
             );
         }
     }
-    if score_checked && !report.failures().contains(&codes::SCORE_MISMATCH) {
-        report.pass(codes::SCORE_MISMATCH, &results_ptr, "every score equals its final_score");
+    if score_checked && !report.has_failed(CheckCode::ScoreMismatch) {
+        report.pass(CheckCode::ScoreMismatch, results_ptr, "every score equals its final_score");
     }
+}
 
-    // Non-increasing scores.
+/// Non-increasing scores.
+fn order_checks(report: &mut ReportBuilder, results: &[Ref<'_>], results_ptr: &str) {
     let mut order_ok = true;
     for i in 1..results.len() {
         let prev = results[i - 1].get("score").and_then(num).and_then(num_f64);
@@ -447,18 +495,16 @@ pub(crate) fn common_checks(report: &mut Report, receipt: Ref<'_>, rptr: &str, g
             if p.is_finite() && c.is_finite() && c > p {
                 order_ok = false;
                 report.fail(
-                    codes::ORDER_VIOLATION,
-                    &pointer(&pointer(&results_ptr, &i.to_string()), "score"),
+                    CheckCode::OrderViolation,
+                    &pointer(&pointer(results_ptr, &i.to_string()), "score"),
                     format!("score {} is greater than the previous result's {}", Shown(c), Shown(p)),
                 );
             }
         }
     }
     if order_ok && results.len() > 1 {
-        report.pass(codes::ORDER_VIOLATION, &results_ptr, "scores are non-increasing");
+        report.pass(CheckCode::OrderViolation, results_ptr, "scores are non-increasing");
     }
-
-    stage_checks(report, results, &results_ptr);
 }
 
 fn round6(x: f64) -> f64 {
@@ -471,7 +517,7 @@ fn clamp01(x: f64) -> f64 {
 
 /// Informational: each result's ranking-stage chain, and rank-calibration-v1
 /// records recomputed from their own input (spec §9.7).
-fn stage_checks(report: &mut Report, results: &[Ref<'_>], results_ptr: &str) {
+fn stage_checks(report: &mut ReportBuilder, results: &[Ref<'_>], results_ptr: &str) {
     let f = |v: Option<Ref<'_>>| v.and_then(num).and_then(num_f64);
     let mut chain_problem: Option<(String, String)> = None;
     let mut calib_problem: Option<(String, String)> = None;
@@ -541,21 +587,24 @@ fn stage_checks(report: &mut Report, results: &[Ref<'_>], results_ptr: &str) {
     }
     if chains_seen > 0 {
         match chain_problem {
-            None => {
-                report.info(true, codes::STAGE_CHAIN, results_ptr, format!("{chains_seen} stage chain(s) consistent"))
-            }
-            Some((p, m)) => report.info(false, codes::STAGE_CHAIN, &p, m),
+            None => report.info(
+                true,
+                CheckCode::StageChain,
+                results_ptr,
+                format!("{chains_seen} stage chain(s) consistent"),
+            ),
+            Some((p, m)) => report.info(false, CheckCode::StageChain, &p, m),
         }
     }
     if calib_seen > 0 {
         match calib_problem {
             None => report.info(
                 true,
-                codes::RANK_CALIBRATION,
+                CheckCode::RankCalibration,
                 results_ptr,
                 format!("{calib_seen} rank-calibration-v1 record(s) recompute"),
             ),
-            Some((p, m)) => report.info(false, codes::RANK_CALIBRATION, &p, m),
+            Some((p, m)) => report.info(false, CheckCode::RankCalibration, &p, m),
         }
     }
 }

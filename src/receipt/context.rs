@@ -2,7 +2,7 @@
 
 use super::checks::{self, hex_eq, sha256_pystr};
 use super::given::{Given, MetadataInput};
-use super::report::{codes, pointer, Report};
+use super::report::{pointer, CheckCode, ReportBuilder, VerificationReport};
 use crate::json::{self, Ref, Value};
 
 pub const SCHEMA: &str = "lians.context-receipt.v2";
@@ -11,18 +11,18 @@ pub const SCHEMA: &str = "lians.context-receipt.v2";
 /// receipt; `given` may add `context_text` and `recall_wire` (the recall
 /// response or bare recall receipt this receipt must point to) to the recall
 /// fields.
-pub fn verify_context_receipt(wire: &str, given: &Value) -> Report {
+pub fn verify_context_receipt(wire: &str, given: &Value) -> VerificationReport {
     super::recall::verify(wire, given, SCHEMA, super::body::BodyKind::Context, context_checks)
 }
 
-fn context_checks(report: &mut Report, receipt: Ref<'_>, rptr: &str, given: &Given) {
+fn context_checks(report: &mut ReportBuilder, receipt: Ref<'_>, rptr: &str, given: &Given) {
     if let Some(text) = &given.context_text {
         let h = sha256_pystr(text);
         let got = receipt.get("context_sha256");
         let ok = got.and_then(Ref::as_str).map(|s| hex_eq(s, &h)).unwrap_or(false);
         report.check(
             ok,
-            codes::CONTEXT_HASH_MISMATCH,
+            CheckCode::ContextHashMismatch,
             &pointer(rptr, "context_sha256"),
             format!(
                 "SHA256(context_text) {h} vs receipt {}",
@@ -42,7 +42,7 @@ fn context_checks(report: &mut Report, receipt: Ref<'_>, rptr: &str, given: &Giv
                 Err(e) => {
                     // No recall receipt can be recomputed, so nothing matches.
                     report.fail(
-                        codes::RETRIEVAL_RECEIPT_MISMATCH,
+                        CheckCode::RetrievalReceiptMismatch,
                         "/given/recall_wire",
                         format!("recall_wire is not JSON ({}): {}", e.code, e.message),
                     );
@@ -56,7 +56,7 @@ fn context_checks(report: &mut Report, receipt: Ref<'_>, rptr: &str, given: &Giv
         let ok = got.and_then(Ref::as_str).map(|s| hex_eq(s, &h)).unwrap_or(false);
         report.check(
             ok,
-            codes::RETRIEVAL_RECEIPT_MISMATCH,
+            CheckCode::RetrievalReceiptMismatch,
             &pointer(rptr, "retrieval_receipt_sha256"),
             format!(
                 "recall receipt hashes to {h}; receipt points to {}",

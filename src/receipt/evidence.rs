@@ -13,7 +13,7 @@ use super::base64::decode_strict;
 use super::checks::{self, find_non_finite, hex_eq};
 use super::given::Given;
 use super::hash::sha256_hex;
-use super::report::{codes, pointer, BoundReceipt, Report};
+use super::report::{pointer, BoundReceipt, CheckCode, ReportBuilder, VerificationReport};
 use crate::json::{self, Object, Value};
 
 pub const SCHEMA: &str = "https://lians.ai/schemas/evidence-pack/v2";
@@ -21,21 +21,19 @@ pub const SCHEMA: &str = "https://lians.ai/schemas/evidence-pack/v2";
 /// Verify an Evidence Pack. `options` uses the `given` field names:
 /// `trusted_public_key` (base64 of the 32-byte key the caller trusts),
 /// `expected_key_id`, `allow_unsigned` (bool), `include_canonical` (bool).
-pub fn verify_evidence_pack(wire: &str, options: &Value) -> Report {
-    let mut report = verify_pack(wire, options);
-    report.finish();
-    report
+pub fn verify_evidence_pack(wire: &str, options: &Value) -> VerificationReport {
+    verify_pack(wire, options).finish()
 }
 
-fn verify_pack(wire: &str, options: &Value) -> Report {
-    let mut report = Report::new();
+fn verify_pack(wire: &str, options: &Value) -> ReportBuilder {
+    let mut report = ReportBuilder::new();
     let g = Given::read(options, &mut report);
     let Some(doc) = checks::parse_wire(wire, &mut report) else {
         return report;
     };
     let Value::Object(pack) = &doc else {
         report.fail(
-            codes::UNSUPPORTED_SCHEMA,
+            CheckCode::UnsupportedSchema,
             "",
             format!("an evidence pack must be an object, got {}", doc.type_name()),
         );
@@ -50,16 +48,16 @@ fn verify_pack(wire: &str, options: &Value) -> Report {
     let manifest = Value::Object(manifest);
     let manifest_text = json::canonical(&manifest);
     let manifest_sha = sha256_hex(manifest_text.as_bytes());
-    report.receipt_sha256 = Some(manifest_sha.clone());
-    report.schema = manifest.get("schema").and_then(Value::as_str).map(str::to_string);
+    report.out.receipt_sha256 = Some(manifest_sha.clone());
+    report.out.schema = manifest.get("schema").and_then(Value::as_str).map(str::to_string);
     if g.include_canonical {
-        report.canonical = Some(manifest_text.clone());
+        report.out.canonical = Some(manifest_text.clone());
     }
 
     // Schema: a wrong one is reported alone.
-    if report.schema.as_deref() != Some(SCHEMA) {
+    if report.out.schema.as_deref() != Some(SCHEMA) {
         report.fail(
-            codes::UNSUPPORTED_SCHEMA,
+            CheckCode::UnsupportedSchema,
             "/schema",
             format!(
                 "schema {}: only {SCHEMA} is verified",
@@ -68,13 +66,13 @@ fn verify_pack(wire: &str, options: &Value) -> Report {
         );
         return report;
     }
-    report.pass(codes::UNSUPPORTED_SCHEMA, "/schema", SCHEMA);
+    report.pass(CheckCode::UnsupportedSchema, "/schema", SCHEMA);
 
     match find_non_finite(&manifest, "") {
         Some((at, n)) => {
-            report.fail(codes::NON_FINITE_NUMBER, &at, format!("the manifest holds {n} NaN/infinite number(s)"))
+            report.fail(CheckCode::NonFiniteNumber, &at, format!("the manifest holds {n} NaN/infinite number(s)"))
         }
-        None => report.pass(codes::NON_FINITE_NUMBER, "", "every number in the manifest is finite"),
+        None => report.pass(CheckCode::NonFiniteNumber, "", "every number in the manifest is finite"),
     }
 
     // manifest_hash: exact string comparison.
@@ -82,7 +80,7 @@ fn verify_pack(wire: &str, options: &Value) -> Report {
     let ok = manifest_hash.and_then(Value::as_str) == Some(manifest_sha.as_str());
     report.check(
         ok,
-        codes::MANIFEST_HASH_MISMATCH,
+        CheckCode::ManifestHashMismatch,
         "/manifest_hash",
         format!("{} vs recomputed {manifest_sha}", manifest_hash.map(json::to_json_string).unwrap_or("missing".into())),
     );
@@ -104,7 +102,7 @@ fn verify_pack(wire: &str, options: &Value) -> Report {
     let ok = pack_hash.and_then(Value::as_str) == Some(pack_sha.as_str());
     report.check(
         ok,
-        codes::PACK_HASH_MISMATCH,
+        CheckCode::PackHashMismatch,
         "/pack_hash",
         format!("{} vs recomputed {pack_sha}", pack_hash.map(json::to_json_string).unwrap_or("missing".into())),
     );
@@ -118,7 +116,7 @@ fn field<'a>(sig: Option<&'a Value>, name: &str) -> Option<&'a Value> {
     sig.and_then(|s| s.get(name))
 }
 
-fn signature_checks(report: &mut Report, signature: Option<&Value>, message: &[u8], g: &Given) {
+fn signature_checks(report: &mut ReportBuilder, signature: Option<&Value>, message: &[u8], g: &Given) {
     let status = field(signature, "status").and_then(Value::as_str);
     match status {
         Some("signed") => {
@@ -143,17 +141,19 @@ fn signature_checks(report: &mut Report, signature: Option<&Value>, message: &[u
                     .map_err(|_| "Ed25519 verification over the manifest's PyJSON text fails".to_string())
             })();
             match outcome {
-                Ok(()) => {
-                    report.pass(codes::SIGNATURE_INVALID, "/signature", "Ed25519 signature over the manifest verifies")
-                }
-                Err(m) => report.fail(codes::SIGNATURE_INVALID, "/signature", m),
+                Ok(()) => report.pass(
+                    CheckCode::SignatureInvalid,
+                    "/signature",
+                    "Ed25519 signature over the manifest verifies",
+                ),
+                Err(m) => report.fail(CheckCode::SignatureInvalid, "/signature", m),
             }
         }
         Some("unsigned") => {
-            report.skip(codes::SIGNATURE_INVALID, "/signature", "the pack is unsigned");
+            report.skip(CheckCode::SignatureInvalid, "/signature", "the pack is unsigned");
             report.check(
                 g.allow_unsigned,
-                codes::UNSIGNED_PACK,
+                CheckCode::UnsignedPack,
                 "/signature/status",
                 if g.allow_unsigned {
                     "unsigned pack allowed by the caller"
@@ -163,7 +163,7 @@ fn signature_checks(report: &mut Report, signature: Option<&Value>, message: &[u
             );
         }
         _ => report.fail(
-            codes::SIGNATURE_INVALID,
+            CheckCode::SignatureInvalid,
             "/signature/status",
             format!(
                 "signature status {} is neither signed nor unsigned",
@@ -176,7 +176,7 @@ fn signature_checks(report: &mut Report, signature: Option<&Value>, message: &[u
         let ok = matches!(got, Some(Value::Str(s)) if s == trusted);
         report.check(
             ok,
-            codes::UNTRUSTED_KEY,
+            CheckCode::UntrustedKey,
             "/signature/public_key",
             format!("pack key {} vs trusted {}", got.map(json::to_json_string).unwrap_or("missing".into()), trusted),
         );
@@ -186,7 +186,7 @@ fn signature_checks(report: &mut Report, signature: Option<&Value>, message: &[u
         let ok = matches!(got, Some(Value::Str(s)) if s == expected);
         report.check(
             ok,
-            codes::KEY_ID_MISMATCH,
+            CheckCode::KeyIdMismatch,
             "/signature/key_id",
             format!(
                 "pack key_id {} vs expected {}",
@@ -199,7 +199,7 @@ fn signature_checks(report: &mut Report, signature: Option<&Value>, message: &[u
 
 /// `recall_receipt` links in `evidence_graph`: their `artifact_hash` must be
 /// the hash of their `metadata.receipt` body.
-fn bound_receipts(report: &mut Report, manifest: &Value) {
+fn bound_receipts(report: &mut ReportBuilder, manifest: &Value) {
     let Some(links) = manifest.get("evidence_graph").and_then(Value::as_array) else {
         return;
     };
@@ -211,8 +211,8 @@ fn bound_receipts(report: &mut Report, manifest: &Value) {
         let artifact = link.get("artifact_hash").and_then(Value::as_str).map(str::to_string);
         let body = link.get("metadata").and_then(|m| m.get("receipt"));
         let Some(body) = body else {
-            report.skip(codes::RECEIPT_HASH_MISMATCH, &pointer(&lp, "metadata"), "the link carries no receipt body");
-            report.bound_receipts.push(BoundReceipt {
+            report.skip(CheckCode::ReceiptHashMismatch, &pointer(&lp, "metadata"), "the link carries no receipt body");
+            report.out.bound_receipts.push(BoundReceipt {
                 pointer: lp,
                 artifact_hash: artifact,
                 receipt_sha256: None,
@@ -225,11 +225,11 @@ fn bound_receipts(report: &mut Report, manifest: &Value) {
         let matches = artifact.as_deref().map(|a| hex_eq(a, &h)).unwrap_or(false);
         report.check(
             matches,
-            codes::RECEIPT_HASH_MISMATCH,
+            CheckCode::ReceiptHashMismatch,
             &pointer(&lp, "artifact_hash"),
             format!("artifact_hash {:?} vs bound receipt body hash {h}", artifact.as_deref().unwrap_or("missing")),
         );
-        report.bound_receipts.push(BoundReceipt {
+        report.out.bound_receipts.push(BoundReceipt {
             pointer: lp,
             artifact_hash: artifact,
             receipt_sha256: Some(h),

@@ -8,7 +8,7 @@
 //! receipt verify. The message names the field meant when the name is a
 //! near miss, a camelCase spelling or a common synonym ([`suggest`]).
 
-use super::report::{codes, pointer, Report};
+use super::report::{pointer, CheckCode, ReportBuilder};
 use crate::json::{PyStr, Value};
 
 /// Neighbour metadata as the caller holds it: the JSON text received (parsed
@@ -45,15 +45,15 @@ pub struct Given {
     pub include_canonical: bool,
 }
 
-fn bad(report: &mut Report, field: &str, expected: &str, got: &Value) {
+fn bad(report: &mut ReportBuilder, field: &str, expected: &str, got: &Value) {
     report.fail(
-        codes::INVALID_GIVEN,
+        CheckCode::InvalidGiven,
         &pointer("/given", field),
         format!("given.{field} must be {expected}, got {}", got.type_name()),
     );
 }
 
-fn string(report: &mut Report, given: &Value, field: &str) -> Option<PyStr> {
+fn string(report: &mut ReportBuilder, given: &Value, field: &str) -> Option<PyStr> {
     match given.get(field) {
         None | Some(Value::Null) => None,
         Some(Value::Str(s)) => Some(s.clone()),
@@ -64,7 +64,7 @@ fn string(report: &mut Report, given: &Value, field: &str) -> Option<PyStr> {
     }
 }
 
-fn boolean(report: &mut Report, given: &Value, field: &str) -> bool {
+fn boolean(report: &mut ReportBuilder, given: &Value, field: &str) -> bool {
     match given.get(field) {
         None | Some(Value::Null) => false,
         Some(Value::Bool(b)) => *b,
@@ -83,7 +83,7 @@ fn text_or_null(v: &Value) -> Result<Option<PyStr>, ()> {
     }
 }
 
-/// Every field name [`Given::read`] knows.
+/// Every field name [`Given::read`] knows (public as [`super::GIVEN_FIELDS`]).
 pub const FIELDS: &[&str] = &[
     "query",
     "contents",
@@ -190,7 +190,7 @@ pub fn suggest(name: &str) -> Option<&'static str> {
 }
 
 /// An `invalid_given` failure for each member of `given` that is not a known field.
-fn unknown_fields(report: &mut Report, given: &Value) {
+fn unknown_fields(report: &mut ReportBuilder, given: &Value) {
     let Value::Object(o) = given else { return };
     for (k, _) in o.iter() {
         let name = k.to_str_lossy();
@@ -206,7 +206,7 @@ fn unknown_fields(report: &mut Report, given: &Value) {
         let at = if shown.len() < name.len() { "/given".to_string() } else { pointer("/given", &name) };
         let more = if shown.len() < name.len() { "..." } else { "" };
         report.fail(
-            codes::INVALID_GIVEN,
+            CheckCode::InvalidGiven,
             &at,
             format!("unknown field {shown:?}{more}{hint} (an unknown field would pin nothing, so it fails)"),
         );
@@ -216,14 +216,14 @@ fn unknown_fields(report: &mut Report, given: &Value) {
 impl Given {
     /// Read `given`. `null` is an empty given; any other non-object is an
     /// `invalid_given` failure (and nothing is checked).
-    pub fn read(given: &Value, report: &mut Report) -> Given {
+    pub fn read(given: &Value, report: &mut ReportBuilder) -> Given {
         let mut g = Given::default();
         match given {
             Value::Null => return g,
             Value::Object(_) => {}
             other => {
                 report.fail(
-                    codes::INVALID_GIVEN,
+                    CheckCode::InvalidGiven,
                     "/given",
                     format!("given must be an object, got {}", other.type_name()),
                 );
@@ -252,7 +252,7 @@ impl Given {
                     match text_or_null(v) {
                         Ok(t) => g.contents.push((id.clone(), t)),
                         Err(()) => report.fail(
-                            codes::INVALID_GIVEN,
+                            CheckCode::InvalidGiven,
                             &pointer("/given/contents", &id.to_str_lossy()),
                             format!("a content must be a string or null, got {}", v.type_name()),
                         ),
@@ -268,7 +268,7 @@ impl Given {
                     let base = pointer("/given/neighbor_contents", &id.to_str_lossy());
                     let Value::Object(positions) = positions else {
                         report.fail(
-                            codes::INVALID_GIVEN,
+                            CheckCode::InvalidGiven,
                             &base,
                             format!("must be an object {{position: content}}, got {}", positions.type_name()),
                         );
@@ -279,7 +279,7 @@ impl Given {
                         match text_or_null(v) {
                             Ok(t) => list.push((pos.clone(), t)),
                             Err(()) => report.fail(
-                                codes::INVALID_GIVEN,
+                                CheckCode::InvalidGiven,
                                 &pointer(&base, &pos.to_str_lossy()),
                                 format!("a neighbour content must be a string or null, got {}", v.type_name()),
                             ),
@@ -297,7 +297,7 @@ impl Given {
                     let base = pointer("/given/neighbor_metadata", &id.to_str_lossy());
                     let Value::Object(positions) = positions else {
                         report.fail(
-                            codes::INVALID_GIVEN,
+                            CheckCode::InvalidGiven,
                             &base,
                             format!(
                                 "must be an object {{position: metadata JSON text}}, got {}",
@@ -346,11 +346,12 @@ mod tests {
             assert_eq!(suggest(name), Some(meant), "{name}");
             let mut o = crate::json::Object::new();
             o.insert(name, Value::str("x"));
-            let mut report = Report::new();
+            let mut report = ReportBuilder::new();
             Given::read(&Value::Object(o), &mut report);
+            let report = report.finish();
             assert!(!report.valid, "{name}");
             let c = &report.checks[0];
-            assert_eq!((c.code, c.pointer.as_str()), (codes::INVALID_GIVEN, format!("/given/{name}").as_str()));
+            assert_eq!((c.code, c.pointer.as_str()), (CheckCode::InvalidGiven, format!("/given/{name}").as_str()));
             assert!(c.message.contains(&format!("did you mean `{meant}`?")), "{}", c.message);
         }
         assert_eq!(suggest("zzzzzz"), None);
@@ -359,8 +360,9 @@ mod tests {
         for f in FIELDS {
             o.insert(*f, Value::Null);
         }
-        let mut report = Report::new();
+        let mut report = ReportBuilder::new();
         Given::read(&Value::Object(o), &mut report);
+        let report = report.finish();
         assert!(report.valid && report.checks.is_empty());
     }
 }

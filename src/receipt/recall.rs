@@ -4,7 +4,7 @@ use super::body::{self, BodyKind};
 use super::checks;
 use super::given::Given;
 use super::hash::sha256_hex;
-use super::report::Report;
+use super::report::{ReportBuilder, VerificationReport};
 use crate::json::{self, Ref, Value};
 
 pub const SCHEMA: &str = "lians.recall-receipt.v2";
@@ -13,8 +13,8 @@ pub const SCHEMA: &str = "lians.recall-receipt.v2";
 /// receipt, exactly as received; `given` holds what the caller also knows
 /// (`query`, `contents`, `neighbor_contents`, `neighbor_metadata`,
 /// `expected_sha256`, `privacy_minimal`, `include_canonical`). A body's own
-/// plaintext is always bound to its receipt ([`super::body`]).
-pub fn verify_recall_receipt(wire: &str, given: &Value) -> Report {
+/// plaintext is always bound to its receipt (the body binding, `src/receipt/body/`).
+pub fn verify_recall_receipt(wire: &str, given: &Value) -> VerificationReport {
     verify(wire, given, SCHEMA, BodyKind::Recall, |_report, _receipt, _rptr, _given| {})
 }
 
@@ -25,21 +25,20 @@ pub(crate) fn verify(
     given: &Value,
     schema: &str,
     kind: BodyKind,
-    extra: impl FnOnce(&mut Report, Ref<'_>, &str, &Given),
-) -> Report {
-    let mut report = Report::new();
+    extra: impl FnOnce(&mut ReportBuilder, Ref<'_>, &str, &Given),
+) -> VerificationReport {
+    let mut report = ReportBuilder::new();
     verify_into(&mut report, wire, given, schema, kind, extra);
-    report.finish();
-    report
+    report.finish()
 }
 
 fn verify_into(
-    report: &mut Report,
+    report: &mut ReportBuilder,
     wire: &str,
     given: &Value,
     schema: &str,
     kind: BodyKind,
-    extra: impl FnOnce(&mut Report, Ref<'_>, &str, &Given),
+    extra: impl FnOnce(&mut ReportBuilder, Ref<'_>, &str, &Given),
 ) {
     let g = Given::read(given, report);
     // One pass over the wire into the borrowed form: only the receipt is
@@ -50,11 +49,11 @@ fn verify_into(
     let (receipt, rptr, body) = checks::split_doc(doc.root());
     let canonical = json::canonical_bytes(receipt);
     let sha = sha256_hex(&canonical);
-    report.receipt_sha256 = Some(sha.clone());
-    report.schema = receipt.get("schema").and_then(Ref::as_str).map(str::to_string);
+    report.out.receipt_sha256 = Some(sha.clone());
+    report.out.schema = receipt.get("schema").and_then(Ref::as_str).map(str::to_string);
     if g.include_canonical {
         // Canonical text is ASCII (ensure_ascii).
-        report.canonical = Some(String::from_utf8_lossy(&canonical).into_owned());
+        report.out.canonical = Some(String::from_utf8_lossy(&canonical).into_owned());
     }
     drop(canonical);
     checks::pins_and_finiteness(report, receipt, rptr, body, &sha, &g);

@@ -36,6 +36,7 @@ pub fn expand_wire(case: &Value) -> Result<String, String> {
     Ok(wire)
 }
 
+/// Replay one case (already parsed): the checker row of its report.
 pub fn replay_case(case: &Value) -> Result<Value, String> {
     let id = case.get("id").cloned().ok_or("case has no id")?;
     let kind = case.get("kind").and_then(Value::as_str).ok_or("case has no kind")?;
@@ -57,7 +58,7 @@ pub fn replay_case(case: &Value) -> Result<Value, String> {
     row.push_unique("id", id);
     row.push_unique("receipt_sha256", report.receipt_sha256.as_deref().map(Value::str).unwrap_or(Value::Null));
     row.push_unique("valid", Value::Bool(report.valid));
-    row.push_unique("failures", Value::Array(report.failures().into_iter().map(Value::str).collect()));
+    row.push_unique("failures", Value::Array(report.failures.iter().map(|c| Value::str(c.as_str())).collect()));
     let canonical = match report.canonical {
         Some(c) if c.len() <= MAX_PRINTED_CANONICAL => Value::str(c),
         _ => Value::Null,

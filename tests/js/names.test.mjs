@@ -1,8 +1,9 @@
 // The one list of public functions (js/names.mjs) against everything derived
 // from it or required to agree with it: the generated entry export lists, the
 // declarations in js/index.d.ts, the wasm exports, and each entry's exports.
-// Also: the error-code and check-code unions of js/index.d.ts against the
-// Rust sources (crates/core/src/error.rs, src/receipt/report.rs).
+// (The error-code and check-code unions of js/index.d.ts are checked against
+// the Rust enums themselves, ErrorCode::ALL and CheckCode::ALL, by
+// tests/ts_unions.rs.)
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -15,13 +16,6 @@ import { API_NAMES, INTERNAL_NAMES, CLI_NAMES, INIT_NAMES, JS_NAMES, CLASS_NAMES
 const read = (p) => readFileSync(path.join(ROOT, p), "utf8");
 const dts = read("js/index.d.ts");
 const sorted = (xs) => [...xs].sort();
-
-/** The string literals of `export type NAME = | "a" | "b" ...;` in index.d.ts. */
-function union(name) {
-  const m = dts.match(new RegExp(`export type ${name} =([^;]*);`));
-  assert.ok(m, `index.d.ts declares ${name}`);
-  return [...m[1].replace(/\/\*[\s\S]*?\*\//g, "").matchAll(/"([^"]+)"/g)].map((x) => x[1]);
-}
 
 test("the generated entry export lists are up to date (node scripts/gen-entries.mjs --check)", () => {
   execFileSync(process.execPath, [path.join(ROOT, "scripts/gen-entries.mjs"), "--check"], { stdio: "pipe" });
@@ -66,24 +60,6 @@ test("every entry exports the API functions and nothing undeclared", async () =>
   // bundler.mjs needs a bundler (it imports the .wasm as a module): check its text.
   const bundler = read("js/bundler.mjs");
   for (const name of API_NAMES) assert.match(bundler, new RegExp(`^  ${name},$`, "m"), `js/bundler.mjs ${name}`);
-});
-
-test("ErrorCode in index.d.ts = crates/core/src/error.rs ErrorCode (+ the JS-only not_initialized, verification_failed)", () => {
-  const rust = read("crates/core/src/error.rs");
-  const asStr = rust.slice(rust.indexOf("fn as_str"));
-  const codes = [...asStr.slice(0, asStr.indexOf("\n    }\n")).matchAll(/=> "([a-z_]+)"/g)].map((m) => m[1]);
-  assert.ok(codes.length >= 8, `parsed ${codes.length} Rust error codes`);
-  assert.deepEqual(sorted(union("ErrorCode")), sorted([...codes, "not_initialized", "verification_failed"]));
-});
-
-test("VerificationFailure / VerificationInfoCode in index.d.ts = src/receipt/report.rs codes", () => {
-  const rust = read("src/receipt/report.rs");
-  const mod = rust.slice(rust.indexOf("pub mod codes"), rust.indexOf("\n}\n", rust.indexOf("pub mod codes")));
-  const [failurePart, infoPart] = mod.split("// Informational checks");
-  assert.ok(infoPart, "report.rs marks the informational codes");
-  const consts = (text) => [...text.matchAll(/pub const \w+: &str = "([a-z_]+)";/g)].map((m) => m[1]);
-  assert.deepEqual(sorted(union("VerificationFailure")), sorted(consts(failurePart)));
-  assert.deepEqual(sorted(union("VerificationInfoCode")), sorted(consts(infoPart)));
 });
 
 test("README.md's size block matches the built files (node scripts/size.mjs --check-readme)", () => {

@@ -41,6 +41,18 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
+    /// Every code (the TypeScript `ErrorCode` union is checked against it).
+    pub const ALL: &'static [ErrorCode] = &[
+        ErrorCode::MalformedJson,
+        ErrorCode::NestingTooDeep,
+        ErrorCode::WrongType,
+        ErrorCode::MissingField,
+        ErrorCode::InvalidDatetime,
+        ErrorCode::OutOfRange,
+        ErrorCode::TooLarge,
+        ErrorCode::InvalidValue,
+    ];
+
     /// The stable snake_case name of this code.
     pub fn as_str(self) -> &'static str {
         match self {

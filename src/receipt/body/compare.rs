@@ -1,0 +1,265 @@
+//! Comparing and describing body and receipt values: Python `==` on
+//! parsed JSON, hex digests, instants, and short bounded descriptions for
+//! messages.
+
+use std::collections::HashMap;
+
+use super::super::checks::{hex_eq, num_eq_values, sha256_of};
+use super::super::report::pointer;
+use crate::json::{self, Kind, Ref, Text};
+use crate::py::time::PyDateTime;
+
+/// A short description of a body or receipt value for a message: a string
+/// as its first 77 characters, anything else as the first ~100 bytes of its
+/// compact JSON. Only that prefix is ever printed (a hostile value described
+/// once per failing entry must not be serialised whole each time).
+pub(super) fn describe(v: Option<Ref<'_>>) -> String {
+    let Some(v) = v else { return "missing".to_string() };
+    match v.as_text() {
+        Some(s) => {
+            let (head, cut) = text_prefix(s, 77);
+            if cut {
+                format!("{head:?}...")
+            } else {
+                format!("{head:?}")
+            }
+        }
+        None => {
+            let mut out = Vec::new();
+            if write_prefix(v, DESCRIBE_BYTES, &mut out) {
+                String::from_utf8_lossy(&out).into_owned()
+            } else {
+                let mut end = DESCRIBE_BYTES.min(out.len());
+                while end > 0 && out.get(end).is_some_and(|b| b & 0xC0 == 0x80) {
+                    end -= 1;
+                }
+                format!("{}... (truncated)", String::from_utf8_lossy(&out[..end]))
+            }
+        }
+    }
+}
+
+/// How much of a non-string value [`describe`] prints.
+const DESCRIBE_BYTES: usize = 100;
+
+/// The first `n` code points of a text (lone surrogates as U+FFFD), and
+/// whether it was cut. Reads at most `4 n` bytes of it.
+fn text_prefix(s: Text<'_>, n: usize) -> (String, bool) {
+    let bytes = s.as_bytes();
+    let mut end = bytes.len().min(4 * n + 4);
+    while end < bytes.len() && end > 0 && bytes[end] & 0xC0 == 0x80 {
+        end -= 1;
+    }
+    let head = json::Text::Wtf8(&bytes[..end]).to_str_lossy();
+    let mut chars = head.char_indices();
+    match chars.nth(n) {
+        Some((i, _)) => (head[..i].to_string(), true),
+        None => (head.into_owned(), end < bytes.len()),
+    }
+}
+
+/// Compact JSON of `v` into `out`, stopping once `out` holds more than
+/// `budget` bytes; true when the whole value was written. Linear in what
+/// it writes, whatever the size of `v`.
+fn write_prefix(v: Ref<'_>, budget: usize, out: &mut Vec<u8>) -> bool {
+    if out.len() > budget {
+        return false;
+    }
+    match v.kind() {
+        Kind::Null => out.extend_from_slice(b"null"),
+        Kind::Bool(b) => out.extend_from_slice(if b { b"true" } else { b"false" }),
+        Kind::Int(d) => {
+            let room = budget + 1 - out.len();
+            out.extend_from_slice(&d.as_bytes()[..d.len().min(room)]);
+            if d.len() > room {
+                return false;
+            }
+        }
+        Kind::Float(f) => json::write::write_float(f, out),
+        Kind::Str(t) => {
+            let (head, cut) = text_prefix(t, budget + 1 - out.len());
+            json::write::write_bytes(head.as_bytes(), false, out);
+            if cut {
+                return false;
+            }
+        }
+        Kind::Array(items) => {
+            out.push(b'[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                if !write_prefix(item, budget, out) {
+                    return false;
+                }
+            }
+            out.push(b']');
+        }
+        Kind::Object(members) => {
+            out.push(b'{');
+            for (i, (k, item)) in members.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                let (head, cut) = text_prefix(k, budget + 1 - out.len().min(budget));
+                json::write::write_bytes(head.as_bytes(), false, out);
+                if cut || out.len() > budget {
+                    return false;
+                }
+                out.push(b':');
+                if !write_prefix(item, budget, out) {
+                    return false;
+                }
+            }
+            out.push(b'}');
+        }
+    }
+    out.len() <= budget
+}
+
+/// [`describe`] of a value that stands for `null` when missing.
+pub(super) fn describe_or_null(v: Option<Ref<'_>>) -> String {
+    match v {
+        None => "null".to_string(),
+        v => describe(v),
+    }
+}
+
+pub(super) fn str_of(v: Option<Ref<'_>>) -> Option<Text<'_>> {
+    v.and_then(Ref::as_text)
+}
+
+/// A missing value stands for `null`.
+pub(super) fn null_or_missing(v: Option<Ref<'_>>) -> bool {
+    match v {
+        None => true,
+        Some(v) => v.is_null(),
+    }
+}
+
+/// `JSON pointer` of `base` + an array index.
+pub(super) fn at_index(base: &str, i: usize) -> String {
+    pointer(base, &i.to_string())
+}
+
+/// Python `==` on parsed JSON values, numbers by value (`1 == 1.0`), objects
+/// as dicts (order-insensitive), booleans distinct from numbers. A missing
+/// value (`None`) stands for `null`.
+pub(super) fn py_eq(a: Option<Ref<'_>>, b: Option<Ref<'_>>) -> bool {
+    let null = null_or_missing;
+    let (Some(a), Some(b)) = (a, b) else { return null(a) && null(b) };
+    match (a.kind(), b.kind()) {
+        (Kind::Null, Kind::Null) => true,
+        (Kind::Bool(x), Kind::Bool(y)) => x == y,
+        (Kind::Int(_) | Kind::Float(_), Kind::Int(_) | Kind::Float(_)) => num_eq_values(a, b),
+        (Kind::Str(x), Kind::Str(y)) => json::bytes_eq(x.as_bytes(), y.as_bytes()),
+        (Kind::Array(x), Kind::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| py_eq(Some(p), Some(q)))
+        }
+        (Kind::Object(x), Kind::Object(y)) => {
+            if x.len() != y.len() {
+                return false;
+            }
+            // Small objects (score breakdowns) by scan; large ones through an
+            // index, so a hostile body cannot make the comparison quadratic.
+            if x.len() <= 32 {
+                // Same position first (the usual case: the same order).
+                return (0..x.len()).all(|i| {
+                    let (k, v) = x.at(i);
+                    let same = y.at(i);
+                    let w = if same.0.as_bytes() == k.as_bytes() { Some(same.1) } else { y.get_bytes(k.as_bytes()) };
+                    w.is_some_and(|w| py_eq(Some(v), Some(w)))
+                });
+            }
+            let index: HashMap<&[u8], Ref<'_>> = y.iter().map(|(k, v)| (k.as_bytes(), v)).collect();
+            x.iter().all(|(k, v)| index.get(k.as_bytes()).is_some_and(|&w| py_eq(Some(v), Some(w))))
+        }
+        _ => false,
+    }
+}
+
+/// Two hex digests (or nulls) agree: strings case-insensitively, else by value.
+pub(super) fn digest_eq(a: Option<Ref<'_>>, b: Option<Ref<'_>>) -> bool {
+    match (str_of(a), str_of(b)) {
+        (Some(x), Some(y)) => hex_eq(&x.to_str_lossy(), &y.to_str_lossy()),
+        _ => py_eq(a, b),
+    }
+}
+
+/// [`digest_eq`] of a recomputed digest (`None`: null, no text) and a bound value.
+pub(super) fn digest_text_eq(h: Option<&str>, b: Option<Ref<'_>>) -> bool {
+    match h {
+        Some(h) => str_of(b).is_some_and(|y| hex_eq(h, &y.to_str_lossy())),
+        None => null_or_missing(b),
+    }
+}
+
+/// The body time `a` denotes the bound time `b`'s instant (a naive bound
+/// time is UTC): an aware time of that instant, or, naive, `b`'s very text;
+/// non-time values must be equal.
+pub(super) fn same_instant(a: Option<Ref<'_>>, b: Option<Ref<'_>>) -> bool {
+    match (str_of(a), str_of(b)) {
+        (Some(x), Some(y)) => {
+            if x.as_bytes() == y.as_bytes() {
+                return true;
+            }
+            match (PyDateTime::parse(&x.to_str_lossy()), PyDateTime::parse(&y.to_str_lossy())) {
+                // The same instant, and naive only where the bound time is
+                // naive: JavaScript's `Date` reads a naive date-time as local
+                // time, so a naive mirror of an aware time is another instant
+                // for a client. (An aware body time of a naive bound one is
+                // the server's own form, `as_of` "...Z" for the receipt's
+                // naive UTC "...": the same instant for every reader.)
+                // A naive body time must be the bound text itself (compared
+                // above): "2026-04-02 09:00:00" is not "2026-04-02T09:00:00" to
+                // every engine (Safari's Date gives NaN for the former).
+                (Ok(p), Ok(q)) => !p.is_naive() && p.instant_micros() == q.instant_micros(),
+                _ => false,
+            }
+        }
+        _ => py_eq(a, b),
+    }
+}
+
+/// The SHA-256 of a text as the receipt would bind it (null for null).
+pub(super) fn text_digest(v: Option<Ref<'_>>) -> Option<String> {
+    str_of(v).map(sha256_of)
+}
+
+/// Does the bound digest value `got` hold the hex digest `h`?
+pub(super) fn bound_digest_is(got: Option<Ref<'_>>, h: &str) -> bool {
+    str_of(got).is_some_and(|s| hex_eq(&s.to_str_lossy(), h))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Python `==` of two JSON texts (parsed as one array `[a, b]`).
+    fn eq_with(a: &str, b: &str, f: fn(Option<Ref<'_>>, Option<Ref<'_>>) -> bool) -> bool {
+        let text = format!("[{a},{b}]");
+        let doc = json::parse_doc(&text).unwrap();
+        let items = doc.root().as_array().unwrap();
+        f(items.get(0), items.get(1))
+    }
+
+    #[test]
+    fn python_equality_of_values() {
+        assert!(eq_with(r#"{"a":1,"b":[1.0,"x"]}"#, r#"{"b":[1,"x"],"a":1.0}"#, py_eq));
+        assert!(!eq_with("true", "1", py_eq));
+        assert!(!eq_with(r#"{"a":1}"#, r#"{"a":1,"b":2}"#, py_eq));
+        assert!(!eq_with("NaN", "NaN", py_eq));
+        // A naive body time of an aware bound one: JS reads it as local time.
+        assert!(!eq_with(r#""2026-04-02T09:00:00""#, r#""2026-04-02T09:00:00Z""#, same_instant));
+        assert!(!eq_with(r#""2026-04-02 09:00:00""#, r#""2026-04-02T09:00:00+00:00""#, same_instant));
+        // The server's own as_of: "...Z" in the body, naive UTC in the receipt.
+        assert!(eq_with(r#""2026-04-02T09:00:00Z""#, r#""2026-04-02T09:00:00""#, same_instant));
+        assert!(!eq_with(r#""2026-04-02 09:00:00""#, r#""2026-04-02T09:00:00""#, same_instant));
+        assert!(eq_with(r#""2026-04-02T09:00:00""#, r#""2026-04-02T09:00:00""#, same_instant));
+        assert!(eq_with(r#""2026-04-02T10:00:00+01:00""#, r#""2026-04-02T09:00:00+00:00""#, same_instant));
+        assert!(!eq_with(r#""2026-04-02T09:00:01Z""#, r#""2026-04-02T09:00:00""#, same_instant));
+        let doc = json::parse_doc("null").unwrap();
+        assert!(same_instant(Some(doc.root()), None));
+        assert!(py_eq(None, Some(doc.root())));
+    }
+}

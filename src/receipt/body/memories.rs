@@ -1,0 +1,216 @@
+//! `memories[i]` against `results[i]`: the mirrored fields, the content
+//! hash and the neighbour fields (`context_<pos>`, `_id`, `_metadata`).
+
+use super::super::checks::sha256_of;
+use super::super::report::pointer;
+use super::compare::{
+    at_index, bound_digest_is, describe, describe_or_null, digest_eq, null_or_missing, py_eq, same_instant, str_of,
+};
+use super::tally::p;
+use super::Binder;
+use crate::json::{self, Kind, Members, Ref, Text, Value};
+
+pub(super) const PRIVACY_HINT: &str =
+    " (if the memory was written in privacy-minimal mode its content_hash is an HMAC that no \
+client can recompute: pass given.privacy_minimal = true to skip this comparison)";
+
+/// The body keys of each neighbour position: (position, text, id, metadata).
+const NEIGHBOUR_KEYS: [(&str, &str, &str, &str); 4] = [
+    ("before", "context_before", "context_before_id", "context_before_metadata"),
+    ("before_2", "context_before_2", "context_before_2_id", "context_before_2_metadata"),
+    ("after", "context_after", "context_after_id", "context_after_metadata"),
+    ("after_2", "context_after_2", "context_after_2_id", "context_after_2_metadata"),
+];
+
+impl<'d> Binder<'_, 'd> {
+    /// `memories[i]` <-> `results[i]`: the length, then each memory.
+    pub(super) fn memories(&mut self) {
+        let n = self.results.len();
+        match self.body.get("memories") {
+            None => self.report.skip(super::CheckCode::BodyMismatch, "/memories", "the body carries no memories"),
+            Some(list) => match list.as_array() {
+                Some(memories) => {
+                    self.fields.check(self.report, memories.len() == n, p("/memories"), p(&self.results_ptr), || {
+                        format!("the body has {} memories, the receipt binds {} results", memories.len(), n)
+                    });
+                    let mut content_hashes = self.content_hashes(memories.iter());
+                    for (i, m) in memories.iter().enumerate() {
+                        let Some(&r) = self.results.get(i) else {
+                            // Already reported by the length check: an unbound memory.
+                            continue;
+                        };
+                        let Some(mo) = m.as_object() else {
+                            self.fields.check(
+                                self.report,
+                                false,
+                                || at_index("/memories", i),
+                                || at_index(&self.results_ptr, i),
+                                || format!("memories[{i}] is {}, not an object", m.type_name()),
+                            );
+                            continue;
+                        };
+                        self.memory_fields(i, mo, r);
+                        let hash = content_hashes.get_mut(i).and_then(Option::take);
+                        self.memory_content(i, mo, r, hash);
+                        self.neighbours_of(i, mo, r);
+                    }
+                }
+                None => self.fields.check(self.report, false, p("/memories"), p(&self.results_ptr), || {
+                    format!("memories is {}, not an array", list.type_name())
+                }),
+            },
+        }
+    }
+
+    /// The content hashes of the bound memories, all at once: independent
+    /// messages, which the wasm build hashes four at a time
+    /// (`hash::sha256_hex_each`). None for a memory without string content.
+    fn content_hashes(&self, memories: impl Iterator<Item = Ref<'d>>) -> Vec<Option<String>> {
+        let contents: Vec<Option<&[u8]>> = memories
+            .take(if self.privacy { 0 } else { self.results.len() })
+            .map(|m| m.as_object().and_then(|mo| str_of(mo.get("content"))).map(Text::as_bytes))
+            .collect();
+        let mut hashes =
+            crate::hash::sha256_hex_each(&contents.iter().flatten().copied().collect::<Vec<_>>()).into_iter();
+        contents.iter().map(|c| c.and_then(|_| hashes.next())).collect()
+    }
+
+    /// `memories[i]` fields against `results[i]`.
+    fn memory_fields(&mut self, i: usize, m: Members<'d>, r: Ref<'d>) {
+        // (key, compared as: 0 value, 1 digest, 2 instant)
+        for (key, how) in
+            [("id", 0), ("source", 0), ("content_hash", 1), ("score", 0), ("score_breakdown", 0), ("event_time", 2)]
+        {
+            let Some(v) = m.get(key) else { continue };
+            let bound = r.get(key);
+            let ok = match how {
+                2 => same_instant(Some(v), bound),
+                1 => digest_eq(Some(v), bound),
+                _ => py_eq(Some(v), bound),
+            };
+            self.fields.check(
+                self.report,
+                ok,
+                || pointer(&at_index("/memories", i), key),
+                || pointer(&at_index(&self.results_ptr, i), key),
+                || format!("{key} {} vs bound {}", describe(Some(v)), describe(bound)),
+            );
+        }
+    }
+
+    /// `memories[i].content`: a string hashing to `results[i].content_hash`
+    /// (`hash`: its precomputed SHA-256); any other type fails.
+    fn memory_content(&mut self, i: usize, mo: Members<'d>, r: Ref<'d>, hash: Option<String>) {
+        let mp = || at_index("/memories", i);
+        let rp = || at_index(&self.results_ptr, i);
+        self.fields.string_or_absent(
+            self.report,
+            mo.get("content"),
+            || pointer(&mp(), "content"),
+            || pointer(&rp(), "content_hash"),
+            &|| format!("memories[{i}].content"),
+        );
+        let Some(text) = str_of(mo.get("content")) else { return };
+        if self.privacy {
+            self.content_skipped += 1;
+            return;
+        }
+        let h = hash.unwrap_or_else(|| sha256_of(text));
+        let got = r.get("content_hash");
+        let ok = bound_digest_is(got, &h);
+        self.content.check(
+            self.report,
+            ok,
+            || pointer(&mp(), "content"),
+            || pointer(&rp(), "content_hash"),
+            || format!("SHA256(content) {h} vs bound content_hash {}{}", describe(got), PRIVACY_HINT),
+        );
+        if let Some(slot) = self.memory_hashes.get_mut(i) {
+            *slot = Some((text.as_bytes(), h));
+        }
+    }
+
+    /// `memories[i].context_<pos>{,_id,_metadata}` against `results[i].context_neighbors[pos]`.
+    fn neighbours_of(&mut self, i: usize, m: Members<'d>, r: Ref<'d>) {
+        // Most memories carry no neighbour fields: one pass over the keys
+        // instead of twelve lookups.
+        if !m.iter().any(|(k, _)| k.as_bytes().starts_with(b"context_")) {
+            return;
+        }
+        let entries = r.get("context_neighbors").and_then(Ref::as_object);
+        let mp = || at_index("/memories", i);
+        let np = || pointer(&at_index(&self.results_ptr, i), "context_neighbors");
+        let tally = &mut self.neighbours;
+        let report = &mut *self.report;
+        for (pos, text_key, id_key, meta_key) in NEIGHBOUR_KEYS {
+            let (text, id, meta) = (m.get(text_key), m.get(id_key), m.get(meta_key));
+            if text.is_none() && id.is_none() && meta.is_none() {
+                continue; // the body carries nothing for this position
+            }
+            // A missing field stands for null.
+            let is_null = null_or_missing;
+            let entry = entries.and_then(|e| e.get(pos));
+            let ep = || pointer(&np(), pos);
+            let Some(entry) = entry else {
+                // The receipt binds no neighbour here: the body may carry none.
+                let carried = !is_null(text) || !is_null(meta) || !is_null(id);
+                let at = || {
+                    if !is_null(text) {
+                        pointer(&mp(), text_key)
+                    } else if !is_null(meta) {
+                        pointer(&mp(), meta_key)
+                    } else {
+                        pointer(&mp(), id_key)
+                    }
+                };
+                tally.check(report, !carried, at, ep, || {
+                    format!("the body carries a {pos} neighbour but the receipt binds none at this position")
+                });
+                continue;
+            };
+            let bound_id = entry.get("id");
+            tally.check(
+                report,
+                py_eq(id, bound_id),
+                || pointer(&mp(), id_key),
+                || pointer(&ep(), "id"),
+                || format!("{id_key} {} vs bound {}", describe_or_null(id), describe(bound_id)),
+            );
+            let bound_c = entry.get("returned_content_sha256");
+            let text_kind = text.map(Ref::kind);
+            let ok = match text_kind {
+                None | Some(Kind::Null) => bound_c.is_some_and(Ref::is_null),
+                Some(Kind::Str(t)) => bound_digest_is(bound_c, &sha256_of(t)),
+                _ => false,
+            };
+            tally.check(
+                report,
+                ok,
+                || pointer(&mp(), text_key),
+                || pointer(&ep(), "returned_content_sha256"),
+                || match (text, text_kind) {
+                    (_, Some(Kind::Str(t))) => {
+                        format!("SHA256({text_key}) {} vs bound {}", sha256_of(t), describe(bound_c))
+                    }
+                    (None, _) | (_, Some(Kind::Null)) => {
+                        format!("{text_key} is null; bound returned_content_sha256 {}", describe(bound_c))
+                    }
+                    (Some(other), _) => format!("{text_key} is {}, not a string or null", other.type_name()),
+                },
+            );
+            let h = match meta {
+                Some(meta) => json::canonical_sha256(meta),
+                None => json::canonical_sha256(&Value::Null),
+            };
+            let bound_m = entry.get("returned_metadata_sha256");
+            let ok = bound_digest_is(bound_m, &h);
+            tally.check(
+                report,
+                ok,
+                || pointer(&mp(), meta_key),
+                || pointer(&ep(), "returned_metadata_sha256"),
+                || format!("SHA256(PyJSON({meta_key})) {h} vs bound {}", describe(bound_m)),
+            );
+        }
+    }
+}

@@ -1,0 +1,94 @@
+//! `receipt_view.memories_used[j]` against the result with that id.
+
+use super::super::checks::sha256_of;
+use super::super::report::pointer;
+use super::compare::{at_index, bound_digest_is, describe, py_eq, same_instant, str_of};
+use super::memories::PRIVACY_HINT;
+use super::tally::p;
+use super::Binder;
+use crate::json::{self, Ref};
+
+impl<'d> Binder<'_, 'd> {
+    /// `receipt_view.memories_used`: an array of objects, each naming a
+    /// receipt result whose fields it mirrors.
+    pub(super) fn view_memories(&mut self) {
+        let used = self.body.get("receipt_view").and_then(|v| v.get("memories_used"));
+        if let Some(list) = used.filter(|u| u.as_array().is_none()) {
+            // An array-like object ({"0": ..., "length": n}) or anything else:
+            // a client indexing it reads values nothing here compared.
+            self.fields.fail_if(self.report, true, p("/receipt_view/memories_used"), p(&self.results_ptr), || {
+                format!("receipt_view.memories_used is {}, not an array", list.type_name())
+            });
+        }
+        let Some(used) = used.and_then(Ref::as_array) else { return };
+        for (j, u) in used.iter().enumerate() {
+            if u.as_object().is_none() {
+                self.fields.fail_if(
+                    self.report,
+                    true,
+                    || at_index("/receipt_view/memories_used", j),
+                    p(&self.results_ptr),
+                    || format!("memories_used[{j}] is {}, not an object", u.type_name()),
+                );
+                continue;
+            }
+            // (its __proto__ member: found by unbound_fields)
+            let id = str_of(u.get("id"));
+            let Some(&i) = id.and_then(|id| self.index.get(id.as_bytes())) else {
+                self.fields.check(
+                    self.report,
+                    false,
+                    || pointer(&at_index("/receipt_view/memories_used", j), "id"),
+                    p(&self.results_ptr),
+                    || format!("memories_used[{j}] names {}, which no receipt result has", describe(u.get("id"))),
+                );
+                continue;
+            };
+            self.view_memory(j, u, i);
+        }
+    }
+
+    /// `memories_used[j]` (`u`) against `results[i]`.
+    fn view_memory(&mut self, j: usize, u: Ref<'d>, i: usize) {
+        let r = self.results[i];
+        let up = || at_index("/receipt_view/memories_used", j);
+        let rp = || at_index(&self.results_ptr, i);
+        for (key, instant) in [("source", false), ("score", false), ("event_time", true)] {
+            let Some(v) = u.get(key) else { continue };
+            let bound = r.get(key);
+            let ok = if instant { same_instant(Some(v), bound) } else { py_eq(Some(v), bound) };
+            self.fields.check(
+                self.report,
+                ok,
+                || pointer(&up(), key),
+                || pointer(&rp(), key),
+                || format!("memories_used[{j}].{key} {} vs bound {}", describe(Some(v)), describe(bound)),
+            );
+        }
+        self.fields.string_or_absent(
+            self.report,
+            u.get("content"),
+            || pointer(&up(), "content"),
+            || pointer(&rp(), "content_hash"),
+            &|| format!("memories_used[{j}].content"),
+        );
+        let Some(text) = str_of(u.get("content")) else { return };
+        if self.privacy {
+            self.content_skipped += 1;
+            return;
+        }
+        let h = match self.memory_hashes.get(i) {
+            Some(Some((seen, h))) if json::bytes_eq(seen, text.as_bytes()) => h.clone(),
+            _ => sha256_of(text),
+        };
+        let got = r.get("content_hash");
+        let ok = bound_digest_is(got, &h);
+        self.content.check(
+            self.report,
+            ok,
+            || pointer(&up(), "content"),
+            || pointer(&rp(), "content_hash"),
+            || format!("SHA256(content) {h} vs bound content_hash {}{}", describe(got), PRIVACY_HINT),
+        );
+    }
+}
