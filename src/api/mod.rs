@@ -10,11 +10,12 @@
 pub mod limits;
 
 use crate::admission;
+use crate::args::{optional_str, required_str};
 use crate::json::Value;
 use crate::scoring::rank;
 use crate::scoring::ScoreInput;
 use crate::text;
-use crate::{Error, ErrorCode, Result};
+use crate::{Error, Result};
 use limits::Caps;
 
 /// `score_memory(**input)`: input is an object with the reference's keyword
@@ -166,21 +167,4 @@ pub(crate) fn receipt_limits(wire: &str, given: &Value, what: &str) -> Result<()
 
 fn strings<S: AsRef<str>>(items: impl IntoIterator<Item = S>) -> Value {
     Value::Array(items.into_iter().map(|s| Value::str(s.as_ref())).collect())
-}
-
-pub(crate) fn required_str(v: Option<&Value>, path: &str) -> Result<String> {
-    match v {
-        Some(Value::Str(s)) => Ok(s.to_str_lossy().into_owned()),
-        Some(other) => Err(Error::wrong_type(path, "a string", other.type_name())),
-        None => {
-            Err(Error::new(ErrorCode::MissingField, path, format!("`{}` is required", path.trim_start_matches('/'))))
-        }
-    }
-}
-
-pub(crate) fn optional_str(v: Option<&Value>, path: &str) -> Result<Option<String>> {
-    match v {
-        None | Some(Value::Null) => Ok(None),
-        other => required_str(other, path).map(Some),
-    }
 }

@@ -82,7 +82,7 @@ use crate::receipt::sha256_hex;
 use crate::scoring::components::relevance_with_base;
 use crate::scoring::metadata;
 use crate::scoring::rank::{self, RANKING_WEIGHTS, RANK_CALIBRATION};
-use crate::scoring::{self, Breakdown, ScoreInput, RECALL_WEIGHTS, SCORING_POLICY_VERSION};
+use crate::scoring::{self, ScoreInput, Scored, RECALL_WEIGHTS, SCORING_POLICY_VERSION};
 use crate::text;
 use crate::{Error, ErrorCode, Result};
 
@@ -469,7 +469,7 @@ fn rederive(
     ctx: &Context,
     bd: &Object,
     bp: &str,
-    scored: &Breakdown,
+    scored: &Scored,
     lexical: Option<f64>,
 ) -> (Vec<Check>, Option<Interval>, bool) {
     let mut checks = Vec::with_capacity(24);

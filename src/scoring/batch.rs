@@ -38,12 +38,13 @@ use crate::api::limits;
 use crate::json::{self, Object, Value};
 use crate::py::float::{round6, write_repr};
 use crate::py::time::PyDateTime;
-use crate::scoring::{self, components, Breakdown, ScoreInput, Scratch, COMPONENTS};
+use crate::scoring::{self, components, ScoreInput, Scored, Scratch, COMPONENTS};
 use crate::{Error, ErrorCode, Result};
 
 /// One result per candidate, in input order.
 pub struct Batch {
-    pub results: Vec<Result<Breakdown>>,
+    /// Each candidate's scored result, or the typed error of its row.
+    pub results: Vec<Result<Scored>>,
 }
 
 /// The shared inputs, read once.
@@ -59,11 +60,11 @@ impl Shared {
         let under = |e: Error| e.under("/shared");
         limits::check_api_input(shared).map_err(under)?;
         let obj = match shared {
-            Value::Null => return Ok(Shared::empty()),
+            Value::Null => return Shared::empty(),
             Value::Object(o) => o,
             other => return Err(under(Error::wrong_type("", "an object", other.type_name()))),
         };
-        let mut s = Shared::empty();
+        let mut s = Shared::empty()?;
         for (key, value) in obj.iter() {
             let Some(key) = key.as_str() else { continue };
             match key {
@@ -83,18 +84,13 @@ impl Shared {
         Ok(s)
     }
 
-    fn empty() -> Shared {
+    fn empty() -> Result<Shared> {
         // The placeholder time is always replaced (a candidate without any
-        // reference_time is an error).
-        let epoch = PyDateTime::parse("1970-01-01T00:00:00+00:00").unwrap_or_else(|_| unreachable_time());
-        Shared { base: ScoreInput::new(String::new(), epoch), content: None, reference_time: None }
+        // reference_time is an error). A valid literal: the `?` never fires,
+        // and if it did it would be a typed error, not a panic.
+        let epoch = PyDateTime::parse("1970-01-01T00:00:00+00:00")?;
+        Ok(Shared { base: ScoreInput::new(String::new(), epoch), content: None, reference_time: None })
     }
-}
-
-#[cold]
-fn unreachable_time() -> PyDateTime {
-    // A valid literal always parses; kept panic-free regardless.
-    PyDateTime::parse("2000-01-01T00:00:00").unwrap_or_else(|_| unreachable_time())
 }
 
 /// Distinct sorted query tokens, computed once per distinct query text.
@@ -131,7 +127,7 @@ impl Scorer {
     }
 
     /// Score one candidate given as a JSON value.
-    fn score(&mut self, candidate: &Value) -> Result<Breakdown> {
+    fn score(&mut self, candidate: &Value) -> Result<Scored> {
         limits::check_api_input(candidate)?;
         match candidate {
             Value::Object(o) => self.score_object(Obj::Value(o)),
@@ -143,7 +139,7 @@ impl Scorer {
     /// content stays borrowed from the text. `text_bytes` is the length of
     /// that text: the input caps are checked (on an owned copy) only when it
     /// could break one.
-    fn score_doc(&mut self, candidate: json::Ref<'_>, text_bytes: usize) -> Result<Breakdown> {
+    fn score_doc(&mut self, candidate: json::Ref<'_>, text_bytes: usize) -> Result<Scored> {
         if text_bytes > limits::WITHIN_CAPS_TEXT_BYTES {
             limits::check_api_input(&candidate.to_value())?;
         }
@@ -157,7 +153,7 @@ impl Scorer {
     /// order: `content` (its own or the shared one) is a string,
     /// `reference_time` (its own or the shared one) is present and valid;
     /// then its members apply in its order ([`ScoreInput::set`]).
-    fn score_object(&mut self, obj: Obj<'_>) -> Result<Breakdown> {
+    fn score_object(&mut self, obj: Obj<'_>) -> Result<Scored> {
         let shared = &self.shared;
         let own_content = obj.get("content");
         let content = match own_content.or(shared.content.as_ref().map(Member::Value)) {
@@ -355,7 +351,7 @@ impl Batch {
             }
         }
         out.push(']');
-        let column = |out: &mut String, name: &str, f: &dyn Fn(&Breakdown, &mut String)| {
+        let column = |out: &mut String, name: &str, f: &dyn Fn(&Scored, &mut String)| {
             out.push_str(",\"");
             out.push_str(name);
             out.push_str("\":[");
@@ -395,7 +391,7 @@ mod tests {
         Value::Object(o)
     }
 
-    fn line(r: &Result<Breakdown>) -> String {
+    fn line(r: &Result<Scored>) -> String {
         json::to_json_string(&match r {
             Ok(b) => b.to_json(),
             Err(e) => crate::cli::error_value(e),
