@@ -1,9 +1,9 @@
 //! The admission decision (spec §9.1): `evaluate` per mode, the block-list
 //! normalization, and the decision type.
 
+use super::detect::*;
 use crate::json::{Object, PyStr, Value};
 use crate::py::unicode::{self, is_py_space};
-use super::detect::*;
 
 /// What admission does with a write (`evaluate`'s `action`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -318,7 +318,6 @@ fn injection_at(t: &Text, i: usize) -> Option<usize> {
         .map(|p| i + p.len())
 }
 
-
 /// `is_too_vague(content)`: fewer than 3 distinct runs of ASCII `[a-z0-9]`
 /// in `content.lower()` (the `vague` tag).
 pub fn is_too_vague(content: &str) -> bool {
@@ -549,7 +548,7 @@ mod tests {
     use super::*;
 
     #[test]
-        fn injection_phrases_start_with_their_letters_word() {
+    fn injection_phrases_start_with_their_letters_word() {
         // The premise of `injection_at`'s first-word test.
         for p in INJECTION_PHRASES {
             let word = match p.as_bytes()[0] {

@@ -26,9 +26,9 @@ pub use detect::*;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::json;
     use crate::json::{Object, PyStr, Value};
     use crate::py::time::PyDateTime;
-    use crate::json;
 
     fn tags(s: &str) -> Vec<&'static str> {
         detect_risk_tags(s)
