@@ -42,7 +42,6 @@ const ROOT_REEXPORTS: &[(&str, &str)] = &[
 /// `(from module, to module)`: upward uses that exist today, each with the
 /// reason it is still there. Remove an entry when its use goes.
 const KNOWN: &[(&str, &str, &str)] = &[
-    ("scoring", "api", "batch applies the input caps per candidate row (api::limits)"),
     ("scoring", "cli", "batch's error rows (cli::error_value; becomes Error::to_json in core)"),
     ("audit", "api", "the audit applies the input caps (api::limits)"),
     ("lib", "api", "the typed verify functions apply the receipt caps (api::receipt_limits)"),

@@ -24,6 +24,11 @@
 //! * the result can be compact ([`Batch::write_compact`]: columns of rounded
 //!   values) instead of 1,600 seventeen-key objects.
 //!
+//! The input caps are the caller's ([`InputCaps`]): the JSON façade's
+//! [`crate::api::score_candidates`], [`crate::api::score_candidates_text`]
+//! and [`crate::api::score_candidates_read`] pass the documented ones of
+//! [`crate::api::limits`]; the batch applies them where it reads each record.
+//!
 //! Errors: a `shared` that is invalid fails the whole call (path under
 //! `/shared`); a candidate that is not JSON, breaks an input cap or has an
 //! invalid argument gets an error row (the same typed error a single
@@ -34,7 +39,6 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use crate::api::limits;
 use crate::json::{self, Object, Value};
 use crate::py::float::{round6, write_repr};
 use crate::py::time::PyDateTime;
@@ -47,6 +51,24 @@ pub struct Batch {
     pub results: Vec<Result<Scored>>,
 }
 
+/// The input caps the batch applies as it reads, given by the caller (the
+/// JSON façade, [`crate::api::score_candidates`] and its siblings, owns the
+/// policy and its values). The batch applies them itself because it reads
+/// the records: a candidate over a cap is that candidate's error row, not a
+/// failed call, and a JSON Lines record is checked as it is parsed.
+#[derive(Clone, Copy)]
+pub struct InputCaps {
+    /// The caps of one input object (`shared`, or a candidate).
+    pub value: fn(&Value) -> Result<()>,
+    /// The cap of the candidates text (`text`, `what`).
+    pub text: fn(&str, &str) -> Result<()>,
+    /// A record of at most this many bytes of text cannot break `value`, so
+    /// it is not walked.
+    pub within_text_bytes: usize,
+    /// The most candidates one call takes (an array; JSON Lines is bounded by `text`).
+    pub max_items: usize,
+}
+
 /// The shared inputs, read once.
 struct Shared {
     /// Defaults for every keyword argument but `content` / `reference_time`.
@@ -56,9 +78,9 @@ struct Shared {
 }
 
 impl Shared {
-    fn read(shared: &Value) -> Result<Shared> {
+    fn read(shared: &Value, caps: &InputCaps) -> Result<Shared> {
         let under = |e: Error| e.under("/shared");
-        limits::check_api_input(shared).map_err(under)?;
+        (caps.value)(shared).map_err(under)?;
         let obj = match shared {
             Value::Null => return Shared::empty(),
             Value::Object(o) => o,
@@ -116,19 +138,25 @@ impl QueryCache {
 
 /// Scores candidates against one set of shared inputs.
 struct Scorer {
+    caps: InputCaps,
     shared: Shared,
     cache: QueryCache,
     scratch: Scratch,
 }
 
 impl Scorer {
-    fn new(shared: &Value) -> Result<Scorer> {
-        Ok(Scorer { shared: Shared::read(shared)?, cache: QueryCache::default(), scratch: Scratch::default() })
+    fn new(caps: &InputCaps, shared: &Value) -> Result<Scorer> {
+        Ok(Scorer {
+            caps: *caps,
+            shared: Shared::read(shared, caps)?,
+            cache: QueryCache::default(),
+            scratch: Scratch::default(),
+        })
     }
 
     /// Score one candidate given as a JSON value.
     fn score(&mut self, candidate: &Value) -> Result<Scored> {
-        limits::check_api_input(candidate)?;
+        (self.caps.value)(candidate)?;
         match candidate {
             Value::Object(o) => self.score_object(Obj::Value(o)),
             other => Err(Error::wrong_type("", "an object", other.type_name())),
@@ -140,8 +168,8 @@ impl Scorer {
     /// that text: the input caps are checked (on an owned copy) only when it
     /// could break one.
     fn score_doc(&mut self, candidate: json::Ref<'_>, text_bytes: usize) -> Result<Scored> {
-        if text_bytes > limits::WITHIN_CAPS_TEXT_BYTES {
-            limits::check_api_input(&candidate.to_value())?;
+        if text_bytes > self.caps.within_text_bytes {
+            (self.caps.value)(&candidate.to_value())?;
         }
         match candidate.as_object() {
             Some(m) => self.score_object(Obj::Doc(m)),
@@ -249,19 +277,20 @@ impl<'a> Member<'a> {
     }
 }
 
-/// Score candidates given as JSON values.
-pub fn score_candidates(shared: &Value, candidates: &[Value]) -> Result<Batch> {
-    check_count(candidates.len())?;
-    let mut scorer = Scorer::new(shared)?;
+/// Score candidates given as JSON values (under `caps`; the façade's
+/// [`crate::api::score_candidates`] passes its own).
+pub fn score_candidates(caps: &InputCaps, shared: &Value, candidates: &[Value]) -> Result<Batch> {
+    check_count(caps, candidates.len())?;
+    let mut scorer = Scorer::new(caps, shared)?;
     Ok(Batch { results: candidates.iter().map(|c| scorer.score(c)).collect() })
 }
 
-fn check_count(n: usize) -> Result<()> {
-    if n > limits::MAX_ARRAY_ITEMS {
+fn check_count(caps: &InputCaps, n: usize) -> Result<()> {
+    if n > caps.max_items {
         return Err(Error::new(
             ErrorCode::TooLarge,
             "/candidates",
-            format!("{n} candidates; the limit is {}", limits::MAX_ARRAY_ITEMS),
+            format!("{n} candidates; the limit is {}", caps.max_items),
         ));
     }
     Ok(())
@@ -270,8 +299,12 @@ fn check_count(n: usize) -> Result<()> {
 /// Score candidates that were read elsewhere (a binding converting its own
 /// data): `Err` items (a candidate the binding could not convert) are kept
 /// as their error rows. No count cap: the caller bounds its input.
-pub fn score_candidates_read(shared: &Value, candidates: impl IntoIterator<Item = Result<Value>>) -> Result<Batch> {
-    let mut scorer = Scorer::new(shared)?;
+pub fn score_candidates_read(
+    caps: &InputCaps,
+    shared: &Value,
+    candidates: impl IntoIterator<Item = Result<Value>>,
+) -> Result<Batch> {
+    let mut scorer = Scorer::new(caps, shared)?;
     Ok(Batch { results: candidates.into_iter().map(|c| c.and_then(|c| scorer.score(&c))).collect() })
 }
 
@@ -279,18 +312,18 @@ pub fn score_candidates_read(shared: &Value, candidates: impl IntoIterator<Item 
 /// (one object per line; blank lines are skipped). In JSON Lines, a line
 /// that is not JSON gets a `malformed_json` error row; a text that starts
 /// with `[` but is not a JSON array fails the call.
-pub fn score_candidates_text(shared: &Value, candidates: &str) -> Result<Batch> {
-    limits::check_text(candidates, "the candidates text")?;
+pub fn score_candidates_text(caps: &InputCaps, shared: &Value, candidates: &str) -> Result<Batch> {
+    (caps.text)(candidates, "the candidates text")?;
     if candidates.trim_start().starts_with('[') {
         return match json::parse(candidates)? {
             Value::Array(items) => {
-                check_count(items.len())?;
-                score_candidates_read(shared, items.into_iter().map(Ok))
+                check_count(caps, items.len())?;
+                score_candidates_read(caps, shared, items.into_iter().map(Ok))
             }
             other => Err(Error::wrong_type("/candidates", "an array of objects", other.type_name())),
         };
     }
-    let mut scorer = Scorer::new(shared)?;
+    let mut scorer = Scorer::new(caps, shared)?;
     let mut results = Vec::new();
     let mut records = json::DocRecords::new(candidates);
     while let Some((record, taken)) = records.next_record() {
@@ -382,6 +415,7 @@ impl Batch {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::limits;
 
     fn merged(shared: &Value, cand: &Value) -> Value {
         let mut o = shared.as_object().cloned().unwrap_or_default();
@@ -416,7 +450,7 @@ mod tests {
             r#"[1]"#,
         ];
         let values: Vec<Value> = cands.iter().map(|c| json::parse(c).unwrap()).collect();
-        let batch = score_candidates(&shared, &values).unwrap();
+        let batch = crate::api::score_candidates(&shared, &values).unwrap();
         for (c, r) in values.iter().zip(&batch.results) {
             let single = if c.as_object().is_some() {
                 crate::api::score_memory(&merged(&shared, c))
@@ -431,10 +465,10 @@ mod tests {
         }
         // Same through the text forms.
         let jsonl = cands.join("\n\n");
-        let t = score_candidates_text(&shared, &jsonl).unwrap();
+        let t = crate::api::score_candidates_text(&shared, &jsonl).unwrap();
         assert_eq!(t.to_jsonl(), batch.to_jsonl());
         let arr = format!("[{}]", cands.join(","));
-        assert_eq!(score_candidates_text(&shared, &arr).unwrap().to_jsonl(), batch.to_jsonl());
+        assert_eq!(crate::api::score_candidates_text(&shared, &arr).unwrap().to_jsonl(), batch.to_jsonl());
         assert_eq!(batch.errors(), 4);
     }
 
@@ -451,7 +485,7 @@ mod tests {
             }),
             r#"{"content":"omega"}"#
         );
-        let b = score_candidates_text(&shared, &text).unwrap();
+        let b = crate::api::score_candidates_text(&shared, &text).unwrap();
         assert_eq!(b.results.len(), 3);
         assert_eq!(b.results[1].as_ref().err().map(|e| e.code), Some(ErrorCode::MalformedJson));
         let mut one = shared.as_object().cloned().unwrap();
@@ -474,8 +508,8 @@ mod tests {
             format!(r#"{{"content":"a","risk_tags":[{}]}}"#, vec!["\"\""; limits::MAX_METADATA_VALUES].join(",")),
         ];
         let values: Vec<Value> = lines.iter().map(|l| json::parse(l).unwrap()).collect();
-        let want = score_candidates(&shared, &values).unwrap();
-        let got = score_candidates_text(&shared, &lines.join("\n")).unwrap();
+        let want = crate::api::score_candidates(&shared, &values).unwrap();
+        let got = crate::api::score_candidates_text(&shared, &lines.join("\n")).unwrap();
         assert_eq!(got.to_jsonl(), want.to_jsonl());
         let codes: Vec<_> = got.results.iter().map(|r| r.as_ref().err().map(|e| (e.code, e.path.as_str()))).collect();
         assert_eq!(codes, [Some((ErrorCode::TooLarge, "/metadata")), None, None]);
@@ -483,9 +517,9 @@ mod tests {
 
     #[test]
     fn invalid_shared_fails_the_call() {
-        let e = score_candidates(&json::parse(r#"{"risk_tags":7}"#).unwrap(), &[]).err().unwrap();
+        let e = crate::api::score_candidates(&json::parse(r#"{"risk_tags":7}"#).unwrap(), &[]).err().unwrap();
         assert_eq!(e.path, "/shared/risk_tags");
-        let e = score_candidates(&json::parse(r#"[]"#).unwrap(), &[]).err().unwrap();
+        let e = crate::api::score_candidates(&json::parse(r#"[]"#).unwrap(), &[]).err().unwrap();
         assert_eq!(e.path, "/shared");
     }
 }

@@ -183,7 +183,8 @@ impl Wire<'_> {
             limits.push_unique(name, Value::int(n as i64));
         }
         o.push_unique("scoring_limits", Value::Object(limits));
-        let mut table = Object::with_capacity(weights.len());
+        // At least 7: the same allocation for either table (recall 7, admission 6).
+        let mut table = Object::with_capacity(weights.len().max(7));
         for (name, w) in weights {
             table.push_unique(name, Value::Float(w));
         }
