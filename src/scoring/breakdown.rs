@@ -129,7 +129,7 @@ impl ScoreBreakdown {
             eligible: self.eligible,
             safety_eligible: self.safety_eligible,
             temporal_eligible: self.temporal_eligible,
-            purpose: Value::str(self.purpose.as_str()),
+            purpose: Purpose::Str(&self.purpose),
             scoring_policy_version: &self.scoring_policy_version,
             reference_time: &self.reference_time,
             scoring_limits: &self.scoring_limits,
@@ -149,15 +149,24 @@ pub(super) struct Wire<'a> {
     pub eligible: bool,
     pub safety_eligible: bool,
     pub temporal_eligible: bool,
-    pub purpose: Value,
+    pub purpose: Purpose<'a>,
     pub scoring_policy_version: &'a str,
     pub reference_time: &'a str,
     pub scoring_limits: &'a ScoringLimits,
     pub reasons: &'a [String],
 }
 
+/// The purpose as the two holders keep it (copied into the object as it is printed).
+pub(super) enum Purpose<'a> {
+    /// Any JSON value, echoed as given (the scorer's [`Scored`]).
+    Value(&'a Value),
+    /// A string ([`ScoreBreakdown`]).
+    Str(&'a str),
+}
+
 impl Wire<'_> {
     /// The reference's output object, keys in emission order (spec §5).
+    #[inline]
     pub fn print<'w>(self, weights: impl ExactSizeIterator<Item = (&'w str, f64)>) -> Value {
         let mut o = Object::with_capacity(17);
         for (name, value) in COMPONENTS.iter().zip(self.components) {
@@ -167,7 +176,13 @@ impl Wire<'_> {
         o.push_unique("eligible", Value::Bool(self.eligible));
         o.push_unique("safety_eligible", Value::Bool(self.safety_eligible));
         o.push_unique("temporal_eligible", Value::Bool(self.temporal_eligible));
-        o.push_unique("purpose", self.purpose);
+        o.push_unique(
+            "purpose",
+            match self.purpose {
+                Purpose::Value(v) => v.clone(),
+                Purpose::Str(s) => Value::str(s),
+            },
+        );
         o.push_unique("scoring_policy_version", Value::str(self.scoring_policy_version));
         o.push_unique("reference_time", Value::str(self.reference_time));
         let l = self.scoring_limits;

@@ -107,7 +107,7 @@ impl Scored {
             eligible: self.eligible(),
             safety_eligible: self.safety_eligible,
             temporal_eligible: self.temporal_eligible,
-            purpose: self.purpose.clone(),
+            purpose: breakdown::Purpose::Value(&self.purpose),
             scoring_policy_version: SCORING_POLICY_VERSION,
             reference_time: &self.reference_time,
             scoring_limits: &ScoringLimits::CURRENT,
