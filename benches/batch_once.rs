@@ -1,7 +1,7 @@
 //! One `scoreCandidates` call over a JSON Lines file, for instruction-count
 //! profiles: `valgrind --tool=callgrind target/release/examples/batch_once BATCH.jsonl [N]`.
+use lians_score::api;
 use lians_score::json::Value;
-use lians_score::scoring::batch;
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -9,7 +9,7 @@ fn main() {
     let repeat: usize = args.next().and_then(|n| n.parse().ok()).unwrap_or(1);
     let text = std::fs::read_to_string(path).expect("read the batch");
     for _ in 0..repeat {
-        let b = batch::score_candidates_text(&Value::Null, &text).expect("batch");
+        let b = api::score_candidates_text(&Value::Null, &text).expect("batch");
         assert_eq!(b.errors(), 0);
         std::hint::black_box(b.write_compact());
     }

@@ -16,7 +16,6 @@ use clock::{median, thread_cpu_ms};
 
 use lians_score::api;
 use lians_score::json::{self, Value};
-use lians_score::scoring::batch;
 
 /// Warm up, then at least `min` samples and 1 s; median wall and CPU ms.
 fn time(case: &str, bytes: usize, min: usize, mut f: impl FnMut()) {
@@ -50,7 +49,7 @@ fn main() {
     let body = std::fs::read_to_string(body_path).expect("read the body");
     if std::env::var("EDGE_ONCE").is_ok() {
         // One call of each, for instruction-count profiles (valgrind --tool=callgrind).
-        let b = batch::score_candidates_text(&Value::Null, &batch_text).expect("batch");
+        let b = api::score_candidates_text(&Value::Null, &batch_text).expect("batch");
         std::hint::black_box(b.write_compact());
         let mut given = json::Object::new();
         given.push_unique("query", Value::str(query.as_str()));
@@ -59,7 +58,7 @@ fn main() {
     }
 
     time("batch_scoreCandidates", batch_text.len(), 15, || {
-        let b = batch::score_candidates_text(&Value::Null, &batch_text).expect("batch");
+        let b = api::score_candidates_text(&Value::Null, &batch_text).expect("batch");
         assert_eq!(b.errors(), 0);
         std::hint::black_box(b.write_compact());
     });

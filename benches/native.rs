@@ -204,7 +204,7 @@ fn main() {
         report("recall_phase_from_json", None, Some(values.len()), &s);
     }
     if want("recall_phase_output") && !recall.is_empty() {
-        let outs: Vec<scoring::Breakdown> = recall
+        let outs: Vec<scoring::Scored> = recall
             .iter()
             .map(|t| scoring::score_memory(&ScoreInput::from_json(&json::parse(t).expect("input")).expect("valid")))
             .collect();

@@ -550,7 +550,7 @@ export declare function scoreMemory(input: ScoreMemoryInput | JsonText): ScoreMe
 /** The compact result of {@link scoreCandidates} (default `output: "compact"`): one entry per candidate, rounded to 6 places as in the breakdown; a failed candidate has `NaN` scores, `0` flags and an entry in `errors`. */
 export interface ScoreCandidatesCompact {
   count: number;
-  errors: Array<{ index: number; error: string; message: string; path: string }>;
+  errors: Array<{ index: number; error: ErrorCode; message: string; path: string }>;
   final_score: Float64Array;
   /** 1 = eligible, 0 = not (or failed). */
   eligible: Uint8Array;
@@ -576,7 +576,7 @@ export declare function scoreCandidates(
   shared: Partial<ScoreMemoryInput> | JsonText | null | undefined,
   candidates: JsonText | Array<Partial<ScoreMemoryInput>>,
   options: { output: "full" },
-): Array<ScoreMemoryResult | { error: string; message: string; path: string }>;
+): Array<ScoreMemoryResult | { error: ErrorCode; message: string; path: string }>;
 export declare function scoreCandidates(
   shared: Partial<ScoreMemoryInput> | JsonText | null | undefined,
   candidates: JsonText | Array<Partial<ScoreMemoryInput>>,

@@ -11,7 +11,6 @@ use std::path::PathBuf;
 
 use lians_score::json::{self, Object, Value};
 use lians_score::api;
-use lians_score::scoring::batch;
 
 fn vector_inputs() -> Vec<Value> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/conformance/scoring/score_memory.jsonl");
@@ -41,7 +40,7 @@ fn jsonl_without_shared_equals_single_calls() {
         want.push_str(&single(input));
         want.push('\n');
     }
-    let b = batch::score_candidates_text(&Value::Null, &jsonl).expect("batch");
+    let b = api::score_candidates_text(&Value::Null, &jsonl).expect("batch");
     assert_eq!(b.results.len(), inputs.len());
     let got = b.to_jsonl();
     for (n, (g, w)) in got.lines().zip(want.lines()).enumerate() {
@@ -50,8 +49,8 @@ fn jsonl_without_shared_equals_single_calls() {
     assert_eq!(got, want);
     // The same as a JSON array text and as values.
     let array = format!("[{}]", jsonl.trim_end().replace('\n', ","));
-    assert_eq!(batch::score_candidates_text(&Value::Null, &array).expect("array").to_jsonl(), want);
-    assert_eq!(batch::score_candidates(&Value::Null, &inputs).expect("values").to_jsonl(), want);
+    assert_eq!(api::score_candidates_text(&Value::Null, &array).expect("array").to_jsonl(), want);
+    assert_eq!(api::score_candidates(&Value::Null, &inputs).expect("values").to_jsonl(), want);
 }
 
 #[test]
@@ -69,7 +68,7 @@ fn shared_members_score_as_the_merged_object() {
         let shared = Value::Object(shared);
         // Shared members that are themselves invalid fail the whole call;
         // that input is covered by the test above.
-        let Ok(b) = batch::score_candidates(&shared, &[Value::Object(cand)]) else { continue };
+        let Ok(b) = api::score_candidates(&shared, &[Value::Object(cand)]) else { continue };
         let got = json::to_json_string(&match &b.results[0] {
             Ok(bd) => bd.to_json(),
             Err(e) => e.to_json(),

@@ -18,7 +18,7 @@ use lians_score::py::time::PyDateTime;
 use lians_score::py::unicode::{self, decimal_value, is_alnum, is_decimal, is_py_space, is_py_word};
 use lians_score::scoring::components::{self, Component, ContentFacts, Query, Validity};
 use lians_score::scoring::metadata;
-use lians_score::scoring::{weights_for, Breakdown, ScoreInput, COMPONENTS};
+use lians_score::scoring::{weights_for, ScoreInput, Scored, COMPONENTS};
 use lians_score::text::{self, ieq_str, is_unsegmented, sample, DURABLE_WORDS, EPHEMERAL_WORDS, TOKEN_CAP};
 
 // ------------------------------------------------------------------ text (original)
@@ -163,7 +163,7 @@ pub fn casefold_into(s: &str, out: &mut String) {
 
 // ------------------------------------------------------------------ score_memory (original)
 
-pub fn score_memory(input: &ScoreInput) -> Breakdown {
+pub fn score_memory(input: &ScoreInput) -> Scored {
     let sample = sample(&input.content);
     let tokens = tokenize(&sample);
     let signals = signals(&sample);
@@ -212,7 +212,7 @@ pub fn score_memory(input: &ScoreInput) -> Breakdown {
     let eligible = safety_eligible && temporal_eligible;
     let final_score = if eligible { round6(lians_score::py::float::clamp01(weighted)) } else { 0.0 };
     let [r0, r1, r2, r3, r4, r5, r6] = all.map(|c| c.reason);
-    Breakdown {
+    Scored {
         components: values,
         final_score,
         safety_eligible,

@@ -44,12 +44,12 @@
 //! claim); it never appears in the output, which reports the two flags.
 
 use crate::admission::{self, WriteRequest};
-use crate::api::{optional_str, required_str};
+use crate::args::{optional_str, required_str};
 use crate::json::{Object, Value};
 use crate::py::float::round6;
 use crate::py::time::PyDateTime;
 use crate::scoring::metadata;
-use crate::scoring::{components, Breakdown, COMPONENTS, SCORING_POLICY_VERSION};
+use crate::scoring::{components, Scored, COMPONENTS, SCORING_POLICY_VERSION};
 use crate::{Error, Result};
 
 /// Where a re-score input came from.
@@ -64,6 +64,7 @@ pub enum InputSource {
 }
 
 impl InputSource {
+    /// The wire name: `supplied`, `inferred` or `default`.
     pub fn as_str(self) -> &'static str {
         match self {
             InputSource::Supplied => "supplied",
@@ -88,14 +89,18 @@ pub enum ImportanceBound {
 pub struct ImportanceInput {
     /// As the scorer sees it (after `clamp`), unrounded.
     pub value: f64,
+    /// Where the value came from.
     pub source: InputSource,
+    /// Exact, or an upper bound that changes no score.
     pub bound: ImportanceBound,
 }
 
 /// A boolean property of the caller metadata.
 #[derive(Clone, Copy, Debug)]
 pub struct FlagInput {
+    /// The property holds.
     pub value: bool,
+    /// Where the value came from.
     pub source: InputSource,
 }
 
@@ -103,14 +108,18 @@ pub struct FlagInput {
 /// prints it); supplied = the item's `event_time`.
 #[derive(Clone, Debug)]
 pub struct EventTimeInput {
+    /// The `isoformat` text.
     pub value: String,
+    /// Where the value came from.
     pub source: InputSource,
 }
 
 /// The write inputs the re-scores use, and where each came from.
 #[derive(Clone, Debug)]
 pub struct Inputs {
+    /// The event time of the held re-score.
     pub event_time: EventTimeInput,
+    /// The caller's importance as the scorer sees it.
     pub importance: ImportanceInput,
     /// Public metadata present (§3.6).
     pub public_metadata: FlagInput,
@@ -119,6 +128,7 @@ pub struct Inputs {
 }
 
 impl Inputs {
+    /// `{event_time, importance, public_metadata, trust_claim}`, each `{value, source}` (importance adds `bound`).
     pub fn to_json(&self) -> Value {
         let flag = |f: &FlagInput| {
             let mut o = Object::with_capacity(2);
@@ -152,11 +162,17 @@ impl Inputs {
 /// optional inputs the list route omits.
 #[derive(Clone, Debug)]
 pub struct ReviewItem {
+    /// The held content.
     pub content: String,
+    /// The listed `event_time`.
     pub event_time: PyDateTime,
+    /// The write's source, if any.
     pub source: Option<String>,
+    /// The risk tags the queue stores.
     pub risk_tags: Vec<String>,
+    /// The write's `importance`, when the caller supplies it.
     pub importance: Option<Value>,
+    /// The write's `metadata`, when the caller supplies it.
     pub metadata: Option<Object>,
     /// `score_breakdown` when it is an object.
     pub stored: Option<Object>,
@@ -205,12 +221,14 @@ impl ReviewItem {
 #[derive(Clone, Debug)]
 pub struct Rescore {
     /// As held: safety `review_needed` (what the queue stores).
-    pub held: Breakdown,
+    pub held: Scored,
     /// As the reviewer's approval stores it: safety `approved`, the item's tags.
-    pub approved: Breakdown,
+    pub approved: Scored,
     /// The trusted-review path: safety `approved`, tags re-detected.
-    pub trusted_review: Breakdown,
+    pub trusted_review: Scored,
+    /// The tags re-detected from the content (trusted review).
     pub trusted_review_risk_tags: Vec<String>,
+    /// The write inputs used, and where each came from.
     pub inputs: Inputs,
     /// Null when there is no stored breakdown.
     pub drift: Option<Value>,
@@ -240,7 +258,7 @@ struct Candidate {
     /// The importance argument (the supplied JSON value, or the inferred one).
     importance_arg: Value,
     /// The held breakdown, when inference already computed it.
-    held: Option<Breakdown>,
+    held: Option<Scored>,
 }
 
 /// Re-score a review item (see the module docs).
@@ -285,7 +303,7 @@ pub fn rescore(item: &ReviewItem) -> Rescore {
     Rescore { held, approved, trusted_review, trusted_review_risk_tags: fresh, inputs, drift }
 }
 
-fn held_of(req: &WriteRequest, tags: &[String]) -> Breakdown {
+fn held_of(req: &WriteRequest, tags: &[String]) -> Scored {
     admission::attach(req, "review", tags, None, None).1
 }
 

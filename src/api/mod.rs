@@ -10,9 +10,10 @@
 pub mod limits;
 
 use crate::admission;
+use crate::args::{optional_str, required_str};
 use crate::json::Value;
-use crate::scoring::rank;
 use crate::scoring::ScoreInput;
+use crate::scoring::{batch, rank};
 use crate::text;
 use crate::{Error, ErrorCode, Result};
 use limits::Caps;
@@ -26,6 +27,37 @@ pub fn score_memory(input: &Value) -> Result<Value> {
     limits::check_api_input(input)?;
     let input = ScoreInput::from_json(input)?;
     Ok(crate::scoring::score_memory(&input).to_json())
+}
+
+/// The input caps of the batch entry points: each candidate and `shared` as
+/// one `score_memory` input, the text as any text input.
+const BATCH_CAPS: batch::InputCaps = batch::InputCaps {
+    value: limits::check_api_input,
+    text: limits::check_text,
+    within_text_bytes: limits::WITHIN_CAPS_TEXT_BYTES,
+    max_items: limits::MAX_ARRAY_ITEMS,
+};
+
+/// Batch `score_memory` over candidates given as JSON values
+/// ([`crate::scoring::batch`]): each result byte-identical to
+/// [`score_memory`] on `shared`'s members followed by the candidate's.
+pub fn score_candidates(shared: &Value, candidates: &[Value]) -> Result<batch::Batch> {
+    batch::score_candidates(&BATCH_CAPS, shared, candidates)
+}
+
+/// Batch `score_memory` over a JSON array text or JSON Lines
+/// ([`batch::score_candidates_text`]).
+pub fn score_candidates_text(shared: &Value, candidates: &str) -> Result<batch::Batch> {
+    batch::score_candidates_text(&BATCH_CAPS, shared, candidates)
+}
+
+/// Batch `score_memory` over candidates a binding converted itself (an
+/// `Err` item keeps its error row; the binding bounds the count).
+pub fn score_candidates_read(
+    shared: &Value,
+    candidates: impl IntoIterator<Item = Result<Value>>,
+) -> Result<batch::Batch> {
+    batch::score_candidates_read(&BATCH_CAPS, shared, candidates)
 }
 
 /// `tokenize_for_scoring(value)`: returns an array of strings.
@@ -216,21 +248,4 @@ pub(crate) fn receipt_limits(wire: &str, given: &Value, what: &str) -> Result<()
 
 fn strings<S: AsRef<str>>(items: impl IntoIterator<Item = S>) -> Value {
     Value::Array(items.into_iter().map(|s| Value::str(s.as_ref())).collect())
-}
-
-pub(crate) fn required_str(v: Option<&Value>, path: &str) -> Result<String> {
-    match v {
-        Some(Value::Str(s)) => Ok(s.to_str_lossy().into_owned()),
-        Some(other) => Err(Error::wrong_type(path, "a string", other.type_name())),
-        None => {
-            Err(Error::new(ErrorCode::MissingField, path, format!("`{}` is required", path.trim_start_matches('/'))))
-        }
-    }
-}
-
-pub(crate) fn optional_str(v: Option<&Value>, path: &str) -> Result<Option<String>> {
-    match v {
-        None | Some(Value::Null) => Ok(None),
-        other => required_str(other, path).map(Some),
-    }
 }

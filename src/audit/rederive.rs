@@ -19,7 +19,7 @@ use crate::receipt::report::pointer;
 use crate::scoring::components::relevance_with_base;
 use crate::scoring::metadata;
 use crate::scoring::rank::RANKING_WEIGHTS;
-use crate::scoring::{self, Breakdown, RECALL_WEIGHTS, SCORING_POLICY_VERSION};
+use crate::scoring::{self, Scored, RECALL_WEIGHTS, SCORING_POLICY_VERSION};
 use crate::text;
 
 /// The six components that do not depend on the retrieval score, with their
@@ -40,7 +40,7 @@ pub(super) fn rederive(
     ctx: &Context,
     bd: &Object,
     bp: &str,
-    scored: &Breakdown,
+    scored: &Scored,
     lexical: Option<f64>,
     checks: &mut Vec<Check>,
 ) -> Option<Interval> {
@@ -52,7 +52,7 @@ pub(super) fn rederive(
 }
 
 /// §3: components, gates and the first seven (component) reasons.
-fn exact_checks(bd: &Object, bp: &str, scored: &Breakdown, checks: &mut Vec<Check>) {
+fn exact_checks(bd: &Object, bp: &str, scored: &Scored, checks: &mut Vec<Check>) {
     let at = |key: &str| pointer(bp, key);
     for (idx, name) in EXACT_COMPONENTS {
         let rederived = round6(scored.components[idx]);
@@ -134,7 +134,7 @@ pub(super) fn scoring_limits_json() -> Value {
 /// server: the rounded forms are what it bound, the unrounded forms are
 /// what the bisection of [`interval::level_set_near`] evaluates.
 struct Blend<'a> {
-    scored: &'a Breakdown,
+    scored: &'a Scored,
     lexical: Option<f64>,
     eligible: bool,
     /// `weighted_final`'s products in [`RECALL_WEIGHTS`] order, the six
@@ -146,7 +146,7 @@ struct Blend<'a> {
 }
 
 impl<'a> Blend<'a> {
-    fn new(scored: &'a Breakdown, lexical: Option<f64>, quality: Option<f64>) -> Blend<'a> {
+    fn new(scored: &'a Scored, lexical: Option<f64>, quality: Option<f64>) -> Blend<'a> {
         let mut products = [0.0f64; 7];
         for (slot, (name, w)) in products.iter_mut().zip(RECALL_WEIGHTS) {
             let idx = scoring::COMPONENTS.iter().position(|c| *c == name).unwrap_or(0);

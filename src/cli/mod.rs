@@ -83,7 +83,7 @@ pub fn score(text: &str, function: &str, label: &str) -> Result<Outcome> {
         // The batch scorer: the same lines, the query tokenized once per distinct query.
         let (mut output, mut status) = (String::new(), OK);
         for chunk in inputs.chunks(crate::api::limits::MAX_ARRAY_ITEMS) {
-            let batch = crate::scoring::batch::score_candidates(&Value::Null, chunk)?;
+            let batch = api::score_candidates(&Value::Null, chunk)?;
             if batch.errors() > 0 {
                 status = INVALID;
             }

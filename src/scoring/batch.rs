@@ -24,6 +24,11 @@
 //! * the result can be compact ([`Batch::write_compact`]: columns of rounded
 //!   values) instead of 1,600 seventeen-key objects.
 //!
+//! The input caps are the caller's ([`InputCaps`]): the JSON façade's
+//! [`crate::api::score_candidates`], [`crate::api::score_candidates_text`]
+//! and [`crate::api::score_candidates_read`] pass the documented ones of
+//! [`crate::api::limits`]; the batch applies them where it reads each record.
+//!
 //! Errors: a `shared` that is invalid fails the whole call (path under
 //! `/shared`); a candidate that is not JSON, breaks an input cap or has an
 //! invalid argument gets an error row (the same typed error a single
@@ -34,16 +39,34 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use crate::api::limits;
 use crate::json::{self, Object, Value};
 use crate::py::float::{round6, write_repr};
 use crate::py::time::PyDateTime;
-use crate::scoring::{self, components, Breakdown, ScoreInput, Scratch, COMPONENTS};
+use crate::scoring::{self, components, ScoreInput, Scored, Scratch, COMPONENTS};
 use crate::{Error, ErrorCode, Result};
 
 /// One result per candidate, in input order.
 pub struct Batch {
-    pub results: Vec<Result<Breakdown>>,
+    /// Each candidate's scored result, or the typed error of its row.
+    pub results: Vec<Result<Scored>>,
+}
+
+/// The input caps the batch applies as it reads, given by the caller (the
+/// JSON façade, [`crate::api::score_candidates`] and its siblings, owns the
+/// policy and its values). The batch applies them itself because it reads
+/// the records: a candidate over a cap is that candidate's error row, not a
+/// failed call, and a JSON Lines record is checked as it is parsed.
+#[derive(Clone, Copy)]
+pub struct InputCaps {
+    /// The caps of one input object (`shared`, or a candidate).
+    pub value: fn(&Value) -> Result<()>,
+    /// The cap of the candidates text (`text`, `what`).
+    pub text: fn(&str, &str) -> Result<()>,
+    /// A record of at most this many bytes of text cannot break `value`, so
+    /// it is not walked.
+    pub within_text_bytes: usize,
+    /// The most candidates one call takes (an array; JSON Lines is bounded by `text`).
+    pub max_items: usize,
 }
 
 /// The shared inputs, read once.
@@ -55,15 +78,15 @@ struct Shared {
 }
 
 impl Shared {
-    fn read(shared: &Value) -> Result<Shared> {
+    fn read(shared: &Value, caps: &InputCaps) -> Result<Shared> {
         let under = |e: Error| e.under("/shared");
-        limits::check_api_input(shared).map_err(under)?;
+        (caps.value)(shared).map_err(under)?;
         let obj = match shared {
-            Value::Null => return Ok(Shared::empty()),
+            Value::Null => return Shared::empty(),
             Value::Object(o) => o,
             other => return Err(under(Error::wrong_type("", "an object", other.type_name()))),
         };
-        let mut s = Shared::empty();
+        let mut s = Shared::empty()?;
         for (key, value) in obj.iter() {
             let Some(key) = key.as_str() else { continue };
             match key {
@@ -83,18 +106,13 @@ impl Shared {
         Ok(s)
     }
 
-    fn empty() -> Shared {
+    fn empty() -> Result<Shared> {
         // The placeholder time is always replaced (a candidate without any
-        // reference_time is an error).
-        let epoch = PyDateTime::parse("1970-01-01T00:00:00+00:00").unwrap_or_else(|_| unreachable_time());
-        Shared { base: ScoreInput::new(String::new(), epoch), content: None, reference_time: None }
+        // reference_time is an error). A valid literal: the `?` never fires,
+        // and if it did it would be a typed error, not a panic.
+        let epoch = PyDateTime::parse("1970-01-01T00:00:00+00:00")?;
+        Ok(Shared { base: ScoreInput::new(String::new(), epoch), content: None, reference_time: None })
     }
-}
-
-#[cold]
-fn unreachable_time() -> PyDateTime {
-    // A valid literal always parses; kept panic-free regardless.
-    PyDateTime::parse("2000-01-01T00:00:00").unwrap_or_else(|_| unreachable_time())
 }
 
 /// Distinct sorted query tokens, computed once per distinct query text.
@@ -120,19 +138,25 @@ impl QueryCache {
 
 /// Scores candidates against one set of shared inputs.
 struct Scorer {
+    caps: InputCaps,
     shared: Shared,
     cache: QueryCache,
     scratch: Scratch,
 }
 
 impl Scorer {
-    fn new(shared: &Value) -> Result<Scorer> {
-        Ok(Scorer { shared: Shared::read(shared)?, cache: QueryCache::default(), scratch: Scratch::default() })
+    fn new(caps: &InputCaps, shared: &Value) -> Result<Scorer> {
+        Ok(Scorer {
+            caps: *caps,
+            shared: Shared::read(shared, caps)?,
+            cache: QueryCache::default(),
+            scratch: Scratch::default(),
+        })
     }
 
     /// Score one candidate given as a JSON value.
-    fn score(&mut self, candidate: &Value) -> Result<Breakdown> {
-        limits::check_api_input(candidate)?;
+    fn score(&mut self, candidate: &Value) -> Result<Scored> {
+        (self.caps.value)(candidate)?;
         match candidate {
             Value::Object(o) => self.score_object(Obj::Value(o)),
             other => Err(Error::wrong_type("", "an object", other.type_name())),
@@ -143,9 +167,9 @@ impl Scorer {
     /// content stays borrowed from the text. `text_bytes` is the length of
     /// that text: the input caps are checked (on an owned copy) only when it
     /// could break one.
-    fn score_doc(&mut self, candidate: json::Ref<'_>, text_bytes: usize) -> Result<Breakdown> {
-        if text_bytes > limits::WITHIN_CAPS_TEXT_BYTES {
-            limits::check_api_input(&candidate.to_value())?;
+    fn score_doc(&mut self, candidate: json::Ref<'_>, text_bytes: usize) -> Result<Scored> {
+        if text_bytes > self.caps.within_text_bytes {
+            (self.caps.value)(&candidate.to_value())?;
         }
         match candidate.as_object() {
             Some(m) => self.score_object(Obj::Doc(m)),
@@ -157,7 +181,7 @@ impl Scorer {
     /// order: `content` (its own or the shared one) is a string,
     /// `reference_time` (its own or the shared one) is present and valid;
     /// then its members apply in its order ([`ScoreInput::set`]).
-    fn score_object(&mut self, obj: Obj<'_>) -> Result<Breakdown> {
+    fn score_object(&mut self, obj: Obj<'_>) -> Result<Scored> {
         let shared = &self.shared;
         let own_content = obj.get("content");
         let content = match own_content.or(shared.content.as_ref().map(Member::Value)) {
@@ -253,19 +277,20 @@ impl<'a> Member<'a> {
     }
 }
 
-/// Score candidates given as JSON values.
-pub fn score_candidates(shared: &Value, candidates: &[Value]) -> Result<Batch> {
-    check_count(candidates.len())?;
-    let mut scorer = Scorer::new(shared)?;
+/// Score candidates given as JSON values (under `caps`; the façade's
+/// [`crate::api::score_candidates`] passes its own).
+pub fn score_candidates(caps: &InputCaps, shared: &Value, candidates: &[Value]) -> Result<Batch> {
+    check_count(caps, candidates.len())?;
+    let mut scorer = Scorer::new(caps, shared)?;
     Ok(Batch { results: candidates.iter().map(|c| scorer.score(c)).collect() })
 }
 
-fn check_count(n: usize) -> Result<()> {
-    if n > limits::MAX_ARRAY_ITEMS {
+fn check_count(caps: &InputCaps, n: usize) -> Result<()> {
+    if n > caps.max_items {
         return Err(Error::new(
             ErrorCode::TooLarge,
             "/candidates",
-            format!("{n} candidates; the limit is {}", limits::MAX_ARRAY_ITEMS),
+            format!("{n} candidates; the limit is {}", caps.max_items),
         ));
     }
     Ok(())
@@ -274,8 +299,12 @@ fn check_count(n: usize) -> Result<()> {
 /// Score candidates that were read elsewhere (a binding converting its own
 /// data): `Err` items (a candidate the binding could not convert) are kept
 /// as their error rows. No count cap: the caller bounds its input.
-pub fn score_candidates_read(shared: &Value, candidates: impl IntoIterator<Item = Result<Value>>) -> Result<Batch> {
-    let mut scorer = Scorer::new(shared)?;
+pub fn score_candidates_read(
+    caps: &InputCaps,
+    shared: &Value,
+    candidates: impl IntoIterator<Item = Result<Value>>,
+) -> Result<Batch> {
+    let mut scorer = Scorer::new(caps, shared)?;
     Ok(Batch { results: candidates.into_iter().map(|c| c.and_then(|c| scorer.score(&c))).collect() })
 }
 
@@ -283,18 +312,18 @@ pub fn score_candidates_read(shared: &Value, candidates: impl IntoIterator<Item 
 /// (one object per line; blank lines are skipped). In JSON Lines, a line
 /// that is not JSON gets a `malformed_json` error row; a text that starts
 /// with `[` but is not a JSON array fails the call.
-pub fn score_candidates_text(shared: &Value, candidates: &str) -> Result<Batch> {
-    limits::check_text(candidates, "the candidates text")?;
+pub fn score_candidates_text(caps: &InputCaps, shared: &Value, candidates: &str) -> Result<Batch> {
+    (caps.text)(candidates, "the candidates text")?;
     if candidates.trim_start().starts_with('[') {
         return match json::parse(candidates)? {
             Value::Array(items) => {
-                check_count(items.len())?;
-                score_candidates_read(shared, items.into_iter().map(Ok))
+                check_count(caps, items.len())?;
+                score_candidates_read(caps, shared, items.into_iter().map(Ok))
             }
             other => Err(Error::wrong_type("/candidates", "an array of objects", other.type_name())),
         };
     }
-    let mut scorer = Scorer::new(shared)?;
+    let mut scorer = Scorer::new(caps, shared)?;
     let mut results = Vec::new();
     let mut records = json::DocRecords::new(candidates);
     while let Some((record, taken)) = records.next_record() {
@@ -350,7 +379,7 @@ impl Batch {
             }
         }
         out.push(']');
-        let column = |out: &mut String, name: &str, f: &dyn Fn(&Breakdown, &mut String)| {
+        let column = |out: &mut String, name: &str, f: &dyn Fn(&Scored, &mut String)| {
             out.push_str(",\"");
             out.push_str(name);
             out.push_str("\":[");
@@ -381,6 +410,7 @@ impl Batch {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::limits;
 
     fn merged(shared: &Value, cand: &Value) -> Value {
         let mut o = shared.as_object().cloned().unwrap_or_default();
@@ -390,7 +420,7 @@ mod tests {
         Value::Object(o)
     }
 
-    fn line(r: &Result<Breakdown>) -> String {
+    fn line(r: &Result<Scored>) -> String {
         json::to_json_string(&match r {
             Ok(b) => b.to_json(),
             Err(e) => e.to_json(),
@@ -415,7 +445,7 @@ mod tests {
             r#"[1]"#,
         ];
         let values: Vec<Value> = cands.iter().map(|c| json::parse(c).unwrap()).collect();
-        let batch = score_candidates(&shared, &values).unwrap();
+        let batch = crate::api::score_candidates(&shared, &values).unwrap();
         for (c, r) in values.iter().zip(&batch.results) {
             let single = if c.as_object().is_some() {
                 crate::api::score_memory(&merged(&shared, c))
@@ -430,10 +460,10 @@ mod tests {
         }
         // Same through the text forms.
         let jsonl = cands.join("\n\n");
-        let t = score_candidates_text(&shared, &jsonl).unwrap();
+        let t = crate::api::score_candidates_text(&shared, &jsonl).unwrap();
         assert_eq!(t.to_jsonl(), batch.to_jsonl());
         let arr = format!("[{}]", cands.join(","));
-        assert_eq!(score_candidates_text(&shared, &arr).unwrap().to_jsonl(), batch.to_jsonl());
+        assert_eq!(crate::api::score_candidates_text(&shared, &arr).unwrap().to_jsonl(), batch.to_jsonl());
         assert_eq!(batch.errors(), 4);
     }
 
@@ -450,7 +480,7 @@ mod tests {
             }),
             r#"{"content":"omega"}"#
         );
-        let b = score_candidates_text(&shared, &text).unwrap();
+        let b = crate::api::score_candidates_text(&shared, &text).unwrap();
         assert_eq!(b.results.len(), 3);
         assert_eq!(b.results[1].as_ref().err().map(|e| e.code), Some(ErrorCode::MalformedJson));
         let mut one = shared.as_object().cloned().unwrap();
@@ -473,8 +503,8 @@ mod tests {
             format!(r#"{{"content":"a","risk_tags":[{}]}}"#, vec!["\"\""; limits::MAX_METADATA_VALUES].join(",")),
         ];
         let values: Vec<Value> = lines.iter().map(|l| json::parse(l).unwrap()).collect();
-        let want = score_candidates(&shared, &values).unwrap();
-        let got = score_candidates_text(&shared, &lines.join("\n")).unwrap();
+        let want = crate::api::score_candidates(&shared, &values).unwrap();
+        let got = crate::api::score_candidates_text(&shared, &lines.join("\n")).unwrap();
         assert_eq!(got.to_jsonl(), want.to_jsonl());
         let codes: Vec<_> = got.results.iter().map(|r| r.as_ref().err().map(|e| (e.code, e.path.as_str()))).collect();
         assert_eq!(codes, [Some((ErrorCode::TooLarge, "/metadata")), None, None]);
@@ -482,9 +512,9 @@ mod tests {
 
     #[test]
     fn invalid_shared_fails_the_call() {
-        let e = score_candidates(&json::parse(r#"{"risk_tags":7}"#).unwrap(), &[]).err().unwrap();
+        let e = crate::api::score_candidates(&json::parse(r#"{"risk_tags":7}"#).unwrap(), &[]).err().unwrap();
         assert_eq!(e.path, "/shared/risk_tags");
-        let e = score_candidates(&json::parse(r#"[]"#).unwrap(), &[]).err().unwrap();
+        let e = crate::api::score_candidates(&json::parse(r#"[]"#).unwrap(), &[]).err().unwrap();
         assert_eq!(e.path, "/shared");
     }
 }

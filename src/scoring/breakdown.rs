@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 
-use super::{Breakdown, COMPONENTS, SCORING_POLICY_VERSION};
+use super::{Scored, COMPONENTS, SCORING_POLICY_VERSION};
 use crate::json::{Object, Value};
 use crate::py::float::round6;
 use crate::scoring::metadata;
@@ -107,7 +107,7 @@ impl Weights {
     }
 
     /// The `(name, weight)` pairs in order.
-    pub fn iter(&self) -> impl Iterator<Item = (&str, f64)> {
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = (&str, f64)> {
         self.0.iter().map(|(n, w)| (n.as_ref(), *w))
     }
 }
@@ -115,27 +115,77 @@ impl Weights {
 impl ScoreBreakdown {
     /// The reference's output object, keys in emission order (spec §5).
     pub fn to_json(&self) -> Value {
+        Wire {
+            components: [
+                self.importance_score,
+                self.confidence_score,
+                self.trust_score,
+                self.freshness_score,
+                self.relevance_score,
+                self.stability_score,
+                self.safety_score,
+            ],
+            final_score: self.final_score,
+            eligible: self.eligible,
+            safety_eligible: self.safety_eligible,
+            temporal_eligible: self.temporal_eligible,
+            purpose: Purpose::Str(&self.purpose),
+            scoring_policy_version: &self.scoring_policy_version,
+            reference_time: &self.reference_time,
+            scoring_limits: &self.scoring_limits,
+            reasons: &self.reasons,
+        }
+        .print(self.weights.iter())
+    }
+}
+
+/// The fields of the wire object, borrowed: the one printer behind both
+/// [`ScoreBreakdown::to_json`] and the scorer's own [`Scored::to_json`]
+/// (which prints without building a [`ScoreBreakdown`] first).
+pub(super) struct Wire<'a> {
+    /// Rounded, in [`COMPONENTS`] order.
+    pub components: [f64; 7],
+    pub final_score: f64,
+    pub eligible: bool,
+    pub safety_eligible: bool,
+    pub temporal_eligible: bool,
+    pub purpose: Purpose<'a>,
+    pub scoring_policy_version: &'a str,
+    pub reference_time: &'a str,
+    pub scoring_limits: &'a ScoringLimits,
+    pub reasons: &'a [String],
+}
+
+/// The purpose as the two holders keep it (copied into the object as it is printed).
+pub(super) enum Purpose<'a> {
+    /// Any JSON value, echoed as given (the scorer's [`Scored`]).
+    Value(&'a Value),
+    /// A string ([`ScoreBreakdown`]).
+    Str(&'a str),
+}
+
+impl Wire<'_> {
+    /// The reference's output object, keys in emission order (spec §5).
+    #[inline]
+    pub fn print<'w>(self, weights: impl ExactSizeIterator<Item = (&'w str, f64)>) -> Value {
         let mut o = Object::with_capacity(17);
-        let components = [
-            self.importance_score,
-            self.confidence_score,
-            self.trust_score,
-            self.freshness_score,
-            self.relevance_score,
-            self.stability_score,
-            self.safety_score,
-        ];
-        for (name, value) in COMPONENTS.iter().zip(components) {
+        for (name, value) in COMPONENTS.iter().zip(self.components) {
             o.push_unique(*name, Value::Float(value));
         }
         o.push_unique("final_score", Value::Float(self.final_score));
         o.push_unique("eligible", Value::Bool(self.eligible));
         o.push_unique("safety_eligible", Value::Bool(self.safety_eligible));
         o.push_unique("temporal_eligible", Value::Bool(self.temporal_eligible));
-        o.push_unique("purpose", Value::str(self.purpose.as_str()));
-        o.push_unique("scoring_policy_version", Value::str(self.scoring_policy_version.as_str()));
-        o.push_unique("reference_time", Value::str(self.reference_time.as_str()));
-        let l = &self.scoring_limits;
+        o.push_unique(
+            "purpose",
+            match self.purpose {
+                Purpose::Value(v) => v.clone(),
+                Purpose::Str(s) => Value::str(s),
+            },
+        );
+        o.push_unique("scoring_policy_version", Value::str(self.scoring_policy_version));
+        o.push_unique("reference_time", Value::str(self.reference_time));
+        let l = self.scoring_limits;
         let mut limits = Object::with_capacity(6);
         for (name, n) in [
             ("text_sample_chars", l.text_sample_chars),
@@ -148,18 +198,19 @@ impl ScoreBreakdown {
             limits.push_unique(name, Value::int(n as i64));
         }
         o.push_unique("scoring_limits", Value::Object(limits));
-        let mut weights = Object::with_capacity(self.weights.0.len());
-        for (name, w) in self.weights.iter() {
-            weights.push_unique(name, Value::Float(w));
+        // At least 7: the same allocation for either table (recall 7, admission 6).
+        let mut table = Object::with_capacity(weights.len().max(7));
+        for (name, w) in weights {
+            table.push_unique(name, Value::Float(w));
         }
-        o.push_unique("weights", Value::Object(weights));
+        o.push_unique("weights", Value::Object(table));
         o.push_unique("reasons", Value::Array(self.reasons.iter().map(|r| Value::str(r.as_str())).collect()));
         Value::Object(o)
     }
 }
 
-impl From<Breakdown> for ScoreBreakdown {
-    fn from(b: Breakdown) -> ScoreBreakdown {
+impl From<Scored> for ScoreBreakdown {
+    fn from(b: Scored) -> ScoreBreakdown {
         let eligible = b.eligible();
         let weights = Weights(b.weights().iter().map(|(n, w)| (Cow::Borrowed(*n), *w)).collect());
         let [importance, confidence, trust, freshness, relevance, stability, safety] = b.components.map(round6);
@@ -189,8 +240,8 @@ impl From<Breakdown> for ScoreBreakdown {
     }
 }
 
-impl From<&Breakdown> for ScoreBreakdown {
-    fn from(b: &Breakdown) -> ScoreBreakdown {
+impl From<&Scored> for ScoreBreakdown {
+    fn from(b: &Scored) -> ScoreBreakdown {
         ScoreBreakdown::from(b.clone())
     }
 }

@@ -3,16 +3,14 @@
 //! reference emits (spec §2, §5, §6).
 //!
 //! Inputs arrive JSON-shaped ([`ScoreInput::from_json`]) with the reference's
-//! keyword-argument names; the output is a [`Breakdown`] whose
-//! [`Breakdown::to_json`] has the reference's exact keys, key order and
+//! keyword-argument names; the scorer's result is a [`Scored`] (unrounded
+//! components), published as a [`ScoreBreakdown`] whose
+//! [`ScoreBreakdown::to_json`] has the reference's exact keys, key order and
 //! values (each component rounded to 6 places as Python's `round` does; the
 //! final score from the *unrounded* components summed as CPython 3.12 does).
 
-mod breakdown;
-// Field-level docs of this module are not complete yet (its items and
-// modules are documented); see the CHANGELOG.
-#[allow(missing_docs)]
 pub mod batch;
+mod breakdown;
 pub mod components;
 mod input;
 pub mod metadata;
@@ -22,7 +20,7 @@ pub use breakdown::{ScoreBreakdown, ScoringLimits, Weights};
 pub(crate) use input::datetime;
 pub use input::ScoreInput;
 
-use crate::json::{Object, Value};
+use crate::json::Value;
 use crate::py::float::{round6, sum_py312};
 use crate::py::time::PyDateTime;
 use crate::text;
@@ -64,9 +62,13 @@ pub const COMPONENTS: [&str; 7] = [
     "safety_score",
 ];
 
-/// A computed score breakdown (components unrounded until output).
+/// The scorer's working result: the components *unrounded* (the recall
+/// audit and the review re-scoring compute with them; the batch packs
+/// columns from them), the purpose as given. Not a second breakdown type:
+/// the public result is [`ScoreBreakdown`] (`ScoreBreakdown::from`), and
+/// both print through one printer ([`Scored::to_json`]).
 #[derive(Clone, Debug)]
-pub struct Breakdown {
+pub struct Scored {
     /// Unrounded components in [`COMPONENTS`] order.
     pub components: [f64; 7],
     /// Rounded final score (0.0 when ineligible).
@@ -83,7 +85,7 @@ pub struct Breakdown {
     pub reasons: [String; 7],
 }
 
-impl Breakdown {
+impl Scored {
     /// `safety_eligible && temporal_eligible`.
     pub fn eligible(&self) -> bool {
         self.safety_eligible && self.temporal_eligible
@@ -94,35 +96,24 @@ impl Breakdown {
         weights_for(self.purpose.as_str().unwrap_or(""))
     }
 
-    /// The reference's output object, keys in emission order (spec §5):
-    /// [`ScoreBreakdown::to_json`] of this breakdown.
+    /// The wire object (spec §5): what [`ScoreBreakdown::to_json`] prints
+    /// for `ScoreBreakdown::from(self)`, by the same printer, without
+    /// building the owned [`ScoreBreakdown`] first (the purpose is echoed
+    /// as given: any JSON value, lone surrogates included).
     pub fn to_json(&self) -> Value {
-        let mut o = Object::with_capacity(17);
-        for (name, value) in COMPONENTS.iter().zip(self.components) {
-            o.push_unique(*name, Value::Float(round6(value)));
+        breakdown::Wire {
+            components: self.components.map(round6),
+            final_score: self.final_score,
+            eligible: self.eligible(),
+            safety_eligible: self.safety_eligible,
+            temporal_eligible: self.temporal_eligible,
+            purpose: breakdown::Purpose::Value(&self.purpose),
+            scoring_policy_version: SCORING_POLICY_VERSION,
+            reference_time: &self.reference_time,
+            scoring_limits: &ScoringLimits::CURRENT,
+            reasons: &self.reasons,
         }
-        o.push_unique("final_score", Value::Float(self.final_score));
-        o.push_unique("eligible", Value::Bool(self.eligible()));
-        o.push_unique("safety_eligible", Value::Bool(self.safety_eligible));
-        o.push_unique("temporal_eligible", Value::Bool(self.temporal_eligible));
-        o.push_unique("purpose", self.purpose.clone());
-        o.push_unique("scoring_policy_version", Value::str(SCORING_POLICY_VERSION));
-        o.push_unique("reference_time", Value::str(self.reference_time.as_str()));
-        let mut limits = Object::with_capacity(6);
-        limits.push_unique("text_sample_chars", Value::int(text::TEXT_SAMPLE_CHARS as i64));
-        limits.push_unique("token_cap", Value::int(text::TOKEN_CAP as i64));
-        limits.push_unique("metadata_chars", Value::int(metadata::METADATA_CHARS as i64));
-        limits.push_unique("metadata_items", Value::int(metadata::METADATA_ITEMS as i64));
-        limits.push_unique("metadata_depth", Value::int(metadata::METADATA_DEPTH as i64));
-        limits.push_unique("metadata_value_chars", Value::int(metadata::METADATA_VALUE_CHARS as i64));
-        o.push_unique("scoring_limits", Value::Object(limits));
-        let mut weights = Object::with_capacity(7);
-        for (name, w) in self.weights() {
-            weights.push_unique(*name, Value::Float(*w));
-        }
-        o.push_unique("weights", Value::Object(weights));
-        o.push_unique("reasons", Value::Array(self.reasons.iter().map(|r| Value::str(r.as_str())).collect()));
-        Value::Object(o)
+        .print(self.weights().iter().map(|(n, w)| (*n, *w)))
     }
 }
 
@@ -136,7 +127,7 @@ pub fn weights_for(purpose: &str) -> &'static [(&'static str, f64)] {
 }
 
 /// Score one memory (spec §4–§6).
-pub fn score_memory(input: &ScoreInput) -> Breakdown {
+pub fn score_memory(input: &ScoreInput) -> Scored {
     score_memory_with(input, &input.content, &mut Scratch::default(), None)
 }
 
@@ -162,7 +153,7 @@ pub fn weighted_final(values: &[f64; 7], weights: &[(&str, f64)], eligible: bool
 /// is falsy). The recall audit needs it to bound the retrieval score. The
 /// overlap is the relevance component without a base relevance, which is
 /// exactly `clamp01(m / distinct) = m / distinct`.
-pub fn score_memory_with_lexical(input: &ScoreInput) -> (Breakdown, Option<f64>) {
+pub fn score_memory_with_lexical(input: &ScoreInput) -> (Scored, Option<f64>) {
     let breakdown = score_memory(input);
     if !input.query.as_deref().is_some_and(|q| !q.is_empty()) {
         return (breakdown, None);
@@ -197,7 +188,7 @@ pub fn score_memory_with(
     content: &str,
     scratch: &mut Scratch,
     query_tokens: Option<&[&str]>,
-) -> Breakdown {
+) -> Scored {
     // One sample; the tokens are streamed (never collected): relevance
     // matches them against the query while counting them.
     // The sample is casefolded only as far as the token pass reads it.
@@ -244,7 +235,7 @@ pub fn score_memory_with(
     let eligible = safety_eligible && temporal_eligible;
     let final_score = weighted_final(&values, weights, eligible);
     let [r0, r1, r2, r3, r4, r5, r6] = all.map(|c| c.reason);
-    Breakdown {
+    Scored {
         components: values,
         final_score,
         safety_eligible,
@@ -271,7 +262,7 @@ mod tests {
         ScoreInput::new(content, PyDateTime::parse("2026-08-01T00:00:00+00:00").unwrap())
     }
 
-    fn rounded(b: &Breakdown) -> Vec<f64> {
+    fn rounded(b: &Scored) -> Vec<f64> {
         b.components.iter().map(|v| round6(*v)).collect()
     }
 

@@ -96,7 +96,7 @@ pub fn score_candidates(shared: JsValue, candidates: JsValue, options: JsValue) 
         interop::check_js_string(&candidates, lians_score::api::limits::MAX_TEXT_BYTES, "/candidates")
             .map_err(|e| js_error(&e))?;
         let text = interop::js_json_text(&candidates);
-        lians_score::scoring::batch::score_candidates_text(&shared, &text)
+        api::score_candidates_text(&shared, &text)
     } else if let Some(items) = candidates.dyn_ref::<js_sys::Array>() {
         if items.length() as usize > lians_score::api::limits::MAX_ARRAY_ITEMS {
             return Err(js_error(&interop::error(
@@ -107,7 +107,7 @@ pub fn score_candidates(shared: JsValue, candidates: JsValue, options: JsValue) 
         }
         // Each candidate is converted as scoreMemory converts its argument;
         // one that cannot be converted gets its error row.
-        lians_score::scoring::batch::score_candidates_read(&shared, items.iter().map(|item| interop::from_js(&item)))
+        api::score_candidates_read(&shared, items.iter().map(|item| interop::from_js(&item)))
     } else {
         Err(Error::wrong_type("/candidates", "JSON Lines or JSON text, or an array of objects", "another type"))
     }
