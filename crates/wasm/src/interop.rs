@@ -1,5 +1,8 @@
 //! Translation between JavaScript values and the crate's [`Value`] model,
-//! and between [`lians_score::Error`] and JavaScript `Error` objects.
+//! and between [`lians_score::Error`] and JavaScript `Error` objects: the
+//! only place of the binding where JS and Rust data meet. Conversions return
+//! a crate [`Error`]; [`JsErr`] is the exports' one error type (`?` turns an
+//! [`Error`] into it), [`output`] an export's result.
 //!
 //! JS → Value walks the value with js-sys (no serde): strings, numbers,
 //! booleans, `null`/`undefined`, arrays and plain objects. Every JS operation
@@ -390,6 +393,14 @@ pub fn to_js(v: &Value) -> JsValue {
         }
     }
     to_js_values(v)
+}
+
+/// An export's result: [`to_js`] of the value, or the thrown error. One
+/// shared function (not a conversion and a drop in every export: 0.9 KB
+/// gzip of the `.wasm`).
+#[inline(never)]
+pub fn output(result: Result<Value, Error>) -> JsResult {
+    Ok(to_js(&result?))
 }
 
 /// True when every number in `v` reads back from its JSON text through

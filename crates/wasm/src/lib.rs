@@ -22,7 +22,10 @@
 //! `path`). Inputs are plain JS data or JSON text; outputs are plain JS data
 //! with the Lians API's snake_case field names. Results are built by `to_js`,
 //! not serde-wasm-bindgen: measured again for issue #23 (BENCHMARKS.md,
-//! "serde-wasm-bindgen, measured again").
+//! "serde-wasm-bindgen, measured again"), serializing the typed results made
+//! `scoreMemory` 17 % cheaper (verification: no change) for +2.2 KB gzip, but
+//! the typed `ScoreBreakdown` is not the wire object (`purpose` is echoed as
+//! any JSON value, the typed field is a `String`), so outputs would change.
 //!
 //! Receipts, response bodies and Evidence Packs are accepted **only as raw
 //! JSON text** (or its UTF-8 bytes): hashing needs each number's lexeme,
@@ -60,18 +63,18 @@ static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_all
 
 use wasm_bindgen::prelude::*;
 
-use interop::{input_value, options_value, to_js, wire_text, JsResult};
+use interop::{input_value, options_value, output, wire_text, JsResult};
 use lians_score::api;
 use lians_score::json;
 use lians_score::receipt;
 #[cfg(not(feature = "verify-only"))]
-use lians_score::{scoring::batch, Error};
+use {interop::to_js, lians_score::scoring::batch, lians_score::Error};
 
 /// `score_memory(**input)`: the breakdown object.
 #[cfg(not(feature = "verify-only"))]
 #[wasm_bindgen(js_name = scoreMemory, skip_typescript)]
 pub fn score_memory(input: JsValue) -> JsResult {
-    Ok(to_js(&api::score_memory(&input_value(&input)?)?))
+    output(api::score_memory(&input_value(&input)?))
 }
 
 /// Batch `score_memory` ([`lians_score::scoring::batch`]): `shared` (object, JSON text or
@@ -86,20 +89,7 @@ pub fn score_memory(input: JsValue) -> JsResult {
 pub fn score_candidates(shared: JsValue, candidates: JsValue, options: JsValue) -> JsResult {
     let shared = options_value(&shared)?;
     let output = batch::Output::from_options(&options_value(&options)?)?;
-    let batch = if candidates.is_string() {
-        batch::score_candidates_text(&shared, &interop::json_text(&candidates, "/candidates")?)?
-    } else if let Some(items) = candidates.dyn_ref::<js_sys::Array>() {
-        // Each candidate is converted as scoreMemory converts its argument;
-        // one that cannot be converted gets its error row.
-        batch::score_candidates_read(&shared, interop::candidate_items(items)?)?
-    } else {
-        return Err(Error::wrong_type(
-            "/candidates",
-            "JSON Lines or JSON text, or an array of objects",
-            "another type",
-        )
-        .into());
-    };
+    let batch = score_batch(&shared, &candidates)?;
     match output {
         batch::Output::Jsonl => Ok(JsValue::from_str(&batch.to_jsonl())),
         batch::Output::Full => {
@@ -117,18 +107,33 @@ pub fn score_candidates(shared: JsValue, candidates: JsValue, options: JsValue) 
     }
 }
 
+/// The batch call of [`score_candidates`] for its `candidates` argument
+/// (one error exit, not one per branch).
+#[cfg(not(feature = "verify-only"))]
+fn score_batch(shared: &json::Value, candidates: &JsValue) -> Result<batch::Batch, Error> {
+    if candidates.is_string() {
+        batch::score_candidates_text(shared, &interop::json_text(candidates, "/candidates")?)
+    } else if let Some(items) = candidates.dyn_ref::<js_sys::Array>() {
+        // Each candidate is converted as scoreMemory converts its argument;
+        // one that cannot be converted gets its error row.
+        batch::score_candidates_read(shared, interop::candidate_items(items)?)
+    } else {
+        Err(Error::wrong_type("/candidates", "JSON Lines or JSON text, or an array of objects", "another type"))
+    }
+}
+
 /// `tokenize_for_scoring(value)`: array of tokens.
 #[cfg(not(feature = "verify-only"))]
 #[wasm_bindgen(js_name = tokenizeForScoring, skip_typescript)]
 pub fn tokenize_for_scoring(value: JsValue) -> JsResult {
-    Ok(to_js(&api::tokenize_for_scoring(&interop::value_arg(&value)?)?))
+    output(api::tokenize_for_scoring(&interop::value_arg(&value)?))
 }
 
 /// `detect_risk_tags(content)`: array of tags.
 #[cfg(not(feature = "verify-only"))]
 #[wasm_bindgen(js_name = detectRiskTags, skip_typescript)]
 pub fn detect_risk_tags(content: JsValue) -> JsResult {
-    Ok(to_js(&api::detect_risk_tags(&interop::value_arg(&content)?)?))
+    output(api::detect_risk_tags(&interop::value_arg(&content)?))
 }
 
 /// `risk_spans(content)`: `[{tag, start, end, text}]`, offsets in UTF-16
@@ -137,28 +142,28 @@ pub fn detect_risk_tags(content: JsValue) -> JsResult {
 #[wasm_bindgen(js_name = riskSpans, skip_typescript)]
 pub fn risk_spans(content: JsValue) -> JsResult {
     let content = interop::value_arg(&content)?;
-    Ok(to_js(&api::risk_spans(&content, lians_score::admission::Offsets::Utf16)?))
+    output(api::risk_spans(&content, lians_score::admission::Offsets::Utf16))
 }
 
 /// `is_too_vague(content)`: a boolean.
 #[cfg(not(feature = "verify-only"))]
 #[wasm_bindgen(js_name = isTooVague, skip_typescript)]
 pub fn is_too_vague(content: JsValue) -> JsResult {
-    Ok(to_js(&api::is_too_vague(&interop::value_arg(&content)?)?))
+    output(api::is_too_vague(&interop::value_arg(&content)?))
 }
 
 /// Admission `evaluate`: `{action, risk_tags, reasons}`.
 #[cfg(not(feature = "verify-only"))]
 #[wasm_bindgen(js_name = evaluateAdmission, skip_typescript)]
 pub fn evaluate_admission(input: JsValue) -> JsResult {
-    Ok(to_js(&api::evaluate_admission(&input_value(&input)?)?))
+    output(api::evaluate_admission(&input_value(&input)?))
 }
 
 /// Re-score one review-queue item.
 #[cfg(not(feature = "verify-only"))]
 #[wasm_bindgen(js_name = rescoreReviewItem, skip_typescript)]
 pub fn rescore_review_item(item: JsValue) -> JsResult {
-    Ok(to_js(&api::rescore_review_item(&input_value(&item)?)?))
+    output(api::rescore_review_item(&input_value(&item)?))
 }
 
 /// `rank_position_score(position, total, input_score)` (rank-calibration-v1).
@@ -168,14 +173,14 @@ pub fn rescore_review_item(item: JsValue) -> JsResult {
 #[wasm_bindgen(js_name = rankPositionScore, skip_typescript)]
 pub fn rank_position_score(position: JsValue, total: JsValue, input_score: JsValue) -> JsResult {
     use interop::from_js;
-    Ok(to_js(&api::rank_position_score(&from_js(&position)?, &from_js(&total)?, &from_js(&input_score)?)?))
+    output(api::rank_position_score(&from_js(&position)?, &from_js(&total)?, &from_js(&input_score)?))
 }
 
 /// Sort candidates by the stable score key; returns the sorted array.
 #[cfg(not(feature = "verify-only"))]
 #[wasm_bindgen(js_name = sortCandidates, skip_typescript)]
 pub fn sort_candidates(candidates: JsValue) -> JsResult {
-    Ok(to_js(&api::sort_candidates(&input_value(&candidates)?)?))
+    output(api::sort_candidates(&input_value(&candidates)?))
 }
 
 /// PyJSON canonical text (spec §1) of JSON text or plain JS data.
@@ -196,7 +201,7 @@ pub fn verify_recall_receipt(wire_json: JsValue, given: JsValue) -> JsResult {
     let text = wire_text(&wire_json, "the recall response")?;
     let given = options_value(&given)?;
     // api:: applies the limits (wire text, given) before verifying.
-    Ok(to_js(&api::verify_recall_receipt(&text, &given)?))
+    output(api::verify_recall_receipt(&text, &given))
 }
 
 /// Verify a `lians.context-receipt.v2` from the raw response body (or bare receipt) text.
@@ -205,7 +210,7 @@ pub fn verify_context_receipt(wire_json: JsValue, given: JsValue) -> JsResult {
     let text = wire_text(&wire_json, "the context response")?;
     let given = options_value(&given)?;
     // api:: applies the limits (wire text, given) before verifying.
-    Ok(to_js(&api::verify_context_receipt(&text, &given)?))
+    output(api::verify_context_receipt(&text, &given))
 }
 
 /// Verify an Evidence Pack v2 from its raw JSON text.
@@ -213,7 +218,7 @@ pub fn verify_context_receipt(wire_json: JsValue, given: JsValue) -> JsResult {
 pub fn verify_evidence_pack(wire_json: JsValue, options: JsValue) -> JsResult {
     let text = wire_text(&wire_json, "the evidence pack")?;
     let options = options_value(&options)?;
-    Ok(to_js(&api::verify_evidence_pack(&text, &options)?))
+    output(api::verify_evidence_pack(&text, &options))
 }
 
 /// Audit a recall response: re-derive the server's scores from the raw
@@ -225,7 +230,7 @@ pub fn audit_recall(wire_json: JsValue, options: JsValue) -> JsResult {
     let options = options_value(&options)?;
     // api:: applies the limits (wire text, options) before auditing.
     // The report holds thousands of values: to_js builds it with one JSON.parse.
-    Ok(to_js(&api::audit_recall(&text, &options)?))
+    output(api::audit_recall(&text, &options))
 }
 
 /// CLI: one scoring vector line → its `{"id","actual"}` checker line (no
