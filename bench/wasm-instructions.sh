@@ -6,7 +6,8 @@
 # background; each workload runs A and B times in two processes and the difference,
 # divided by B - A, is one call's instructions (start-up and compiling cancel out).
 #   bash bench/wasm-instructions.sh [DIST] [A B]     (default dist/node 2 5; ~5 min)
-# WASM_IR_CASES="verify verify_bytes" picks cases (default: all five; *_bytes = the body as a Uint8Array).
+# WASM_IR_CASES="verify verify_bytes" picks cases (default: the five below; *_bytes = the body as a Uint8Array;
+# also batch_full (scoreCandidates output "full") and memory (200 x scoreMemory(JSON text))).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dist=${1:-dist/node} a=${2:-2} b=${3:-5}

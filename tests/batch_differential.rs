@@ -9,8 +9,8 @@
 
 use std::path::PathBuf;
 
-use lians_score::json::{self, Object, Value};
 use lians_score::api;
+use lians_score::json::{self, Object, Value};
 
 fn vector_inputs() -> Vec<Value> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/conformance/scoring/score_memory.jsonl");

@@ -46,11 +46,11 @@ pub(crate) mod report;
 
 pub use context::verify_context_receipt;
 pub use evidence::verify_evidence_pack;
-pub use hash::{sha256_hex, sha256_text};
-pub use recall::verify_recall_receipt;
 /// Every `given` / `options` field name the verifiers know (anything else is
 /// the failed check `invalid_given`).
 pub use given::FIELDS as GIVEN_FIELDS;
+pub use hash::{sha256_hex, sha256_text};
+pub use recall::verify_recall_receipt;
 /// The check status under its former in-crate name (the audit report uses it).
 pub(crate) use report::CheckStatus as Status;
 pub use report::{BoundReceipt, Check, CheckCode, CheckStatus, Severity, VerificationReport, MAX_FAILED_PER_CODE};

@@ -518,3 +518,146 @@ mod tests {
         assert_eq!(e.path, "/shared");
     }
 }
+
+/// How a batch result is handed back (the `output` option of the wasm
+/// `scoreCandidates`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Output {
+    /// Columns of the rounded values ([`Batch::columns`]); the default.
+    #[default]
+    Compact,
+    /// One breakdown object, or `{error,message,path}` object, per candidate.
+    Full,
+    /// The CLI's lines as one text ([`Batch::to_jsonl`]).
+    Jsonl,
+}
+
+impl Output {
+    /// The `output` member of an options object: absent or `null` means
+    /// [`Output::Compact`]; errors point at `/options/output`.
+    pub fn from_options(options: &Value) -> Result<Output> {
+        match options.get("output") {
+            None | Some(Value::Null) => Ok(Output::Compact),
+            Some(Value::Str(s)) => Output::parse(&s.to_str_lossy()),
+            Some(other) => Err(Error::wrong_type("/options/output", "a string", other.type_name())),
+        }
+    }
+
+    /// `"compact"`, `"full"` or `"jsonl"`; anything else is `invalid_value`.
+    pub fn parse(name: &str) -> Result<Output> {
+        match name {
+            "compact" => Ok(Output::Compact),
+            "full" => Ok(Output::Full),
+            "jsonl" => Ok(Output::Jsonl),
+            _ => Err(Error::new(
+                ErrorCode::InvalidValue,
+                "/options/output",
+                format!("output must be \"compact\", \"full\" or \"jsonl\", got {name:?}"),
+            )),
+        }
+    }
+}
+
+/// The names of the flag columns of [`Columns`], in order.
+pub const FLAGS: [&str; 3] = ["eligible", "safety_eligible", "temporal_eligible"];
+
+/// The compact result as plain columns (what the wasm binding hands out as
+/// `Float64Array`/`Uint8Array`s), one entry per candidate in input order;
+/// a failed candidate has `NaN` scores and `0` flags, and an entry in
+/// [`Columns::errors`]. The same values as [`Batch::write_compact`] prints.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Columns<'a> {
+    /// The failed candidates: their index and error, in input order.
+    pub errors: Vec<(usize, &'a Error)>,
+    /// `final_score`.
+    pub final_score: Vec<f64>,
+    /// The [`FLAGS`] columns, `1` for true.
+    pub flags: [Vec<u8>; 3],
+    /// The [`COMPONENTS`] columns, rounded to 6 places (`round6`).
+    pub components: [Vec<f64>; 7],
+}
+
+impl Columns<'_> {
+    /// How many candidates (the length of every column).
+    pub fn count(&self) -> usize {
+        self.final_score.len()
+    }
+
+    /// The errors as `[{"index","error","message","path"}...]` (each row is
+    /// [`Error::to_json_at`]).
+    pub fn errors_json(&self) -> Value {
+        Value::Array(self.errors.iter().map(|&(i, e)| e.to_json_at(i)).collect())
+    }
+}
+
+impl Batch {
+    /// The compact result as [`Columns`].
+    pub fn columns(&self) -> Columns<'_> {
+        let n = self.results.len();
+        let mut c = Columns { errors: Vec::new(), final_score: Vec::with_capacity(n), ..Default::default() };
+        for (i, r) in self.results.iter().enumerate() {
+            let (score, flags, components) = match r {
+                Ok(b) => {
+                    (b.final_score, [b.eligible(), b.safety_eligible, b.temporal_eligible], b.components.map(round6))
+                }
+                Err(e) => {
+                    c.errors.push((i, e));
+                    (f64::NAN, [false; 3], [f64::NAN; 7])
+                }
+            };
+            c.final_score.push(score);
+            for (column, flag) in c.flags.iter_mut().zip(flags) {
+                column.push(flag as u8);
+            }
+            for (column, x) in c.components.iter_mut().zip(components) {
+                column.push(x);
+            }
+        }
+        c
+    }
+}
+
+#[cfg(test)]
+mod columns_tests {
+    use super::*;
+
+    #[test]
+    fn output_modes() {
+        let opts = |t: &str| json::parse(t).unwrap();
+        assert_eq!(Output::from_options(&Value::Null).unwrap(), Output::Compact);
+        assert_eq!(Output::from_options(&opts(r#"{"output":null}"#)).unwrap(), Output::Compact);
+        assert_eq!(Output::from_options(&opts(r#"{"output":"full"}"#)).unwrap(), Output::Full);
+        assert_eq!(Output::from_options(&opts(r#"{"output":"jsonl"}"#)).unwrap(), Output::Jsonl);
+        let e = Output::from_options(&opts(r#"{"output":"xml"}"#)).unwrap_err();
+        assert_eq!((e.code, e.path.as_str()), (ErrorCode::InvalidValue, "/options/output"));
+        assert_eq!(e.message, r#"output must be "compact", "full" or "jsonl", got "xml""#);
+        let e = Output::from_options(&opts(r#"{"output":1}"#)).unwrap_err();
+        assert_eq!((e.code, e.path.as_str()), (ErrorCode::WrongType, "/options/output"));
+    }
+
+    /// The columns hold what `write_compact` prints.
+    #[test]
+    fn columns_equal_the_compact_text() {
+        let shared = json::parse(r#"{"reference_time":"2026-11-30T00:00:00+00:00","query":"budget"}"#).unwrap();
+        let text = "{\"content\":\"The budget deadline, decided.\",\"source\":\"chat\"}\nnot json\n{\"content\":5}\n\
+                    {\"content\":\"budget ok\",\"safety_status\":\"blocked\"}\n";
+        let batch = crate::api::score_candidates_text(&shared, text).unwrap();
+        let c = batch.columns();
+        assert_eq!(c.count(), 4);
+        assert_eq!(c.errors.iter().map(|&(i, _)| i).collect::<Vec<_>>(), [1, 2]);
+        let num = |x: f64| if x.is_nan() { Value::Null } else { Value::Float(x) };
+        let mut o = Object::new();
+        o.push_unique("count", Value::int(c.count() as i64));
+        o.push_unique("errors", c.errors_json());
+        o.push_unique("final_score", Value::Array(c.final_score.iter().map(|&x| num(x)).collect()));
+        for (name, column) in FLAGS.iter().zip(&c.flags) {
+            let failed = |i: usize| c.errors.iter().any(|&(j, _)| j == i);
+            let v = column.iter().enumerate().map(|(i, &f)| if failed(i) { Value::Null } else { Value::Bool(f == 1) });
+            o.push_unique(*name, Value::Array(v.collect()));
+        }
+        for (name, column) in COMPONENTS.iter().zip(&c.components) {
+            o.push_unique(*name, Value::Array(column.iter().map(|&x| num(x)).collect()));
+        }
+        assert_eq!(json::to_json_string(&Value::Object(o)), batch.write_compact());
+    }
+}

@@ -6,7 +6,7 @@
 use js_sys::{Array, Function, Uint8Array};
 use wasm_bindgen::prelude::*;
 
-use super::interop::js_error;
+use super::interop::JsResult;
 use lians_score::cli;
 
 /// `cliRun(argv, read)`: run one command line; `read(path)` returns a file's
@@ -43,8 +43,8 @@ fn describe(thrown: &JsValue, path: &str) -> String {
 /// `score` over a whole text (benchmarks and tests): returns `[output, exit
 /// status]`; a usage-level problem throws.
 #[wasm_bindgen(js_name = cliScore, skip_typescript)]
-pub fn cli_score(text: &str, name: &str, label: &str) -> Result<JsValue, JsValue> {
-    let outcome = cli::score(text, name, label).map_err(|e| js_error(&e))?;
+pub fn cli_score(text: &str, name: &str, label: &str) -> JsResult {
+    let outcome = cli::score(text, name, label)?;
     let out = Array::new();
     out.push(&JsValue::from_str(&outcome.output));
     out.push(&JsValue::from_f64(outcome.status as f64));
