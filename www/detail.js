@@ -2,7 +2,7 @@
 // the detected text marked in the content), the decision (pending items
 // only: a resolved one is read-only), inputs, drift, score table.
 import { state, ui, numOrNull, rowById, decide, setNote, isOpen } from './state.js';
-import { h, replace, $ } from './dom.js';
+import { h, patch, $ } from './dom.js';
 import { componentRows, gateOf, inputsText, heldSentence, markRuns } from './queue.js';
 import { chip, fmt, tagClass } from './format.js';
 import * as lians from './lians.js';
@@ -10,6 +10,9 @@ import * as lians from './lians.js';
 const detail = $('#detail');
 // The decision buttons of the pending item on screen (detailDecision patches them in place).
 let shown = null;
+// The item the pane last drew (its content box is replaced, not patched, for another item: its scroll
+// starts at the top).
+let drawnId = null;
 
 const COLUMNS = [
   { key: 'stored', label: 'Stored', sub: 'server score_breakdown', bar: 'stored' },
@@ -42,7 +45,7 @@ function contentEl(content) {
 function renderDetail() {
   const r = state.selectedId != null ? rowById(state.selectedId) : null;
   shown = null;
-  if (!r) { replace(detail, h('p', { class: 'empty' }, state.rows.length ? 'Select an item.' : 'Load a queue to start.')); return; }
+  if (!r) { drawnId = null; patch(detail, [h('p', { class: 'empty' }, state.rows.length ? 'Select an item.' : 'Load a queue to start.')]); return; }
   const o = r.obj;
   const open = isOpen(r);
   const decision = state.decisions.get(r.id);
@@ -55,13 +58,14 @@ function renderDetail() {
   if (open) {
     const noteInput = h('input', { type: 'text', id: 'note-input', placeholder: 'optional note (resolver_note)', 'aria-label': 'Decision note', autocomplete: 'off' });
     noteInput.value = state.notes.get(r.id) ?? '';
-    noteInput.addEventListener('input', () => { setNote(r.id, noteInput.value); ui.renderDecisions(); });
+    // The pane is patched in place for the next item (dom.js patch): these listeners act on the item
+    // shown when they run, never on the one they were made for.
+    noteInput.addEventListener('input', (e) => { if (shown) { setNote(shown.id, e.currentTarget.value); ui.renderDecisions(); } });
     // A click toggles the decision as it is then (the buttons outlive a decision: detailDecision).
-    const toggle = (action) => () => decide(r.id, state.decisions.get(r.id) === action ? null : action);
+    const toggle = (action) => () => { if (shown) decide(shown.id, state.decisions.get(shown.id) === action ? null : action); };
     const approve = h('button', { type: 'button', class: 'approve', 'aria-pressed': String(decision === 'approve'), on: { click: toggle('approve') } }, '✓ Approve (a)');
     const reject = h('button', { type: 'button', class: 'reject', 'aria-pressed': String(decision === 'reject'), on: { click: toggle('reject') } }, '✕ Reject (r)');
     decide_ = h('div', { class: 'decide', role: 'group', 'aria-label': 'Decision' }, approve, reject, noteInput);
-    shown = { id: r.id, approve, reject };
   } else {
     const note = state.notes.get(r.id);
     decide_ = h('div', { class: 'resolved', dataset: { readonly: 'true' } },
@@ -73,7 +77,9 @@ function renderDetail() {
   }
 
   const sentence = heldSentence(r.tags, r.res?.error ? null : r.res?.approved ?? null, { status: r.status, error: r.res?.error ?? null, scoring: state.scoring });
-  replace(detail,
+  const other = drawnId !== r.id;
+  drawnId = r.id;
+  patch(detail, [
     h('p', { class: `held-why${open ? '' : ' done'}`, id: 'held-why' }, sentence),
     h('div', { class: 'detail-head' },
       h('div', null,
@@ -95,7 +101,8 @@ function renderDetail() {
     renderDriftBox(r),
     h('h3', null, 'Scores'),
     renderScoreTable(r),
-  );
+  ], (a) => other && a.tagName === 'PRE');
+  if (open) shown = { id: r.id, approve: $('.decide button.approve', detail), reject: $('.decide button.reject', detail) };
 }
 
 function renderDriftBox(r) {
