@@ -53,21 +53,27 @@ export const $ = (sel, root = document) => root.querySelector(sel);
  * caller's listeners must not close over what changes (read it when called).
  */
 export function patch(el, children, fresh = () => false) {
-  const next = append(document.createDocumentFragment(), children);
-  patchChildren(el, next, fresh);
+  const list = [];
+  const flat = (c) => {
+    if (c == null || c === false) return;
+    if (Array.isArray(c)) c.forEach(flat);
+    else list.push(c instanceof Node ? c : document.createTextNode(String(c)));
+  };
+  flat(children);
+  patchChildren(el, list, fresh);
   return el;
 }
 
-function patchChildren(a, b, fresh) {
+// A new child that already is a's child (a part its owner keeps up to date itself, e.g. the detail's
+// score table) is kept as it is, moved to its place if need be.
+function patchChildren(a, list, fresh) {
   let x = a.firstChild;
-  let y = b.firstChild;
-  while (y) {
-    const yn = y.nextSibling;
-    if (!x) { a.appendChild(y); y = yn; continue; }
-    const xn = x.nextSibling;
-    if (!patchNode(x, y, fresh)) a.replaceChild(y, x);
-    x = xn;
-    y = yn;
+  for (const y of list) {
+    if (y === x) { x = x.nextSibling; continue; }
+    if (!x) { a.appendChild(y); continue; }
+    if (y.parentNode !== a && patchNode(x, y, fresh)) { x = x.nextSibling; continue; }
+    a.replaceChild(y, x);
+    x = y.nextSibling;
   }
   while (x) { const xn = x.nextSibling; x.remove(); x = xn; }
 }
@@ -87,12 +93,14 @@ function patchNode(a, b, fresh) {
     else a.setAttribute(name, value);
   }
   if (a.tagName === 'INPUT' && a.value !== b.value) a.value = b.value;
-  patchChildren(a, b, fresh);
+  patchChildren(a, [...b.childNodes], fresh);
   return true;
 }
 
 /** Set el's text only if it differs (an unchanged text then costs no style, layout or paint). */
 export function setText(el, text) {
+  const t = el.firstChild;
+  if (t && t === el.lastChild && t.nodeType === Node.TEXT_NODE) { if (t.data !== text) { if (text) t.data = text; else el.textContent = ''; } return; }
   if (el.textContent !== text) el.textContent = text;
 }
 
