@@ -22,7 +22,7 @@
 //   next queue:         the same page, another file.
 // Prints medians (and min/max) of each phase; --json prints one JSON line too.
 //
-//   node bench/dashboard-bench.mjs --keys [--items 1500] [--presses 40] [--json]
+//   node bench/dashboard-bench.mjs --keys [--items 1500] [--presses 40] [--pace 100] [--json]
 //
 // times single keys instead (issue #21): a queue of --items held items from a
 // file, re-scored, then --presses rounds of a (approve the current item and
@@ -35,6 +35,12 @@
 // script + style + layout time for it (CDP Performance metrics; paint is not
 // in it). Median, p90, p95 and max per key, and the load average: the machine
 // may be shared, so run it when the load is low and repeat it.
+// Keys are --pace ms apart (default 100: a reviewer reads between keys), and
+// the bench waits for a key's frames on a timer, never with animation frames
+// of its own: those kept the page's frame clock ticking, so that a key handled
+// quickly then waited for the clock's next tick, up to a frame (measured: the
+// ignored key q took ~11 ms back to back, 1.6 ms paced). --pace 0 presses
+// keys back to back.
 //
 // The page draws everything a key changes in that first frame (the list row,
 // the selection, the counts, the whole detail pane of the new item). A second
