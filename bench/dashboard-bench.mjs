@@ -22,7 +22,7 @@
 //   next queue:         the same page, another file.
 // Prints medians (and min/max) of each phase; --json prints one JSON line too.
 //
-//   node bench/dashboard-bench.mjs --keys [--items 1500] [--presses 40] [--json]
+//   node bench/dashboard-bench.mjs --keys [--items 1500] [--presses 40] [--pace 100] [--json]
 //
 // times single keys instead (issue #21): a queue of --items held items from a
 // file, re-scored, then --presses rounds of a (approve the current item and
@@ -35,6 +35,12 @@
 // script + style + layout time for it (CDP Performance metrics; paint is not
 // in it). Median, p90, p95 and max per key, and the load average: the machine
 // may be shared, so run it when the load is low and repeat it.
+// Keys are --pace ms apart (default 100: a reviewer reads between keys), and
+// the bench waits for a key's frames on a timer, never with animation frames
+// of its own: those kept the page's frame clock ticking, so that a key handled
+// quickly then waited for the clock's next tick, up to a frame (measured: the
+// ignored key q took ~11 ms back to back, 1.6 ms paced). --pace 0 presses
+// keys back to back.
 //
 // The page draws everything a key changes in that first frame (the list row,
 // the selection, the counts, the whole detail pane of the new item). A second
@@ -57,12 +63,13 @@ const median = (v) => { const s = [...v].sort((a, b) => a - b); return s.length 
 const argNum = (name, dflt) => { const at = args.indexOf(name); return at >= 0 ? Math.max(1, Number(args[at + 1])) : dflt; };
 
 if (args.includes('--keys')) {
-  await keysBench(argNum('--items', 1500), argNum('--presses', 40));
+  const paceAt = args.indexOf('--pace');
+  await keysBench(argNum('--items', 1500), argNum('--presses', 40), paceAt >= 0 ? Math.max(0, Number(args[paceAt + 1])) : 100);
   process.exit(0);
 }
 
 /** Keypress → painted frame at `n` items (see the header). */
-async function keysBench(n, presses) {
+async function keysBench(n, presses, PACE) {
   const server = await startServer();
   const browser = await launchBrowser();
   const out = {};
@@ -104,10 +111,13 @@ async function keysBench(n, presses) {
       const before = await measures();
       const m0 = await metrics();
       await page.keyboard.press(key);
-      await page.waitForFunction((b) => performance.getEntriesByName('lians:key-full').length > b, before, { polling: 'raf' });
+      // Polled on a timer, not on animation frames: frames the bench requests itself would keep the
+      // page's frame clock ticking, so that the next key's frame waited for a tick of that clock.
+      await page.waitForFunction((b) => performance.getEntriesByName('lians:key-full').length > b, before, { polling: 4 });
       const [wall, full] = await page.evaluate(() => ['lians:key', 'lians:key-full'].map((n) => performance.getEntriesByName(n).at(-1).duration));
       const m1 = await metrics();
       const d = (k) => (m1[k] - m0[k]) * 1000;
+      if (PACE) await page.waitForTimeout(PACE);
       return { wall, full, work: d('ScriptDuration') + d('RecalcStyleDuration') + d('LayoutDuration') };
     };
     const plan = { a: [], r: [], k: [], u: [], j: [], x: [], q: [] };
@@ -115,7 +125,7 @@ async function keysBench(n, presses) {
     const decided = await page.locator('#queue-list [data-decision]').count();
     if (decided !== presses) throw new Error(`${decided} rows decided at the end, want ${presses} (one a per round; each r undone by u)`);
     const q = (v, p) => { const s = [...v].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))]; };
-    console.log(`dashboard keys: ${n} items, ${presses} presses per key; load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')} (${os.cpus().length} cpus)`);
+    console.log(`dashboard keys: ${n} items, ${presses} presses per key, ${PACE} ms between keys; load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')} (${os.cpus().length} cpus)`);
     const cols = ['painted median', 'p90', 'p95', 'max', 'complete median', 'p95', 'work median', 'p95'];
     console.log(`${'ms per key'.padEnd(10)}${cols.map((p) => p.padStart(p.length > 4 ? 16 : 7)).join('')}`);
     for (const [k, v] of Object.entries(plan)) {
@@ -131,7 +141,7 @@ async function keysBench(n, presses) {
     await browser.close();
     await server.stop();
   }
-  if (JSON_OUT) console.log(JSON.stringify({ bench: 'dashboard-keys', n, presses, loadavg: os.loadavg(), ...out }));
+  if (JSON_OUT) console.log(JSON.stringify({ bench: 'dashboard-keys', n, presses, pace_ms: PACE, loadavg: os.loadavg(), ...out }));
 }
 
 

@@ -2,7 +2,7 @@
 // the detected text marked in the content), the decision (pending items
 // only: a resolved one is read-only), inputs, drift, score table.
 import { state, ui, numOrNull, rowById, decide, setNote, isOpen } from './state.js';
-import { h, replace, $ } from './dom.js';
+import { h, patch, setText, $ } from './dom.js';
 import { componentRows, gateOf, inputsText, heldSentence, markRuns } from './queue.js';
 import { chip, fmt, tagClass } from './format.js';
 import * as lians from './lians.js';
@@ -10,6 +10,9 @@ import * as lians from './lians.js';
 const detail = $('#detail');
 // The decision buttons of the pending item on screen (detailDecision patches them in place).
 let shown = null;
+// The item the pane last drew (its content box is replaced, not patched, for another item: its scroll
+// starts at the top).
+let drawnId = null;
 
 const COLUMNS = [
   { key: 'stored', label: 'Stored', sub: 'server score_breakdown', bar: 'stored' },
@@ -42,7 +45,7 @@ function contentEl(content) {
 function renderDetail() {
   const r = state.selectedId != null ? rowById(state.selectedId) : null;
   shown = null;
-  if (!r) { replace(detail, h('p', { class: 'empty' }, state.rows.length ? 'Select an item.' : 'Load a queue to start.')); return; }
+  if (!r) { drawnId = null; patch(detail, [h('p', { class: 'empty' }, state.rows.length ? 'Select an item.' : 'Load a queue to start.')]); return; }
   const o = r.obj;
   const open = isOpen(r);
   const decision = state.decisions.get(r.id);
@@ -55,13 +58,14 @@ function renderDetail() {
   if (open) {
     const noteInput = h('input', { type: 'text', id: 'note-input', placeholder: 'optional note (resolver_note)', 'aria-label': 'Decision note', autocomplete: 'off' });
     noteInput.value = state.notes.get(r.id) ?? '';
-    noteInput.addEventListener('input', () => { setNote(r.id, noteInput.value); ui.renderDecisions(); });
+    // The pane is patched in place for the next item (dom.js patch): these listeners act on the item
+    // shown when they run, never on the one they were made for.
+    noteInput.addEventListener('input', (e) => { if (shown) { setNote(shown.id, e.currentTarget.value); ui.renderDecisions(); } });
     // A click toggles the decision as it is then (the buttons outlive a decision: detailDecision).
-    const toggle = (action) => () => decide(r.id, state.decisions.get(r.id) === action ? null : action);
+    const toggle = (action) => () => { if (shown) decide(shown.id, state.decisions.get(shown.id) === action ? null : action); };
     const approve = h('button', { type: 'button', class: 'approve', 'aria-pressed': String(decision === 'approve'), on: { click: toggle('approve') } }, '✓ Approve (a)');
     const reject = h('button', { type: 'button', class: 'reject', 'aria-pressed': String(decision === 'reject'), on: { click: toggle('reject') } }, '✕ Reject (r)');
     decide_ = h('div', { class: 'decide', role: 'group', 'aria-label': 'Decision' }, approve, reject, noteInput);
-    shown = { id: r.id, approve, reject };
   } else {
     const note = state.notes.get(r.id);
     decide_ = h('div', { class: 'resolved', dataset: { readonly: 'true' } },
@@ -73,7 +77,9 @@ function renderDetail() {
   }
 
   const sentence = heldSentence(r.tags, r.res?.error ? null : r.res?.approved ?? null, { status: r.status, error: r.res?.error ?? null, scoring: state.scoring });
-  replace(detail,
+  const other = drawnId !== r.id;
+  drawnId = r.id;
+  patch(detail, [
     h('p', { class: `held-why${open ? '' : ' done'}`, id: 'held-why' }, sentence),
     h('div', { class: 'detail-head' },
       h('div', null,
@@ -95,7 +101,8 @@ function renderDetail() {
     renderDriftBox(r),
     h('h3', null, 'Scores'),
     renderScoreTable(r),
-  );
+  ], (a, b) => a === table?.wrap || b === table?.wrap || (other && a.tagName === 'PRE'));
+  if (open) shown = { id: r.id, approve: $('.decide button.approve', detail), reject: $('.decide button.reject', detail) };
 }
 
 function renderDriftBox(r) {
@@ -111,60 +118,105 @@ function renderDriftBox(r) {
     h('ul', null, ...d.causes.map((c) => h('li', { dataset: { cause: c.code } }, c.text))));
 }
 
-function bar(value, kind) {
-  const fill = h('span');
-  fill.style.width = `${Math.max(0, Math.min(1, value ?? 0)) * 100}%`; // CSSOM, allowed by style-src 'self'
-  return h('div', { class: `bar ${kind}`, 'aria-hidden': 'true' }, fill);
-}
+// The score table is built once and then updated in place for each item (same nodes; only the texts and
+// attributes that differ are set), so showing another item lays out and repaints what changed in it.
+let table = null;
 
-function renderScoreTable(r) {
-  const bds = COLUMNS.map((c) => breakdownFor(r, c.key));
-  const rowsBy = bds.map((b) => (b ? componentRows(b) : null));
-  const heldRows = rowsBy[1];
+function scoreTable() {
   const thead = h('thead', null, h('tr', null,
     h('th', { scope: 'col' }, 'Component', h('small', null, 'weight')),
     ...COLUMNS.map((c) => h('th', { scope: 'col' }, c.label, h('small', null, c.sub)))));
   const body = h('tbody');
+  const td = (col, cls) => h('td', { class: cls, dataset: { col: col.key, label: col.label } });
+  const comps = componentRows({}).map((base) => {
+    const weight = h('small');
+    const why = h('span', { class: 'why' });
+    const tr = h('tr', { dataset: { component: base.key } }, h('th', { scope: 'row' }, base.label, weight));
+    const cells = COLUMNS.map((col) => {
+      const el = td(col);
+      const fill = h('span');
+      const val = h('span', { class: 'val' });
+      const contrib = h('span', { class: 'contrib', title: 'contribution = value × weight (from the rounded value)' });
+      const cwhy = h('span', { class: 'why' });
+      const cell = h('div', { class: 'cell' }, h('div', { class: `bar ${col.bar}`, 'aria-hidden': 'true' }, fill), val, contrib);
+      tr.appendChild(el);
+      return { el, cell, fill, val, contrib, why: cwhy };
+    });
+    body.appendChild(tr);
+    return { th: tr.firstChild, weight, why, cells };
+  });
+  const finalTr = h('tr', { class: 'final' }, h('th', { scope: 'row' }, 'Final score', h('small', null, 'gated, rounded')));
+  const finals = COLUMNS.map((col) => {
+    const el = td(col);
+    const val = h('span', { class: 'final-val' });
+    const gate = h('span');
+    finalTr.appendChild(el);
+    return { el, val, gate };
+  });
+  body.appendChild(finalTr);
+  const meta = (label) => {
+    const tr = h('tr', null, h('th', { scope: 'row' }, label));
+    const cells = COLUMNS.map((col) => tr.appendChild(td(col, 'mono')));
+    body.appendChild(tr);
+    return cells;
+  };
+  const metas = [['reference_time', meta('reference_time')], ['scoring_policy_version', meta('policy')]];
+  const wrap = h('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': 'Score components' },
+    h('table', { class: 'scores' }, h('caption', { class: 'visually-hidden' }, 'Score components: stored versus client re-scores'), thead, body));
+  return { wrap, comps, finals, metas };
+}
+
+const setAttr = (el, name, v) => { if (v == null) { if (el.hasAttribute(name)) el.removeAttribute(name); } else if (el.getAttribute(name) !== v) el.setAttribute(name, v); };
+const setData = (el, k, v) => { if (v == null) { if (k in el.dataset) delete el.dataset[k]; } else if (el.dataset[k] !== v) el.dataset[k] = v; };
+/** el's children become exactly `kids` (kept nodes stay where they are). */
+const setKids = (el, kids) => { if (kids.length !== el.childNodes.length || kids.some((k, i) => el.childNodes[i] !== k)) el.replaceChildren(...kids); };
+const dash = (el) => { setAttr(el, 'class', 'muted'); setData(el, 'value', null); setData(el, 'final', null); if (el.childNodes.length !== 1 || el.firstChild.nodeType !== Node.TEXT_NODE) el.replaceChildren('—'); else setText(el, '—'); };
+
+function renderScoreTable(r) {
+  table ??= scoreTable();
+  const bds = COLUMNS.map((c) => breakdownFor(r, c.key));
+  const rowsBy = bds.map((b) => (b ? componentRows(b) : null));
+  const heldRows = rowsBy[1];
   const refWeights = bds.find((b) => b?.weights)?.weights ?? {};
   const firstRows = rowsBy.find(Boolean);
   componentRows({ weights: refWeights }).forEach((base, ci) => {
+    const comp = table.comps[ci];
     const headReason = firstRows ? firstRows[ci].reason : '';
-    const tr = h('tr', { dataset: { component: base.key } },
-      h('th', { scope: 'row' }, base.label,
-        h('small', null, base.weight == null ? 'not weighted' : `weight ${base.weight}`),
-        headReason ? h('span', { class: 'why' }, headReason) : null));
+    setText(comp.weight, base.weight == null ? 'not weighted' : `weight ${base.weight}`);
+    setText(comp.why, headReason);
+    setKids(comp.th, headReason ? [comp.th.firstChild, comp.weight, comp.why] : [comp.th.firstChild, comp.weight]);
     rowsBy.forEach((rows, colIdx) => {
-      const col = COLUMNS[colIdx];
-      if (!rows) { tr.appendChild(h('td', { class: 'muted', dataset: { col: col.key, label: col.label } }, '—')); return; }
+      const p = comp.cells[colIdx];
+      if (!rows) { dash(p.el); return; }
       const c = rows[ci];
       const differs = colIdx === 0 && heldRows && heldRows[ci].value !== c.value;
-      tr.appendChild(h('td', { class: differs ? 'differs' : null, dataset: { col: col.key, value: c.value ?? '', label: col.label } },
-        h('div', { class: 'cell' },
-          bar(c.value, col.bar),
-          h('span', { class: 'val' }, fmt(c.value)),
-          h('span', { class: 'contrib', title: 'contribution = value × weight (from the rounded value)' }, c.weight == null ? '' : `+${(c.contribution ?? 0).toFixed(4)}`),
-          c.reason && c.reason !== headReason ? h('span', { class: 'why' }, c.reason) : null)));
+      setAttr(p.el, 'class', differs ? 'differs' : null);
+      setData(p.el, 'value', String(c.value ?? ''));
+      setKids(p.el, [p.cell]);
+      const width = `${Math.max(0, Math.min(1, c.value ?? 0)) * 100}%`;
+      if (p.fill.style.width !== width) p.fill.style.width = width; // CSSOM, allowed by style-src 'self'
+      setText(p.val, fmt(c.value));
+      setText(p.contrib, c.weight == null ? '' : `+${(c.contribution ?? 0).toFixed(4)}`);
+      const why = c.reason && c.reason !== headReason;
+      if (why) setText(p.why, c.reason);
+      setKids(p.cell, why ? [p.cell.firstChild, p.val, p.contrib, p.why] : [p.cell.firstChild, p.val, p.contrib]);
     });
-    body.appendChild(tr);
   });
-  const finalTr = h('tr', { class: 'final' }, h('th', { scope: 'row' }, 'Final score', h('small', null, 'gated, rounded')));
   bds.forEach((b, colIdx) => {
-    if (!b) { finalTr.appendChild(h('td', { class: 'muted', dataset: { col: COLUMNS[colIdx].key, label: COLUMNS[colIdx].label } }, '—')); return; }
+    const p = table.finals[colIdx];
+    if (!b) { dash(p.el); return; }
     const g = gateOf(b);
-    finalTr.appendChild(h('td', { dataset: { col: COLUMNS[colIdx].key, final: b.final_score, label: COLUMNS[colIdx].label } },
-      h('span', { class: 'final-val' }, fmt(numOrNull(b.final_score))),
-      g ? h('span', { class: 'gate' }, `zeroed by the ${g.gate} gate${g.reason ? `: ${g.reason}` : ''}`)
-        : h('span', { class: 'gate none' }, 'eligible')));
+    setAttr(p.el, 'class', null);
+    setData(p.el, 'final', String(b.final_score));
+    setText(p.val, fmt(numOrNull(b.final_score)));
+    setAttr(p.gate, 'class', g ? 'gate' : 'gate none');
+    setText(p.gate, g ? `zeroed by the ${g.gate} gate${g.reason ? `: ${g.reason}` : ''}` : 'eligible');
+    setKids(p.el, [p.val, p.gate]);
   });
-  body.appendChild(finalTr);
-  const meta = (label, key) => {
-    const tr = h('tr', null, h('th', { scope: 'row' }, label));
-    bds.forEach((b, colIdx) => tr.appendChild(h('td', { class: 'mono', dataset: { col: COLUMNS[colIdx].key, label: COLUMNS[colIdx].label } }, b ? String(b[key] ?? '—') : '—')));
-    return tr;
-  };
-  body.appendChild(meta('reference_time', 'reference_time'));
-  body.appendChild(meta('policy', 'scoring_policy_version'));
-  return h('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': 'Score components' }, h('table', { class: 'scores' }, h('caption', { class: 'visually-hidden' }, 'Score components: stored versus client re-scores'), thead, body));
+  for (const [key, cells] of table.metas) {
+    bds.forEach((b, colIdx) => { setText(cells[colIdx], b ? String(b[key] ?? '—') : '—'); });
+  }
+  return table.wrap;
 }
 
 /**

@@ -248,9 +248,15 @@ const countEl = $('#queue-count');
 const bulk = { approve: $('#bulk-approve'), reject: $('#bulk-reject'), none: $('#select-none') };
 
 /** #queue-count "N of M shown · K undecided" and the action bar's selection buttons. */
+// How many of state.rows are open (pending), counted once per queue: a key then counts only its decisions.
+let openOf = { rows: null, open: 0 };
+
 function renderCounts() {
-  const undecided = state.rows.reduce((n, r) => n + (isOpen(r) && !state.decisions.has(r.id) ? 1 : 0), 0);
-  const readOnly = state.rows.reduce((n, r) => n + (isOpen(r) ? 0 : 1), 0);
+  if (openOf.rows !== state.rows) openOf = { rows: state.rows, open: state.rows.reduce((n, r) => n + (isOpen(r) ? 1 : 0), 0) };
+  let decidedOpen = 0;
+  for (const id of state.decisions.keys()) if (isOpen(rowById(id))) decidedOpen++;
+  const undecided = openOf.open - decidedOpen;
+  const readOnly = state.rows.length - openOf.open;
   setText(countEl, state.rows.length
     ? `${state.visible.length} of ${state.rows.length} shown · ${undecided} undecided${readOnly ? ` · ${readOnly} resolved (read-only)` : ''}${state.checked.size ? ` · ${state.checked.size} selected` : ''}`
     : 'no queue');

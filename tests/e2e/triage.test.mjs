@@ -321,6 +321,35 @@ describe('decide fast', () => {
     assert.equal((await snap(page)).rows.find((r) => r.id === ids[1]).decision, null);
   });
 
+  it('the detail pane is patched in place for the next item: its buttons, note and scores are the item shown', { skip: noPkg }, async () => {
+    const { page } = await open({}, '');
+    await waitForScoring(page);
+    const ids = await rowsIds(page);
+    await page.click(`#queue-list [data-id="${ids[0]}"]`);
+    await page.evaluate(() => { window.__approveEl = document.querySelector('#detail button.approve'); window.__tableEl = document.querySelector('#detail table.scores'); });
+    await page.focus('#queue-list');
+    await page.keyboard.press('j');
+    assert.equal(await current(page), ids[1]);
+    assert.equal(await page.evaluate(() => document.querySelector('#detail button.approve') === window.__approveEl && document.querySelector('#detail table.scores') === window.__tableEl), true, 'the same nodes, patched');
+    // What the pane shows is ids[1]'s: its id, its content, its "if approved" final score (the list's).
+    assert.equal(await page.locator('#detail .ids .mono').textContent(), ids[1]);
+    assert.equal(await page.locator('#detail pre.content').textContent(), await page.locator(`#queue-list [data-id="${ids[1]}"] .snippet`).textContent());
+    const row = (await snap(page)).rows.find((r) => r.id === ids[1]);
+    assert.equal(await page.getAttribute('#detail tr.final td[data-col="approved"]', 'data-final'), String(row.approved.final_score));
+    const listed = (await page.locator(`#queue-list [data-id="${ids[1]}"] [data-col="approved"]`).textContent()).replace(/^→ /, '');
+    assert.equal(await page.locator('#detail tr.final td[data-col="approved"] .final-val').textContent(), listed);
+    // The kept button and note act on the item shown, not on the one they were first drawn for.
+    await page.click('#detail button.approve');
+    assert.equal(await page.getAttribute(`#queue-list [data-id="${ids[1]}"]`, 'data-decision'), 'approve');
+    assert.equal(await page.getAttribute(`#queue-list [data-id="${ids[0]}"]`, 'data-decision'), null);
+    await page.fill('#note-input', 'second item');
+    await page.focus('#queue-list');
+    await page.keyboard.press('k');
+    assert.equal(await page.inputValue('#note-input'), '', 'the first item has no note');
+    await page.keyboard.press('j');
+    assert.equal(await page.inputValue('#note-input'), 'second item');
+  });
+
   it('1,500 rows: every row listed (in blocks the browser may skip drawing), keys scroll the current one into view, a click selects', async () => {
     const { page } = await open();
     await page.setInputFiles('#queue-file', { name: 'queue-1500.json', mimeType: 'application/json', buffer: Buffer.from(bigQueue(1500, 7)) });
