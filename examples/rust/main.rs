@@ -63,7 +63,7 @@ fn print_report(label: &str, report: &VerificationReport) {
         "{label}: valid {} receipt_sha256 {} failures {:?}",
         report.valid,
         report.receipt_sha256.as_deref().unwrap_or("-"),
-        report.failures
+        report.failures.iter().map(|code| code.as_str()).collect::<Vec<_>>()
     );
     for check in report.checks.iter().filter(|c| c.is_failure()) {
         println!("  failed {} at {}: {}", check.code, check.pointer, check.message);
