@@ -11,7 +11,9 @@
 
 use crate::json::Value;
 use crate::py::float;
-use crate::py::unicode::{self, is_alnum, is_decimal, is_py_space, is_py_word};
+use crate::py::unicode::{
+    self, is_alnum, is_decimal, is_py_space, is_py_word, CLASS_FOLDS, CLASS_SEP, CLASS_UNSEGMENTED,
+};
 
 /// Text sample cap in code points (spec §1).
 pub const TEXT_SAMPLE_CHARS: usize = 8192;
@@ -325,6 +327,55 @@ pub fn for_each_token<'a>(folded: &'a str, cap: usize, mut f: impl FnMut(&'a str
     count
 }
 
+/// Byte classes of [`for_each_folded_token`]: ASCII as [`unicode::token_class`]
+/// classes chars (capitals apart), bytes >= 0x80 as `HIGH` (decode, then
+/// `token_class`). A word byte is WORD or CAPITAL (`class & 3 == 1`);
+/// CAPITAL's bit 2 flags a capital.
+const CAPITAL: u8 = 5;
+const HIGH: u8 = 6;
+const CLASSES: [u8; 256] = {
+    let mut t = [HIGH; 256];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        t[b] = if c.is_ascii_digit() || c.is_ascii_lowercase() {
+            unicode::CLASS_WORD
+        } else if c.is_ascii_uppercase() {
+            CAPITAL
+        } else {
+            CLASS_SEP
+        };
+        b += 1;
+    }
+    t
+};
+
+/// The class of the char at byte `i` of `sample` and its UTF-8 length.
+#[inline(always)]
+fn class_at(sample: &str, i: usize) -> (u8, usize) {
+    let c = CLASSES[sample.as_bytes()[i] as usize];
+    if c != HIGH {
+        return (c, 1);
+    }
+    let (ch, l) = char_at(sample, i);
+    (unicode::token_class(ch), l)
+}
+
+/// `token`, or (when it has an ASCII capital) its lowercase copy in `buf`.
+#[inline(always)]
+fn ascii_lowered<'s>(token: &'s str, capital: bool, buf: &'s mut String) -> &'s str {
+    if !capital {
+        return token;
+    }
+    buf.clear();
+    buf.push_str(token);
+    buf.make_ascii_lowercase();
+    buf.as_str()
+}
+
+/// A token sink of [`for_each_folded_token`]'s slow path.
+type TokenFn<'f> = dyn FnMut(&str) -> bool + 'f;
+
 /// [`for_each_token`] over `casefold(sample)`, without casefolding the
 /// sample as a whole: the tokens, the count and the calls to `f` are exactly
 /// those of `for_each_token(&casefold(sample), cap, f)`, and the scan stops
@@ -344,28 +395,6 @@ pub fn for_each_token<'a>(folded: &'a str, cap: usize, mut f: impl FnMut(&'a str
 /// already passed to `f` (bigrams before the char, which folding leaves as
 /// they are) are the first tokens of the folded stretch: they are skipped.
 pub fn for_each_folded_token(sample: &str, folded: &mut String, cap: usize, mut f: impl FnMut(&str) -> bool) -> usize {
-    use unicode::{token_class, CLASS_FOLDS, CLASS_SEP, CLASS_UNSEGMENTED};
-    // Byte classes: ASCII as `token_class` classes chars (capitals apart),
-    // bytes >= 0x80 as HIGH (decode, then `token_class`). A word byte is
-    // WORD or CAPITAL (`class & 3 == 1`); CAPITAL's bit 2 flags a capital.
-    const CAPITAL: u8 = 5;
-    const HIGH: u8 = 6;
-    const CLASSES: [u8; 256] = {
-        let mut t = [HIGH; 256];
-        let mut b = 0;
-        while b < 128 {
-            let c = b as u8;
-            t[b] = if c.is_ascii_digit() || c.is_ascii_lowercase() {
-                unicode::CLASS_WORD
-            } else if c.is_ascii_uppercase() {
-                CAPITAL
-            } else {
-                CLASS_SEP
-            };
-            b += 1;
-        }
-        t
-    };
     folded.clear();
     let bytes = sample.as_bytes();
     let len = bytes.len();
@@ -373,24 +402,10 @@ pub fn for_each_folded_token(sample: &str, folded: &mut String, cap: usize, mut 
     if cap == 0 {
         return 0;
     }
-    #[inline(always)]
-    fn class_at(sample: &str, i: usize) -> (u8, usize) {
-        let c = CLASSES[sample.as_bytes()[i] as usize];
-        if c != HIGH {
-            return (c, 1);
-        }
-        let (ch, l) = char_at(sample, i);
-        (token_class(ch), l)
-    }
     // Casefold `sample[from..]` up to the next self-folding separator after
     // byte `at` and tokenize it, skipping its first `already` tokens (passed
     // before); returns where to resume, or None when the scan is over.
-    let stretch = |from: usize,
-                   at: usize,
-                   already: usize,
-                   folded: &mut String,
-                   count: &mut usize,
-                   f: &mut dyn FnMut(&str) -> bool| {
+    let stretch = |from, at, already, folded: &mut String, count: &mut usize, f: &mut TokenFn| {
         let end = next_fixed_separator(sample, at);
         folded.clear();
         unicode::casefold_into(&sample[from..end], folded);
@@ -475,14 +490,7 @@ pub fn for_each_folded_token(sample: &str, folded: &mut String, cap: usize, mut 
                 // End the segment: a normal segment is one token; an
                 // unsegmented one passed its bigrams, unless it is one char.
                 if !seg_uns {
-                    if seen & 4 != 0 {
-                        folded.clear();
-                        folded.push_str(&sample[seg_start..i]);
-                        folded.make_ascii_lowercase();
-                        emit!(folded.as_str(), word_tokens);
-                    } else {
-                        emit!(&sample[seg_start..i], word_tokens);
-                    }
+                    emit!(ascii_lowered(&sample[seg_start..i], seen & 4 != 0, folded), word_tokens);
                 } else if seg_chars == 1 {
                     emit!(&sample[seg_start..i], word_tokens);
                 }

@@ -500,18 +500,9 @@ impl<'a> Parser<'a> {
                     self.pos += 5;
                     sink.boolean(false)
                 }
-                Some(b'N') if self.b[start..].starts_with(b"NaN") => {
-                    self.pos += 3;
-                    sink.float(f64::NAN, None)
-                }
-                Some(b'I') if self.b[start..].starts_with(b"Infinity") => {
-                    self.pos += 8;
-                    sink.float(f64::INFINITY, None)
-                }
-                Some(b'-') if self.b[start..].starts_with(b"-Infinity") => {
-                    self.pos += 9;
-                    sink.float(f64::NEG_INFINITY, None)
-                }
+                Some(b'N') if self.b[start..].starts_with(b"NaN") => self.non_finite(sink, f64::NAN, 3),
+                Some(b'I') if self.b[start..].starts_with(b"Infinity") => self.non_finite(sink, f64::INFINITY, 8),
+                Some(b'-') if self.b[start..].starts_with(b"-Infinity") => self.non_finite(sink, f64::NEG_INFINITY, 9),
                 Some(b'-') | Some(b'0'..=b'9') => match self.number()? {
                     Number::Int(digits) => sink.int(digits),
                     Number::Float(f, lexeme) => sink.float(f, Some(lexeme)),
@@ -521,27 +512,7 @@ impl<'a> Parser<'a> {
             // Attach the finished value to its parent, closing containers.
             loop {
                 match stack.last() {
-                    None => {
-                        if self.record {
-                            // Only spaces, tabs and `\r` may follow on the line.
-                            while let Some(b' ' | b'\t' | b'\r') = self.peek() {
-                                self.pos += 1;
-                            }
-                            match self.peek() {
-                                None => return Ok(value),
-                                Some(b'\n') => {
-                                    self.pos += 1;
-                                    return Ok(value);
-                                }
-                                Some(_) => return Err(self.err("Extra data", self.pos)),
-                            }
-                        }
-                        self.skip_ws();
-                        if self.pos != self.b.len() {
-                            return Err(self.err("Extra data", self.pos));
-                        }
-                        return Ok(value);
-                    }
+                    None => return self.end(value),
                     Some(false) => {
                         sink.item(value);
                         self.skip_ws();
@@ -584,6 +555,40 @@ impl<'a> Parser<'a> {
                 }
             }
         }
+    }
+
+    /// After the top-level value: the end of the text (whitespace may
+    /// follow), or in JSON Lines mode the end of its line. A step of
+    /// [`Parser::run`], inlined there: `run`'s code stays what it was.
+    #[inline(always)]
+    fn end<V>(&mut self, value: V) -> Result<V> {
+        if self.record {
+            // Only spaces, tabs and `\r` may follow on the line.
+            while let Some(b' ' | b'\t' | b'\r') = self.peek() {
+                self.pos += 1;
+            }
+            match self.peek() {
+                None => return Ok(value),
+                Some(b'\n') => {
+                    self.pos += 1;
+                    return Ok(value);
+                }
+                Some(_) => return Err(self.err("Extra data", self.pos)),
+            }
+        }
+        self.skip_ws();
+        if self.pos != self.b.len() {
+            return Err(self.err("Extra data", self.pos));
+        }
+        Ok(value)
+    }
+
+    /// `NaN`, `Infinity` or `-Infinity` (Python's extensions, `len` bytes
+    /// at `pos`, already matched): step over it, make its float.
+    #[inline(always)]
+    fn non_finite<S: Sink<'a>>(&mut self, sink: &mut S, f: f64, len: usize) -> S::Value {
+        self.pos += len;
+        sink.float(f, None)
     }
 
     /// A member name (at `"`), the `:` after it, and the whitespace after that.
