@@ -3,7 +3,7 @@
 # after scripts/bootstrap.sh). Runs all steps, then prints a summary and exits
 # non-zero if any step failed. Outputs go to test-output/.
 #   Rust: cargo test --release; clippy -D warnings (native all targets, wasm
-#   lib); a debug cargo test of the fast targets (integer overflow checks on).
+#   lib); rustdoc -D warnings; a debug cargo test of the fast targets (integer overflow checks on).
 #   The native conformance run is inside cargo test: tests/scoring_conformance.rs
 #   and tests/receipts_conformance.rs replay the corpus through the CLI's own
 #   replay commands, judge it with the vendored checkers and leave the output in
@@ -147,6 +147,7 @@ rm -f "$OUT/native-scoring.jsonl" "$OUT/native-receipts.jsonl"
 step "cargo test --release" cargo test --release --workspace
 step "rustfmt --check" cargo fmt --all --check
 step "clippy -D warnings" clippy
+step "rustdoc -D warnings (no broken or private intra-doc links)" env RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
 step "cargo test (debug: overflow checks)" debug_tests
 step "wasm build + size" bash scripts/build.sh
 if [[ " ${failed[*]-} " == *"wasm build"* ]]; then

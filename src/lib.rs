@@ -28,13 +28,13 @@
 //! Calls go one way, bottom to top: **primitives** (`lians-score-core`'s
 //! [`json`], [`py`], [`hash`], [`text`], [`error`], and [`args`], the
 //! keyword-argument readers) → **rules** ([`scoring`], [`admission`] with
-//! review, [`receipt`], [`audit`]) → **typed API** (this file, [`verify`])
+//! review, [`receipt`], [`audit`]) → **typed API** (this file)
 //! → **JSON façade** ([`api`], the one place that applies the input caps)
 //! → **commands** ([`cli`]) and the binding crate. A module uses only its
 //! own layer and those below; `tests/layering.rs` scans `src/` for
-//! `crate::…` paths that point up, and lists the exceptions still being
-//! removed (the batch's and the audit's input caps, the error-row JSON,
-//! the verify functions' caps) with their reasons. Rules keep only the
+//! `crate::…` paths that point up, and lists the one exception with its
+//! reason (the typed verify functions refuse oversize input through the leaf
+//! module [`api::limits`], as they always did). Rules keep only the
 //! limits that are part of the algorithm (the scorer's text sample, token
 //! and metadata caps of spec §3, [`ScoringLimits`]).
 //!

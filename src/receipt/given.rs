@@ -83,7 +83,7 @@ fn text_or_null(v: &Value) -> Result<Option<PyStr>, ()> {
     }
 }
 
-/// Every field name [`Given::read`] knows (public as [`super::GIVEN_FIELDS`]).
+/// Every field name the `given` / `options` reader knows.
 pub const FIELDS: &[&str] = &[
     "query",
     "contents",

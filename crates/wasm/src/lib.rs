@@ -1,12 +1,12 @@
-//! lians-score-wasm: the WebAssembly binding of [`lians_score`], the `.wasm`
+//! lians-score-wasm: the WebAssembly binding of `lians_score`, the `.wasm`
 //! of the npm package (built by `scripts/build.sh` with wasm-pack into
 //! `dist/`; never published to crates.io).
 //!
 //! **Exports only.** Every `#[wasm_bindgen]` function here converts its
 //! arguments, calls one library function and converts the result: the JSON
-//! façade [`lians_score::api`] (the one place that applies the input caps),
-//! the batch scorer [`lians_score::scoring::batch`] (its output modes and
-//! compact columns are library types), the CLI ([`lians_score::cli`]). No
+//! façade `lians_score::api` (the one place that applies the input caps),
+//! the batch scorer `lians_score::scoring::batch` (its output modes and
+//! compact columns are library types), the CLI (`lians_score::cli`). No
 //! rule, cap or output shape is decided here.
 //!
 //! **Why a crate of its own**: the library stays a plain Rust crate with no
@@ -14,10 +14,10 @@
 //! compile it), and what the npm package exports is exactly this crate's
 //! public functions. Natively this crate is empty.
 //!
-//! **Conversions live in one module**, [`interop`]: JS values → [`Value`]
+//! **Conversions live in one module**, `interop`: JS values → `Value`
 //! (budgeted, cycle- and depth-checked, lone surrogates kept), raw JSON text
 //! and bytes, results → JS (`to_js`, one `JSON.parse` of the printed text),
-//! and the one error type [`interop::JsErr`] (`From<lians_score::Error>`, so
+//! and the one error type `interop::JsErr` (`From<lians_score::Error>`, so
 //! `?` works; thrown as a JS `Error` named `LiansScoreError` with `code` and
 //! `path`). Inputs are plain JS data or JSON text; outputs are plain JS data
 //! with the Lians API's snake_case field names. Results are built by `to_js`,
