@@ -8,7 +8,8 @@ use lians_score::json::{self, Object, PyStr, Value};
 /// The vendored test data (`tests/data/`: `conformance/`, `samples/`), or `LIANS_SHARED`, if it holds `probe`.
 /// Missing: panics unless `LIANS_ALLOW_NO_SHARED=1` (then None: skip).
 pub fn shared_dir(probe: &str) -> Option<PathBuf> {
-    let dir = match std::env::var_os("LIANS_SHARED") {
+    // An empty LIANS_SHARED is unset (as `${LIANS_SHARED:-…}` in scripts/test-all.sh).
+    let dir = match std::env::var_os("LIANS_SHARED").filter(|d| !d.is_empty()) {
         Some(d) => PathBuf::from(d),
         None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data"),
     };

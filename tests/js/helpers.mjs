@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import path from "node:path";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-export const SHARED = path.resolve(ROOT, process.env.LIANS_SHARED ?? "tests/data");
+export const SHARED = path.resolve(ROOT, process.env.LIANS_SHARED || "tests/data");
 export const SCORING_DIR = path.join(SHARED, "conformance/scoring");
 export const RECEIPTS_FILE = path.join(SHARED, "conformance/receipts/cases.jsonl");
 export const SAMPLES = path.join(SHARED, "samples");
