@@ -2,7 +2,7 @@
 
 use super::interval::Interval;
 use crate::json::{Object, Value};
-use crate::receipt::Status;
+use crate::receipt::CheckStatus as Status;
 
 /// Declares [`AuditCode`] from one table: the variants, their wire strings,
 /// [`AuditCode::ALL`] and [`AuditCode::as_str`] cannot disagree.

@@ -202,7 +202,7 @@ pub(super) fn finish_positions(checks: &mut [Check], rank: usize, context: bool)
     let rank = rank as i64;
     for c in checks.iter_mut().filter(|c| c.name == "calibration_position") {
         let ok = context || matches!(&c.bound, Value::Int(d) if d.parse::<i64>().ok() == Some(rank));
-        c.status = if ok { crate::receipt::Status::Passed } else { crate::receipt::Status::Failed };
+        c.status = if ok { crate::receipt::CheckStatus::Passed } else { crate::receipt::CheckStatus::Failed };
         c.rederived = Value::int(rank);
         c.message = "the last rank-calibration stage's position is the result's place in the response".to_string();
     }

@@ -52,7 +52,6 @@ pub use given::FIELDS as GIVEN_FIELDS;
 pub use hash::{sha256_hex, sha256_text};
 pub use recall::verify_recall_receipt;
 /// The check status under its former in-crate name (the audit report uses it).
-pub(crate) use report::CheckStatus as Status;
 pub use report::{BoundReceipt, Check, CheckCode, CheckStatus, Severity, VerificationReport, MAX_FAILED_PER_CODE};
 
 use crate::json::{self, Value};
