@@ -96,7 +96,8 @@ export function createGuard(api, options) {
     const headers = new Headers(request.headers);
     for (const name of [...HOP_BY_HOP, "host", "content-length"]) headers.delete(name);
     const endpoint = receiptEndpoint(method, incoming.pathname);
-    const send = (body, signal) => opts.fetch(url, { method, headers, body, redirect: "manual", signal });
+    // `duplex: "half"`: a streamed request body, as Node's fetch requires (other runtimes ignore it).
+    const send = (body, signal) => opts.fetch(url, { method, headers, body, redirect: "manual", signal, ...(body instanceof Uint8Array || body === undefined ? {} : { duplex: "half" }) });
     if (endpoint === null) {
       // Streamed both ways; the upstream's answer as it came (redirects not followed).
       const body = method === "GET" || method === "HEAD" ? undefined : request.body;

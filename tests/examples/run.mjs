@@ -174,6 +174,9 @@ example("cloudflare-worker", async () => {
       check(proxy.log.at(-1).tampered, `guard ${route}: the proxy did not tamper`);
     }
     proxy.tamper = false;
+    const write = await fetch(`${guard}/v1/memories`, { method: "POST", headers, body: JSON.stringify({ agent_id: AGENT, content: "The guard Worker passes writes through unchanged.", source: "user_provided", event_time: new Date().toISOString() }) });
+    const written = Buffer.from(await write.arrayBuffer());
+    check(write.status === proxy.log.at(-1).status && Buffer.compare(written, proxy.log.at(-1).sent) === 0, `guard: a write passes through byte for byte (${write.status})`);
     const other = await fetch(`${guard}/v1/admissions`, { headers: { "X-API-Key": key } });
     check(other.headers.get("x-lians-verification") === null && other.status === proxy.log.at(-1).status, `guard: other routes pass through (${other.status})`);
   } finally {

@@ -129,6 +129,25 @@ test("handle() (the Worker's host): valid byte for byte with headers; tampered 5
   assert.deepEqual(await health.json(), { status: "ok" });
 });
 
+test("handle() over a real fetch (Node's): a streamed request body passes through; a recall is verified", async () => {
+  const { up } = await setup({ "POST /upload": { status: 201, body: "stored" }, "POST /v1/recall": RECALL });
+  const g = createGuard(verify, { upstream: up.url });
+  const stream = new ReadableStream({
+    start(c) {
+      c.enqueue(new TextEncoder().encode("part one, "));
+      c.enqueue(new TextEncoder().encode("part two"));
+      c.close();
+    },
+  });
+  const res = await g.handle(new Request("https://guard.example/upload", { method: "POST", body: stream, duplex: "half" }));
+  assert.equal(res.status, 201);
+  assert.equal(await res.text(), "stored");
+  assert.equal(up.seen.at(-1).body, "part one, part two");
+  const ok = await g.handle(new Request("https://guard.example/v1/recall", { method: "POST", body: body(RECALL_QUERY) }));
+  assert.equal(ok.headers.get("x-lians-verification"), "valid");
+  assert.equal(await ok.text(), RECALL);
+});
+
 test("startGuard: a valid answer passes byte for byte with the upstream's headers and the verification headers", async () => {
   const { up, g } = await setup({ "POST /v1/recall": { body: RECALL, headers: { "x-upstream": "1", "x-lians-verification": "valid", "set-cookie": ["a=1", "b=2"] } }, "POST /v1/context": CONTEXT });
   const res = await fetch(`${g.url}/v1/recall`, { method: "POST", headers: { "content-type": "application/json", "x-api-key": "k", "accept-encoding": "gzip" }, body: body(RECALL_QUERY) });
