@@ -39,4 +39,11 @@ export function main(argv) {
   return status;
 }
 
-process.exitCode = main(process.argv.slice(2));
+// `guard` is JavaScript only (a server, js/guard-node.mjs); every other command is the crate's.
+const args = process.argv.slice(2);
+if (args[0] === "guard") {
+  const { runGuard } = await import("./guard-node.mjs");
+  process.exitCode = await runGuard(args.slice(1));
+} else {
+  process.exitCode = main(args);
+}
