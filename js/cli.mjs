@@ -39,4 +39,10 @@ export function main(argv) {
   return status;
 }
 
-process.exitCode = main(process.argv.slice(2));
+const argv = process.argv.slice(2);
+if (argv[0] === "ledger") {
+  const { ledgerMain } = await import("./ledger-cli.mjs");
+  process.exitCode = await ledgerMain(argv.slice(1));
+} else {
+  process.exitCode = main(argv);
+}
