@@ -41,7 +41,7 @@ export function openSqliteStore({ path }) {
 export class SqliteStore {
   constructor(db) {
     this.db = db;
-    db.exec("PRAGMA journal_mode = TRUNCATE; PRAGMA synchronous = NORMAL;");
+    db.exec("PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;");
     db.exec(SCHEMA);
     this.names = new Map();
     for (const { n, s } of db.all("SELECT n, s FROM name")) this.names.set(s, n);
