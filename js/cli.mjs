@@ -39,10 +39,14 @@ export function main(argv) {
   return status;
 }
 
-const argv = process.argv.slice(2);
-if (argv[0] === "ledger") {
+// `guard` and `ledger` are JavaScript only (js/guard-node.mjs, js/ledger-cli.mjs); every other command is the crate's.
+const args = process.argv.slice(2);
+if (args[0] === "guard") {
+  const { runGuard } = await import("./guard-node.mjs");
+  process.exitCode = await runGuard(args.slice(1));
+} else if (args[0] === "ledger") {
   const { ledgerMain } = await import("./ledger-cli.mjs");
-  process.exitCode = await ledgerMain(argv.slice(1));
+  process.exitCode = await ledgerMain(args.slice(1));
 } else {
-  process.exitCode = main(argv);
+  process.exitCode = main(args);
 }

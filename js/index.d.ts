@@ -670,8 +670,19 @@ export interface VerifiedRequest {
   query: string | null;
 }
 
-/** Options of {@link createVerifyingFetch}. Unknown names throw `invalid_value` (with a did-you-mean hint). */
-export interface VerifyingFetchOptions {
+/**
+ * Which requests a verifying fetch looks at (required): those under `baseUrl` (its origin, and its path as a prefix
+ * at a `/` boundary), or under any of `baseUrls`. Everything else goes to the base fetch untouched.
+ */
+export type VerifyingFetchScope =
+  | { baseUrl: string | UrlLike; baseUrls?: never }
+  | { baseUrls: ReadonlyArray<string | UrlLike>; baseUrl?: never };
+
+/** Options of {@link createVerifyingFetch}: the scope plus these settings. Unknown names throw `invalid_value` (with a did-you-mean hint). */
+export type VerifyingFetchOptions = VerifyingFetchSettings & VerifyingFetchScope;
+
+/** The settings of {@link createVerifyingFetch} besides its scope. */
+export interface VerifyingFetchSettings {
   /**
    * What the client also holds, added to every recall/context verification. The query is always the one of
    * each request's own JSON body, so `query` is refused here.
@@ -693,20 +704,28 @@ export interface VerifyingFetchOptions {
   expectedKeyId?: string;
 }
 
-/** A response a verifying fetch checked: the same bytes, plus `x-lians-verification` and `x-lians-receipt-sha256`. */
+/**
+ * What a verifying fetch resolves with: the base fetch's response type plus `liansVerification`, the report of the
+ * answers it verified (the same bytes, with `x-lians-verification` and `x-lians-receipt-sha256`); `undefined` on the
+ * requests it passed through untouched.
+ */
 export interface VerifiedResponse {
-  readonly liansVerification: VerificationReport;
+  readonly liansVerification?: VerificationReport;
 }
 
+/** The fetch {@link createVerifyingFetch} returns: `F`'s parameters, `F`'s response plus {@link VerifiedResponse}. */
+export type VerifyingFetch<F extends FetchFunction> = (...args: Parameters<F>) => Promise<Awaited<ReturnType<F>> & VerifiedResponse>;
+
 /**
- * Wrap `fetch` so that `POST …/v1/recall` and `POST …/v1/context` answers (2xx) are verified from their raw
- * bytes (body binding on) against the request's `query` before the caller sees them; valid ones resolve to a
- * `Response` over the same bytes (`res.json()` works) with `x-lians-verification: valid` and
- * `x-lians-receipt-sha256`, invalid ones reject with {@link LiansVerificationError}. Every other request is
- * passed through. The base fetch is captured now: `globalThis.fetch = createVerifyingFetch(fetch)` is safe.
+ * Wrap `fetch` so that, under the scope (`baseUrl` / `baseUrls`, required: without one it throws `invalid_value`),
+ * `POST …/v1/recall` and `POST …/v1/context` answers (2xx) are verified from their raw bytes (body binding on)
+ * against the request's `query` before the caller sees them; valid ones resolve to a `Response` over the same
+ * bytes (`res.json()` works) with `x-lians-verification: valid`, `x-lians-receipt-sha256` and
+ * `res.liansVerification`, invalid ones reject with {@link LiansVerificationError}. Every other request is passed
+ * through. The base fetch is captured now:
+ * `globalThis.fetch = createVerifyingFetch(fetch, { baseUrl: "https://lians.example" })` is safe.
  * A request body the wrapper cannot read as JSON with a string `query` rejects with a `LiansScoreError`.
  */
-export declare function createVerifyingFetch<F extends FetchFunction = GlobalFetch>(
-  baseFetch?: F,
-  options?: VerifyingFetchOptions,
-): F;
+export declare function createVerifyingFetch<F extends FetchFunction>(baseFetch: F, options: VerifyingFetchOptions): VerifyingFetch<F>;
+/** Over `globalThis.fetch` as it is now. */
+export declare function createVerifyingFetch(baseFetch: undefined, options: VerifyingFetchOptions): VerifyingFetch<GlobalFetch>;

@@ -4,10 +4,11 @@
 // (tests/live/proxy.mjs) between the examples and the server:
 //   node               npm install of the tarball; recall.mjs exits 0 through the
 //                      proxy, and 1 (REJECTED) while the proxy rewrites answers
-//   cloudflare-worker  bundled as wrangler does (esbuild, `workerd` condition),
-//                      run in workerd (npm `workerd`, no wrangler): valid answers
-//                      byte for byte with x-lians-verification: valid; tampered
-//                      ones 502 with content_hash_mismatch / context_hash_mismatch
+//   cloudflare-worker  the guard (lians-score/guard) bundled as wrangler does (esbuild,
+//                      `workerd` condition), run in workerd (npm `workerd`, no wrangler):
+//                      valid answers byte for byte with x-lians-verification: valid;
+//                      tampered ones 502 with content_hash_mismatch / context_hash_mismatch;
+//                      /healthz; other routes pass through
 //   browser            the plain page in headless Chromium: the sample verifies,
 //                      a tampered copy does not
 //   nextjs             next build (the packaging matrix's pinned Next.js) + next
@@ -152,6 +153,8 @@ example("cloudflare-worker", async () => {
   });
   try {
     await waitFor(`${guard}/livez`, proc);
+    const health = await fetch(`${guard}/healthz`);
+    check(health.status === 200 && (await health.json()).status === "ok", `guard /healthz: ${health.status}`);
     const headers = { "Content-Type": "application/json", "X-API-Key": key };
     const call = (route, query) => fetch(`${guard}${route}`, { method: "POST", headers, body: JSON.stringify({ agent_id: AGENT, query }) });
     for (const route of ["/v1/recall", "/v1/context"]) {
@@ -171,6 +174,9 @@ example("cloudflare-worker", async () => {
       check(proxy.log.at(-1).tampered, `guard ${route}: the proxy did not tamper`);
     }
     proxy.tamper = false;
+    const write = await fetch(`${guard}/v1/memories`, { method: "POST", headers, body: JSON.stringify({ agent_id: AGENT, content: "The guard Worker passes writes through unchanged.", source: "user_provided", event_time: new Date().toISOString() }) });
+    const written = Buffer.from(await write.arrayBuffer());
+    check(write.status === proxy.log.at(-1).status && Buffer.compare(written, proxy.log.at(-1).sent) === 0, `guard: a write passes through byte for byte (${write.status})`);
     const other = await fetch(`${guard}/v1/admissions`, { headers: { "X-API-Key": key } });
     check(other.headers.get("x-lians-verification") === null && other.status === proxy.log.at(-1).status, `guard: other routes pass through (${other.status})`);
   } finally {

@@ -68,10 +68,10 @@ test("errors are the shared classes; createVerifyingFetch works over the verify-
   assert.throws(() => verify.verifyRecallReceipt({}), (e) => e instanceof full.LiansScoreError && e.code === "wrong_type");
   const recall = sample("recall-08-fast-filters-acme-tinyfloat.json");
   const base = async () => new Response(tamperAt(recall, ["memories", 0, "content"], editString), { status: 200 });
-  const vfetch = verify.createVerifyingFetch(base);
+  const vfetch = verify.createVerifyingFetch(base, { baseUrl: "https://lians.example" });
   await assert.rejects(vfetch("https://lians.example/v1/recall", { method: "POST", body: '{"query":"Acme revenue"}' }), (e) =>
     e instanceof full.LiansVerificationError && e.report.failures.includes("content_hash_mismatch"));
-  const ok = await verify.createVerifyingFetch(async () => new Response(recall))("https://lians.example/v1/recall", { method: "POST", body: '{"query":"Acme revenue"}' });
+  const ok = await verify.createVerifyingFetch(async () => new Response(recall), { baseUrl: "https://lians.example" })("https://lians.example/v1/recall", { method: "POST", body: '{"query":"Acme revenue"}' });
   assert.equal(ok.headers.get("x-lians-verification"), "valid");
 });
 
