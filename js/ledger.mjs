@@ -127,6 +127,11 @@ class Ledger {
     return out;
   }
 
+  /** True for a route whose answer the ledger records (recall, context, writes, lineage, erasures, certificates, prunes, key creations). */
+  accepts(method, url) {
+    return classify(String(method).toUpperCase(), String(url)) !== null;
+  }
+
   /** [{ id, fingerprint }] over every memory whose receipt-bound (content_hash, event_time, source) the ledger knows. */
   async fingerprints() {
     await this.queue;

@@ -196,3 +196,69 @@ test("lians-score ledger replay / diff (exit 0 honest, 1 with one ALARM line per
   const missing = spawnSync(process.execPath, [cli, "ledger", "diff", db, path.join(tmp, "none.db")], { encoding: "utf8" });
   assert.equal(missing.status, 2);
 });
+
+/** A base fetch that answers each request with the recorded answer of the next exchange of `log`. */
+function replayFetch(log) {
+  let i = 0;
+  return async (input, init) => {
+    const e = log[i++];
+    const url = typeof input === "string" ? input : input.url;
+    assert.equal(url, e.request.url);
+    return new Response(e.response.body, { status: e.response.status, headers: { "content-type": "application/json" } });
+  };
+}
+
+async function drive(fetch, log) {
+  const out = [];
+  for (const e of log) {
+    const headers = { "x-api-key": `key-of-${e.client}`, ...(e.request.headers ? { "Idempotency-Key": e.request.headers["idempotency-key"] } : {}) };
+    try {
+      const res = await fetch(e.request.url, { method: e.request.method, headers, body: e.request.body ?? undefined });
+      out.push({ ok: true, res });
+    } catch (error) {
+      out.push({ ok: false, error });
+    }
+  }
+  return out;
+}
+
+test("createVerifyingFetch({ baseUrl, ledger }) records every exchange; an alarm rejects (or, with onInvalid: report, marks the answer)", async () => {
+  const { createVerifyingFetch } = await import("../../js/node.mjs");
+  const baseUrl = new URL(HONEST[0].request.url).origin;
+  const lie = parseLines(readFileSync(path.join(DATA, "lie-db-content-source.jsonl"), "utf8"));
+  // The lie's reads went to the restarted server: the same scope, another port.
+  const liar = lie.map((e) => ({ ...e, request: { ...e.request, url: e.request.url.replace(new URL(e.request.url).origin, baseUrl) } }));
+  const log = [...HONEST, ...liar];
+
+  // The answers were recorded an hour ago and are replayed now: a clock skew of a year keeps I7/I15 (which would
+  // rightly call them replays) out of this test of the wiring.
+  const skewMs = 365 * 86_400_000;
+  const ledger = await createLedger({ path: dbPath(), skewMs });
+  const fetch = createVerifyingFetch(replayFetch(log), { baseUrl, ledger });
+  const results = await drive(fetch, log);
+  const honestPart = results.slice(0, HONEST.length);
+  assert.deepEqual(honestPart.filter((r) => !r.ok).map((r) => r.error.message), []);
+  const stats = await ledger.stats();
+  assert.ok(stats.exchanges >= 150, `${stats.exchanges} exchanges recorded through the fetch`);
+  const rejected = results.slice(HONEST.length).filter((r) => !r.ok);
+  assert.ok(rejected.length > 0);
+  for (const r of rejected) {
+    assert.equal(r.error.name, "LiansVerificationError");
+    assert.deepEqual(invariantsOf(r.error.alarms), ["I1", "I3"]);
+  }
+  await ledger.close();
+
+  const ledger2 = await createLedger({ path: dbPath(), skewMs });
+  const reporting = createVerifyingFetch(replayFetch(log), { baseUrl, ledger: ledger2, onInvalid: "report" });
+  const results2 = await drive(reporting, log);
+  assert.ok(results2.every((r) => r.ok));
+  const marked = results2.filter((r) => r.res.headers.get("x-lians-ledger") === "alarm");
+  assert.equal(marked.length, rejected.length);
+  for (const r of marked) {
+    assert.deepEqual(invariantsOf(r.res.liansLedger.alarms), ["I1", "I3"]);
+    assert.equal(r.res.liansVerification.valid, true);
+    JSON.parse(await r.res.text());
+  }
+  await ledger2.close();
+  assert.throws(() => createVerifyingFetch(fetch, { baseUrl, ledger: {} }), (e) => e.code === "wrong_type" && e.path === "/options/ledger");
+});
