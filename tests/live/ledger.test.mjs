@@ -12,8 +12,52 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { REPO, liansAvailable, startLians } from "./server.mjs";
 import { createLedger, createVerifyingFetch } from "../../js/node.mjs";
+import { freePort, start, waitFor } from "../js/proc.mjs";
 
 const avail = await liansAvailable();
+
+const hex = (id) => id.replaceAll("-", "");
+function editRows(db, sql) {
+  const py = path.join(REPO, ".lians-venv", "bin", "python");
+  const edit = spawnSync(py, ["-c", "import sqlite3,sys\nc=sqlite3.connect(sys.argv[1])\nc.executescript(sys.argv[2])\nc.commit()", db, sql], { encoding: "utf8" });
+  assert.equal(edit.status, 0, edit.stderr);
+}
+
+test("lians-score guard --ledger PATH: a row edited between two reads turns the answer into a 502", { skip: avail.skip, timeout: 180_000 }, async () => {
+  const data = mkdtempSync(path.join(tmpdir(), "lians-ledger-guard-"));
+  const port = await freePort();
+  let lians = await startLians({ dataDir: path.join(data, "server"), port });
+  const guardPort = await freePort();
+  const guard = start(process.execPath, [path.join(REPO, "js/cli.mjs"), "guard", "--upstream", lians.url, "--listen", `127.0.0.1:${guardPort}`, "--ledger", path.join(data, "guard.db")]);
+  const g = `http://127.0.0.1:${guardPort}`;
+  try {
+    await waitFor(`${g}/healthz`, guard, { ms: 30000, ok: (res) => res.ok });
+    const key = await lians.makeKey("ledger-guard");
+    const headers = { "X-API-Key": key, "Content-Type": "application/json" };
+    const w = await fetch(`${g}/v1/memories`, { method: "POST", headers, body: JSON.stringify({ agent_id: "ops", content: "DYNA cold-chain sensor rollout in Denver paused at week 30: 90 sensors, owner team south-1", event_time: "2026-11-03T09:00:00+00:00", source: "ops-log" }) });
+    assert.equal(w.status, 200);
+    const id = (await w.json()).id;
+    const read = () => fetch(`${g}/v1/recall`, { method: "POST", headers, body: JSON.stringify({ agent_id: "ops", query: "cold-chain sensor rollout Denver", k: 3 }) });
+    const first = await read();
+    assert.equal(first.status, 200, await first.clone().text());
+    assert.equal(first.headers.get("x-lians-verification"), "valid");
+    await first.text();
+    const db = lians.dbPath;
+    await lians.stop();
+    editRows(db, `UPDATE memories SET source = 'board-deck' WHERE id = '${hex(id)}';`);
+    lians = await startLians({ dataDir: path.join(data, "server"), port });
+    const second = await read();
+    const body = await second.json();
+    assert.equal(second.status, 502, JSON.stringify(body));
+    assert.equal(body.error, "lians_ledger_alarm");
+    assert.deepEqual(body.alarms.map((a) => `${a.invariant} ${a.memory_id}`), [`I3 ${id}`]);
+    assert.match(guard.output(), new RegExp(`ALARM I3 ${id}`));
+  } finally {
+    await guard.stop();
+    await lians.stop();
+    rmSync(data, { recursive: true, force: true });
+  }
+});
 
 test("a row edited between two reads: the answers verify, the ledger alarms", { skip: avail.skip, timeout: 180_000 }, async () => {
   const data = mkdtempSync(path.join(tmpdir(), "lians-ledger-live-"));
