@@ -2,8 +2,8 @@
 // facts about a memory that never change in the engine, checked across every
 // verified exchange a client records. One implementation of the invariants;
 // the storage is an adapter (SQLite in Node: js/ledger-sqlite.mjs; IndexedDB
-// in a browser: js/ledger-idb.mjs; a Durable Object's storage in a Worker:
-// js/ledger-do.mjs). This file imports nothing but ./errors.mjs.
+// in a browser and a Durable Object's storage in a Worker: js/ledger-web.mjs).
+// This file imports nothing but ./errors.mjs.
 //
 // An exchange is one line of a replay log:
 //   { client, t_sent, t_recv, request: { method, url, body, headers? }, response: { status, body } }

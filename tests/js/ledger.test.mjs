@@ -1,7 +1,7 @@
 // The consistency ledger (js/ledger.mjs) in Node, on SQLite (js/ledger-sqlite.mjs):
 // the honest sequence recorded from the real server raises no alarm; each lie
 // raises exactly its invariants; the CLI; persistence; typed errors.
-// tests/e2e/ledger-browser.test.mjs and tests/edge/ledger-workerd.test.mjs replay
+// tests/js/ledger-browser.e2e.mjs and tests/edge/ledger-workerd.test.mjs replay
 // the same fixtures on IndexedDB and a Durable Object.
 import { test } from "node:test";
 import assert from "node:assert/strict";
