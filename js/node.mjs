@@ -18,7 +18,7 @@ export const {
 } = api;
 
 /** The consistency ledger in one SQLite file: `await createLedger({ path })` (js/ledger.mjs). */
-export const createLedger = ledgerFor(api, openSqliteStore, "{ path }");
+export const createLedger = /* @__PURE__ */ ledgerFor(api, openSqliteStore, "{ path }");
 /** The ids whose fingerprints differ between two ledgers (or fingerprints() lists). */
 export const compareLedgers = compare;
 

@@ -23,7 +23,7 @@ export const isInitialized = api.isInitialized;
 /** A fetch that verifies Lians recall/context (and, with a key, Evidence Pack) responses (js/fetch.mjs). */
 export const createVerifyingFetch = verifyingFetchFor(api);
 /** The consistency ledger: `await createLedger({ name })` in IndexedDB, `{ storage }` in a Durable Object (js/ledger.mjs). */
-export const createLedger = ledgerFor(api, openWebStore, "{ name } or { storage }");
+export const createLedger = /* @__PURE__ */ ledgerFor(api, openWebStore, "{ name } or { storage }");
 /** The ids whose fingerprints differ between two ledgers (or fingerprints() lists). */
 export const compareLedgers = compare;
 
