@@ -44,3 +44,52 @@ test("the ledger on a Durable Object in workerd: no alarm on the honest sequence
     await proc.stop();
   }
 });
+
+test("the Worker guard with its ledger in a Durable Object: the honest sequence passes, the edited row's answers are 502", async () => {
+  const { createServer } = await import("node:http");
+  const honest = parseLines(readFileSync(path.join(DATA, "honest.jsonl"), "utf8"));
+  const lie = parseLines(readFileSync(path.join(DATA, "lie-db-content-source.jsonl"), "utf8"));
+  const log = [...honest, ...lie];
+  // The upstream: answers each request with the recorded answer of the next exchange (checked to be the same request).
+  let next = 0;
+  const upstream = createServer((req, res) => {
+    let body = "";
+    req.on("data", (d) => (body += d));
+    req.on("end", () => {
+      const e = log[next++];
+      const same = e && req.method === e.request.method && req.url === new URL(e.request.url).pathname + new URL(e.request.url).search && (e.request.body ?? "") === body;
+      if (!same) return res.writeHead(599).end(`unexpected ${req.method} ${req.url}`);
+      res.writeHead(e.response.status, { "content-type": "application/json" }).end(e.response.body);
+    });
+  });
+  await new Promise((r) => upstream.listen(0, "127.0.0.1", r));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const proc = start(path.join(ROOT, "node_modules/.bin/workerd"), ["serve", path.join(ROOT, "tests/edge/ledger/config.capnp"), "--socket-addr", `http=127.0.0.1:${port}`]);
+  try {
+    await waitFor(`${base}/health`, proc, { ms: 30000, ok: (res) => res.ok });
+    const statuses = [];
+    const alarms = [];
+    for (const e of log) {
+      const u = new URL(e.request.url);
+      const headers = { "x-api-key": `key-of-${e.client}`, "x-test-upstream": `http://127.0.0.1:${upstream.address().port}`, "content-type": "application/json" };
+      if (e.request.headers?.["idempotency-key"]) headers["idempotency-key"] = e.request.headers["idempotency-key"];
+      const res = await fetch(`${base}/guard${u.pathname}${u.search}`, { method: e.request.method, headers, body: e.request.body ?? undefined });
+      const text = await res.text();
+      statuses.push(res.status);
+      if (res.status === 502) {
+        const b = JSON.parse(text);
+        assert.ok(Array.isArray(b.alarms), `${e.request.method} ${u.pathname}: ${text.slice(0, 300)}`);
+        alarms.push(...b.alarms.map((a) => a.invariant));
+      }
+    }
+    assert.deepEqual(statuses.slice(0, honest.length).filter((s) => s === 502 || s === 599), []);
+    const after = statuses.slice(honest.length);
+    assert.ok(after.includes(502), JSON.stringify(after));
+    assert.deepEqual([...new Set(alarms)].sort(), ["I1", "I3"]);
+    assert.equal(next, log.length);
+  } finally {
+    await proc.stop();
+    upstream.close();
+  }
+});

@@ -4,7 +4,11 @@
 using Workerd = import "/workerd/workerd.capnp";
 
 const config :Workerd.Config = (
-  services = [ (name = "main", worker = .worker) ],
+  services = [
+    (name = "main", worker = .worker),
+    # The guard's upstream is a stub on 127.0.0.1 (the test's): loopback only.
+    (name = "internet", network = (allow = ["local", "private"])),
+  ],
   sockets = [ (name = "http", address = "127.0.0.1:8787", http = (), service = "main") ],
 );
 
@@ -20,12 +24,19 @@ const worker :Workerd.Worker = (
     (name = "js/constants.mjs", esModule = embed "../../../js/constants.mjs"),
     (name = "js/ledger.mjs", esModule = embed "../../../js/ledger.mjs"),
     (name = "js/ledger-web.mjs", esModule = embed "../../../js/ledger-web.mjs"),
+    (name = "js/guard.mjs", esModule = embed "../../../js/guard.mjs"),
     (name = "tests/js/ledger-fixtures.mjs", esModule = embed "../../js/ledger-fixtures.mjs"),
     (name = "dist/web/lians_score.js", esModule = embed "../../../dist/web/lians_score.js"),
     (name = "dist/web/lians_score_bg.wasm", wasm = embed "../../../dist/web/lians_score_bg.wasm"),
   ],
   compatibilityDate = "2026-01-01",
-  durableObjectNamespaces = [ (className = "LedgerObject", uniqueKey = "lians-score-ledger-test") ],
+  durableObjectNamespaces = [
+    (className = "LedgerObject", uniqueKey = "lians-score-ledger-test"),
+    (className = "GuardObject", uniqueKey = "lians-score-ledger-guard-test"),
+  ],
   durableObjectStorage = (inMemory = void),
-  bindings = [ (name = "LEDGER", durableObjectNamespace = "LedgerObject") ],
+  bindings = [
+    (name = "LEDGER", durableObjectNamespace = "LedgerObject"),
+    (name = "GUARD", durableObjectNamespace = "GuardObject"),
+  ],
 );
