@@ -29,7 +29,7 @@
 // free of imports other than ./errors.mjs.
 const { LiansScoreError, LiansVerificationError } = require("./errors.cjs");
 
-const OPTION_NAMES = ["baseUrl", "baseUrls", "given", "onInvalid", "onVerified", "trustedPublicKey", "expectedKeyId"];
+const OPTION_NAMES = ["baseUrl", "baseUrls", "given", "onInvalid", "onVerified", "trustedPublicKey", "expectedKeyId", "ledger"];
 /** The `given` fields a caller may add (the query always comes from the request). */
 const GIVEN_NAMES = [
   "contents",
@@ -117,8 +117,12 @@ function readOptions(options) {
   // LEDGER HOOK (issue #30 item 3): `options.ledger` sets `onExchange` here (and its name joins OPTION_NAMES).
   // onExchange(exchange, report) is awaited for every verified recall/context answer before the fetch settles,
   // valid or not; a throw or rejection rejects the fetch. `exchange` is the ledger's log line (exchangeOf).
-  const onExchange = null;
-  return { scopes, onInvalid, onVerified, given, pack, onExchange };
+  const ledger = options.ledger === undefined || options.ledger === null ? null : options.ledger;
+  if (ledger !== null && (typeof ledger !== "object" || typeof ledger.record !== "function" || typeof ledger.accepts !== "function")) {
+    throw new LiansScoreError("wrong_type", `lians-score: options.ledger must be a ledger (await createLedger(...)), got ${describe(ledger)}`, "/options/ledger");
+  }
+  const onExchange = ledger === null ? null : (exchange, report) => (report.valid ? ledger.record(exchange, { verification: report }) : null);
+  return { scopes, onInvalid, onVerified, given, pack, onExchange, ledger };
 }
 
 /** The scope: `[{origin, prefix}]` from `baseUrl` or `baseUrls` (exactly one of them, required). */
@@ -192,6 +196,8 @@ function receiptEndpoint(method, pathname) {
 async function verifyingCall(api, base, opts, input, init) {
   const target = classify(input, init, opts);
   if (target === null) return base(input, init);
+  const client = opts.ledger === null ? null : clientOf(api, input, init);
+  if (target.endpoint === "event") return recordEvent(opts, base, input, init, target, client);
 
   // Keep a readable copy of the request body before the base fetch consumes it.
   let bodySource;
@@ -225,13 +231,67 @@ async function verifyingCall(api, base, opts, input, init) {
     await opts.onVerified(report, { url: target.url, method: target.method, endpoint: target.endpoint, query });
   }
   if (opts.onExchange !== null && target.endpoint !== "evidence_pack") {
-    const exchange = exchangeOf({ client: "fetch", tSent, tRecv, method: target.method, url: target.url, requestText, status: res.status, bytes });
-    await opts.onExchange(exchange, report);
+    const exchange = exchangeOf({ client, tSent, tRecv, method: target.method, url: target.url, requestText, status: res.status, bytes });
+    const recorded = await opts.onExchange(exchange, report);
+    if (recorded && recorded.alarms.length > 0) return ledgerAlarm(opts, target, recorded, verifiedResponse(res, bytes, report), report);
   }
   if (!report.valid && opts.onInvalid === "throw") {
     throw new LiansVerificationError(report, verificationMessage(report, target));
   }
   return verifiedResponse(res, bytes, report);
+}
+
+/** The ledger's client name for a request: one per API key (a hash prefix, never the key), else "fetch". */
+function clientOf(api, input, init) {
+  let key = null;
+  try {
+    const headers = new Headers(init !== null && typeof init === "object" && init.headers !== undefined ? init.headers : isRequest(input) ? input.headers : undefined);
+    key = headers.get("x-api-key");
+  } catch {
+    // unreadable headers: one client
+  }
+  return key && typeof api.sha256Hex === "function" ? `fetch:${api.sha256Hex(key).slice(0, 16)}` : "fetch";
+}
+
+/** A write, erasure, certificate, prune or key creation under the scope: passed on, and its answer recorded in the ledger. */
+async function recordEvent(opts, base, input, init, target, client) {
+  let requestText = null;
+  const body = init !== null && typeof init === "object" ? init.body : undefined;
+  if (typeof body === "string") requestText = body;
+  else if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) requestText = await bodyText(body);
+  else if ((body === undefined || body === null) && isRequest(input)) requestText = (await input.clone().text()) || null;
+  const tSent = isoNow();
+  const res = await base(input, init);
+  if (!(res.status >= 200 && res.status < 300)) return res;
+  const text = await res.clone().text();
+  const exchange = exchangeOf({ client, tSent, tRecv: isoNow(), method: target.method, url: target.url, requestText, status: res.status, bytes: text });
+  let key = null;
+  try {
+    key = new Headers(init !== null && typeof init === "object" && init.headers !== undefined ? init.headers : isRequest(input) ? input.headers : undefined).get("idempotency-key");
+  } catch {
+    // no key
+  }
+  if (key !== null) exchange.request.headers = { "idempotency-key": key };
+  const recorded = await opts.ledger.record(exchange);
+  return recorded.alarms.length > 0 ? ledgerAlarm(opts, target, recorded, res, null) : res;
+}
+
+/** An exchange the ledger raised alarms on: rejects (LiansVerificationError with `alarms`), or with onInvalid "report" marks the response. */
+function ledgerAlarm(opts, target, recorded, res, report) {
+  const first = recorded.alarms[0];
+  const message = `lians-score: the answer of ${target.method} ${target.url} contradicts an earlier one: ${recorded.alarms.map((a) => `${a.invariant} ${a.memory_id ?? ""}`.trim()).join(", ")} (${first.message})`;
+  if (opts.onInvalid === "throw") {
+    const error = new LiansVerificationError(report ?? { valid: false, failures: ["ledger_alarm"], checks: [] }, message);
+    error.alarms = recorded.alarms;
+    throw error;
+  }
+  const headers = new Headers(res.headers);
+  headers.set("x-lians-ledger", "alarm");
+  const out = new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+  defineValue(out, "url", res.url);
+  if (report !== null) defineValue(out, "liansVerification", report);
+  defineValue(out, "liansLedger", { alarms: recorded.alarms, warnings: recorded.warnings });
+  return out;
 }
 
 /** The verification of a recall/context answer's bytes (body binding on) against `given` (its request's query and more). */
@@ -284,6 +344,7 @@ function classify(input, init, opts) {
   // The server routes on the percent-decoded path; a trailing slash is redirected to the route.
   let endpoint = receiptEndpoint(method, url.pathname);
   if (endpoint === null && method === "GET" && opts.pack !== null && PACK_PATH.test(routePath(url.pathname))) endpoint = "evidence_pack";
+  if (endpoint === null && opts.ledger !== null && opts.ledger.accepts(method, url.href)) endpoint = "event";
   return endpoint === null ? null : { endpoint, url: url.href, method };
 }
 

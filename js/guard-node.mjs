@@ -2,7 +2,7 @@
 // only. Clients in any language call it instead of the Lians server:
 //
 //   npx lians-score guard --upstream https://lians.example [--listen 127.0.0.1:8787]
-//                         [--audit] [--max-body BYTES] [--timeout MS]
+//                         [--audit] [--ledger PATH] [--max-body BYTES] [--timeout MS]
 //
 //   recall/context answers  buffered (≤ --max-body each way), verified from
 //                           their raw bytes against their own request (js/guard.mjs):
@@ -22,7 +22,7 @@ import { HEADER_SHA256, HEADER_VERIFICATION, exchangeOf, isoNow } from "./fetch.
 const GUARD_HEADERS = new Set([HEADER_VERIFICATION, HEADER_SHA256, HEADER_AUDIT]);
 const SHUTDOWN_GRACE_MS = 10_000;
 
-export const USAGE = `usage: lians-score guard --upstream URL [--listen HOST:PORT] [--audit] [--max-body BYTES] [--timeout MS]
+export const USAGE = `usage: lians-score guard --upstream URL [--listen HOST:PORT] [--audit] [--ledger PATH] [--max-body BYTES] [--timeout MS]
 
 A verifying reverse proxy in front of a Lians server, for clients in any language:
 point the client's base URL at the guard. Every POST /v1/recall and /v1/context
@@ -33,6 +33,7 @@ other becomes HTTP 502 with the report as JSON. Every other request passes untou
   --upstream URL      the Lians server (http: or https:, optionally with a path prefix)
   --listen HOST:PORT  where to listen (default 127.0.0.1:8787; port 0: any free port)
   --audit             audit recall answers too (auditRecall); inconsistent → 502
+  --ledger PATH       record every exchange in a consistency ledger (SQLite file); an alarm → 502
   --max-body BYTES    the largest recall/context request or answer (default ${GUARD_DEFAULTS.maxBody})
   --timeout MS        the longest upstream silence (default ${GUARD_DEFAULTS.timeoutMs})
   GET /healthz        answers {"status":"ok"}; SIGTERM stops it gracefully
@@ -328,7 +329,7 @@ export function parseGuardArgs(argv) {
     } else if (flag === "--audit" && inline === undefined) opts.audit = true;
     else if (flag === "--max-body") opts.maxBody = integer(flag, value(), usage);
     else if (flag === "--timeout") opts.timeoutMs = integer(flag, value(), usage);
-    // LEDGER HOOK (issue #30 item 3): `--ledger PATH` is parsed here and becomes `onExchange` in runGuard.
+    else if (flag === "--ledger") opts.ledger = value();
     else throw usage(`unknown guard argument ${JSON.stringify(arg)}`);
   }
   if (!opts.help && opts.upstream === undefined) throw usage("--upstream URL is required (the Lians server the guard stands in front of)");
@@ -353,11 +354,30 @@ export async function runGuard(argv, { stdout = process.stdout, stderr = process
     stdout.write(USAGE);
     return 0;
   }
-  const { help: _help, ...options } = opts;
+  const { help: _help, ledger: ledgerPath, ...options } = opts;
+  const log = (line) => stderr.write(`${line}\n`);
   let running;
+  let ledger = null;
   try {
-    running = await startGuard({ ...options, log: (line) => stderr.write(`${line}\n`) });
+    if (ledgerPath !== undefined) {
+      // The consistency ledger (js/ledger.mjs): every verified answer is recorded before it is released (an alarm
+      // makes it a 502), every write, erasure, certificate, prune and key creation once it was answered.
+      const { createLedger } = await import("./node.mjs");
+      ledger = await createLedger({ path: ledgerPath });
+      options.onExchange = async (exchange, { report }) => {
+        if (!report.valid) return null;
+        const r = await ledger.record(exchange, { verification: report });
+        for (const a of r.alarms) log(`guard: ALARM ${a.invariant} ${a.memory_id ?? "-"}: ${a.message}`);
+        return r.alarms.length > 0 ? { error: "lians_ledger_alarm", alarms: r.alarms } : null;
+      };
+      options.onPassThrough = async (exchange) => {
+        const r = await ledger.record(exchange);
+        for (const a of r.alarms) log(`guard: ALARM ${a.invariant} ${a.memory_id ?? "-"}: ${a.message}`);
+      };
+    }
+    running = await startGuard({ ...options, log });
   } catch (error) {
+    if (ledger !== null) await ledger.close();
     stderr.write(`lians-score guard: ${error.message}\n`);
     return 2;
   }
@@ -371,6 +391,7 @@ export async function runGuard(argv, { stdout = process.stdout, stderr = process
     process.once("SIGINT", stop);
   });
   await running.close();
+  if (ledger !== null) await ledger.close();
   stdout.write("lians-score guard: stopped\n");
   return 0;
 }

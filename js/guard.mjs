@@ -129,7 +129,7 @@ export function createGuard(api, options) {
         return problem(502, { error: "lians_upstream_unreachable", message: "the answer was cut off" });
       }
       if (responseBody === null) return problem(502, { error: "lians_response_too_large", max_body: opts.maxBody });
-      const decision = await check({ endpoint, method, url, requestBody, status: res.status, responseBody, tSent, tRecv: isoNow(), client: "guard" });
+      const decision = await check({ endpoint, method, url, requestBody, status: res.status, responseBody, tSent, tRecv: isoNow(), client: clientOf(api, request) });
       if (!decision.valid) return new Response(decision.body, { status: decision.status, headers: decision.headers });
       const out = new Headers(res.headers);
       for (const name of GUARD_HEADERS) out.delete(name);
@@ -144,6 +144,12 @@ export function createGuard(api, options) {
   }
 
   return { upstream, audit: opts.audit, maxBody: opts.maxBody, timeoutMs: opts.timeoutMs, target, endpoint: receiptEndpoint, check, handle };
+}
+
+/** The ledger's client name for a request: one per API key (a hash prefix, never the key), else "guard" (as js/guard-node.mjs). */
+function clientOf(api, request) {
+  const key = request.headers.get("x-api-key");
+  return key && typeof api.sha256Hex === "function" ? `guard:${api.sha256Hex(key).slice(0, 16)}` : "guard";
 }
 
 /** A 502 decision with `body` as JSON. */
@@ -216,7 +222,8 @@ function readOptions(api, options) {
   }
   const maxBody = positiveInteger(options.maxBody, GUARD_DEFAULTS.maxBody, "maxBody");
   const timeoutMs = positiveInteger(options.timeoutMs, GUARD_DEFAULTS.timeoutMs, "timeoutMs");
-  const fetcher = options.fetch === undefined ? globalThis.fetch : options.fetch;
+  // Called as opts.fetch(...): the global one through a function, or workerd throws "Illegal invocation".
+  const fetcher = options.fetch === undefined ? (input, init) => globalThis.fetch(input, init) : options.fetch;
   if (typeof fetcher !== "function") throw new LiansScoreError("wrong_type", "lians-score: createGuard option `fetch` must be a fetch function", "/options/fetch");
   const onExchange = options.onExchange === undefined ? null : options.onExchange;
   if (onExchange !== null && typeof onExchange !== "function") {

@@ -70,6 +70,8 @@ export declare class LiansVerificationError extends LiansScoreError {
   code: "verification_failed";
   /** The report of the response: `report.failures`, `report.checks`. */
   report: VerificationReport;
+  /** Set when a consistency ledger ({@link VerifyingFetchSettings.ledger}) raised alarms on a valid answer. */
+  alarms?: LedgerAlarm[];
 }
 
 // ---------------------------------------------------------------- initialization
@@ -702,6 +704,12 @@ export interface VerifyingFetchSettings {
   trustedPublicKey?: string;
   /** The key id packs must name (needs `trustedPublicKey`). */
   expectedKeyId?: string;
+  /**
+   * A consistency ledger ({@link createLedger}): every valid answer and every write, erasure, certificate, prune and
+   * key creation under the scope is recorded; an alarm rejects with {@link LiansVerificationError} (its `alarms`), or
+   * with `onInvalid: "report"` resolves with `x-lians-ledger: alarm` and `liansLedger`.
+   */
+  ledger?: Ledger;
 }
 
 /**
@@ -711,7 +719,97 @@ export interface VerifyingFetchSettings {
  */
 export interface VerifiedResponse {
   readonly liansVerification?: VerificationReport;
+  /** With `ledger` and `onInvalid: "report"`: the ledger's alarms on this answer (and its warnings). */
+  readonly liansLedger?: { alarms: LedgerAlarm[]; warnings: LedgerWarning[] };
 }
+
+// ---- The consistency ledger (issue #30; docs/ledger.md). Node ESM (SQLite) and the web entry only.
+
+/** The invariants of the spec the ledger checks (../shared/spec/consistency-ledger.md). */
+export type LedgerInvariant = "I1" | "I1b" | "I2" | "I3" | "I4" | "I5" | "I6" | "I7" | "I8" | "I9" | "I10" | "I12" | "I13" | "I14" | "I15";
+
+/** One exchange, as a line of an exchange log: bodies as raw text, times ISO 8601 with an offset. */
+export interface Exchange {
+  client: string;
+  t_sent: string;
+  t_recv: string;
+  /** `headers`: only `idempotency-key` is read. */
+  request: { method: string; url: string; body: string | null; headers?: Record<string, string> };
+  response: { status: number; body: string | null };
+}
+
+/** One side of an alarm: the value, and the exchange it came from (its receipt hash; null for a write or an event). */
+export interface LedgerObservation {
+  value: unknown;
+  receipt_sha256: string | null;
+  client?: string;
+  t_recv?: string;
+  kind?: string;
+  where?: string;
+}
+
+/** Two observations that an honest Lians server cannot produce. `previous` is null for a check on one answer. */
+export interface LedgerAlarm {
+  invariant: LedgerInvariant;
+  memory_id: string | null;
+  message: string;
+  previous: LedgerObservation | null;
+  current: LedgerObservation;
+}
+
+/** Something the ledger could not use or check (never a sign of a lie by itself). */
+export interface LedgerWarning {
+  code: string;
+  memory_id: string | null;
+  message: string;
+}
+
+/** What {@link Ledger.record} found. `recorded` is false for other routes, non-2xx answers and answers that failed verification. */
+export interface LedgerRecordResult {
+  kind: "recall" | "context" | "write" | "lineage" | "erase" | "certificate" | "prune" | "key" | "other";
+  recorded: boolean;
+  alarms: LedgerAlarm[];
+  warnings: LedgerWarning[];
+  verification: VerificationReport | null;
+}
+
+/** A fingerprint per memory: a hash over its receipt-bound (id, content_hash, event_time, source). */
+export interface LedgerFingerprint {
+  id: string;
+  fingerprint: string;
+}
+
+export interface Ledger {
+  /** Verify (recall/context) and record one exchange. `verification`: a report the caller already has for its answer. */
+  record(exchange: Exchange, options?: { verification?: VerificationReport }): Promise<LedgerRecordResult>;
+  /** True for a route whose answer the ledger records. */
+  accepts(method: string, url: string): boolean;
+  fingerprints(): Promise<LedgerFingerprint[]>;
+  stats(): Promise<{ memories: number; exchanges: number }>;
+  close(): Promise<void>;
+}
+
+/** Options of {@link createLedger}: `path` (Node: a SQLite file), `name` (a browser: IndexedDB) or `storage` (a Durable Object's `state.storage`). */
+export interface LedgerOptions {
+  path?: string;
+  name?: string;
+  storage?: unknown;
+  /** Clock skew allowed between client and server (default 5,000 ms). */
+  skewMs?: number;
+  /** The server's recall cache TTL (default 60,000 ms). */
+  cacheTtlMs?: number;
+  /** The server stores privacy-minimal rows (content hashes are HMACs): I1b is not checked. */
+  privacyMinimal?: boolean;
+}
+
+/** Open (or create) a consistency ledger. Node ESM entry: `{ path }`; web, workerd entries: `{ name }` or `{ storage }`. */
+export declare function createLedger(options: LedgerOptions): Promise<Ledger>;
+
+/** The ids two ledgers (or two `fingerprints()` lists) hold with different fingerprints. */
+export declare function compareLedgers(
+  a: Ledger | LedgerFingerprint[],
+  b: Ledger | LedgerFingerprint[],
+): Promise<{ shared: number; differ: string[]; only_a: number; only_b: number }>;
 
 /** The fetch {@link createVerifyingFetch} returns: `F`'s parameters, `F`'s response plus {@link VerifiedResponse}. */
 export type VerifyingFetch<F extends FetchFunction> = (...args: Parameters<F>) => Promise<Awaited<ReturnType<F>> & VerifiedResponse>;
