@@ -51,7 +51,7 @@ pub use evidence::verify_evidence_pack;
 pub use given::FIELDS as GIVEN_FIELDS;
 pub use hash::{sha256_hex, sha256_text};
 pub use recall::verify_recall_receipt;
-/// The check status under its former in-crate name (the audit report uses it).
+// The one report type and its parts, re-exported at the crate root (a plain comment: a doc comment here would head each item's docs).
 pub use report::{BoundReceipt, Check, CheckCode, CheckStatus, Severity, VerificationReport, MAX_FAILED_PER_CODE};
 
 use crate::json::{self, Value};

@@ -34,7 +34,8 @@
 //! Hand-checked TypeScript declarations live in `js/index.d.ts`; the
 //! generated ones are not shipped.
 //!
-//! **Feature gates** (only this file looks at them; the Rust API is the same):
+//! **Feature gates** (`lib.rs` gates the exports, `interop.rs` the four
+//! converters only the full build calls; the Rust API is the same):
 //! - `verify-only` (the `lians-score/verify` npm entry, `dist/verify`, ~46 %
 //!   smaller): only the verifiers, `canonicalJson`, `sha256Hex` and the
 //!   internal `crateVersion`/`replayReceiptsLine` are exported; every other
