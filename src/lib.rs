@@ -85,7 +85,7 @@
 //! reason (the typed verify functions refuse oversize input through the leaf
 //! module [`api::limits`], as they always did). Rules keep only the
 //! limits that are part of the algorithm (the scorer's text sample, token
-//! and metadata caps of spec §3, [`ScoringLimits`]).
+//! and metadata caps of spec `scoring-admission.md` §3, [`ScoringLimits`]).
 //!
 //! ## The typed API
 //!
@@ -148,7 +148,7 @@ pub use scoring::{ScoreBreakdown, ScoreInput, ScoringLimits, Weights};
 
 use json::Value;
 
-/// `score_memory(**input)`: score one memory (spec §4–§6).
+/// `score_memory(**input)`: score one memory (spec `scoring-admission.md` §4–§6).
 ///
 /// ```
 /// use lians_score::{score_memory, PyDateTime, ScoreInput};
@@ -160,7 +160,7 @@ pub fn score_memory(input: &ScoreInput) -> ScoreBreakdown {
     scoring::score_memory(input).into()
 }
 
-/// Admission `evaluate(content, source, mode, blocked_sources)` (spec §9.1):
+/// Admission `evaluate(content, source, mode, blocked_sources)` (spec `scoring-admission.md` §9.1):
 /// `mode` is `enforce` (decide) or anything else (monitor: always admit, tags
 /// still reported); `blocked_sources` is used as given (see
 /// [`admission::normalize_blocked_sources`] for the server's setting).

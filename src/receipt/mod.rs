@@ -59,7 +59,7 @@ use crate::Result;
 use report::ReportBuilder;
 
 /// Parse `wire` (as CPython's `json.loads`) and return its canonical text
-/// (PyJSON, spec §1) and that text's SHA-256 hex.
+/// (PyJSON, spec `ranking-receipts.md` §1) and that text's SHA-256 hex.
 pub fn canonicalize(wire: &str) -> Result<(String, String)> {
     let value = json::parse(wire)?;
     let text = json::canonical(&value);

@@ -133,7 +133,8 @@ test("every section moved out of the README is reached from it by a link", () =>
 
 // `§` references in the code name their spec file (docs/spec/*.md, vendored from ../shared/spec), and
 // the section exists there: a numbered heading (`### 9.4 …`) or item M of the numbered list right under
-// heading `## N.` (§7.2). The name may stand earlier on the line or on the line before (a wrapped comment).
+// heading `## N.` (`scoring-admission.md` §7.2). The name may stand earlier on the line or on the line
+// before (a wrapped comment).
 const SPECS = ["scoring-admission.md", "ranking-receipts.md", "recall-audit.md", "consistency-ledger.md"];
 function sections(name) {
   const out = new Set();

@@ -184,7 +184,7 @@ pub fn sort_candidates(candidates: JsValue) -> JsResult {
     output(api::sort_candidates(&input_value(&candidates)?))
 }
 
-/// PyJSON canonical text (spec §1) of JSON text or plain JS data.
+/// PyJSON canonical text (spec `ranking-receipts.md` §1) of JSON text or plain JS data.
 #[wasm_bindgen(js_name = canonicalJson, skip_typescript)]
 pub fn canonical_json(input: JsValue) -> JsResult {
     Ok(JsValue::from_str(&json::canonical(&input_value(&input)?)))
