@@ -286,14 +286,14 @@ export interface ReviewDrift {
 export type ReviewInputSource = "supplied" | "inferred" | "default";
 
 /**
- * The inputs the list route does not return (spec §11.1), as the re-scores used them.
+ * The inputs the list route does not return (spec `scoring-admission.md` §11.1), as the re-scores used them.
  * With no query, caller metadata reaches the admission score only through two properties,
  * so those are what is reported (the metadata itself cannot be recovered).
  */
 export interface ReviewInputs {
   /** The write's event time as the held re-score uses it (`isoformat`). `inferred`: the stored
    * `reference_time`, which is the write's event time, differs from the listed `event_time` (the
-   * list returns the stored column: UTC on Postgres, the naive wall-clock on SQLite; spec §11.2).
+   * list returns the stored column: UTC on Postgres, the naive wall-clock on SQLite; spec `scoring-admission.md` §11.2).
    * "If approved" and trusted review use the listed one, as the server's approval does. */
   event_time: { value: string; source: "supplied" | "inferred" };
   importance: {
@@ -306,10 +306,10 @@ export interface ReviewInputs {
      * gives the same held, approved and trusted-review scores. */
     bound: "exact" | "at_most";
   };
-  /** Public (non-reserved) metadata keys present (spec §3.6): +0.1 importance heuristic,
+  /** Public (non-reserved) metadata keys present (spec `scoring-admission.md` §3.6): +0.1 importance heuristic,
    * +0.15 confidence, +0.1 stability. */
   public_metadata: { value: boolean; source: ReviewInputSource };
-  /** A `trust_level`/`source_trust` claim in the metadata (spec §4.3): the trust reason
+  /** A `trust_level`/`source_trust` claim in the metadata (spec `scoring-admission.md` §4.3): the trust reason
    * gains "caller metadata trust claim ignored"; the trust score is unchanged. */
   trust_claim: { value: boolean; source: ReviewInputSource };
 }

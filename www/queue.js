@@ -15,7 +15,7 @@ export const COMPONENTS = [
 ];
 export const COMPONENT_KEYS = COMPONENTS.map(([k]) => k);
 
-// Reason index per component (spec §5: reasons are in component order).
+// Reason index per component (spec `scoring-admission.md` §5: reasons are in component order).
 export const REASON_INDEX = Object.fromEntries(COMPONENT_KEYS.map((k, i) => [k, i]));
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

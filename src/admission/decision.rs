@@ -1,4 +1,4 @@
-//! The admission decision (spec §9.1): `evaluate` per mode, the block-list
+//! The admission decision (spec `scoring-admission.md` §9.1): `evaluate` per mode, the block-list
 //! normalization, and the decision type.
 
 use super::detect::*;
@@ -40,7 +40,7 @@ impl std::fmt::Display for AdmissionAction {
     }
 }
 
-/// An admission decision (`evaluate`'s result, spec §9.1), with the Lians
+/// An admission decision (`evaluate`'s result, spec `scoring-admission.md` §9.1), with the Lians
 /// wire names.
 ///
 /// ```
@@ -114,7 +114,7 @@ pub fn normalize_blocked_sources(config: &PyStr) -> Vec<PyStr> {
         .collect()
 }
 
-/// `evaluate(content, source, mode, blocked_sources)` (spec §9.1). The
+/// `evaluate(content, source, mode, blocked_sources)` (spec `scoring-admission.md` §9.1). The
 /// block list is used as given (callers normalize configured values with
 /// [`normalize_blocked_sources`]).
 pub fn evaluate(content: &str, source: Option<&str>, mode: &str, blocked_sources: &[String]) -> AdmissionDecision {

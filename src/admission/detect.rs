@@ -1,4 +1,4 @@
-//! The risk detectors (spec §8.2): the tag names, the scanners that restate
+//! The risk detectors (spec `scoring-admission.md` §8.2): the tag names, the scanners that restate
 //! the reference's `re` patterns over code points, `is_too_vague`,
 //! `detect_risk_tags`, and where they match (`risk_spans`).
 
@@ -90,7 +90,7 @@ fn ssn_at(t: &Text, i: usize) -> Option<usize> {
 }
 
 /// `finditer` of `\b[\w.+-]+@[\w-]+\.[\w.-]+\b` (the e-mail rule of spec
-/// §8.2), evaluated at each `@`: `found(start, end)` for each match, in
+/// `scoring-admission.md` §8.2), evaluated at each `@`: `found(start, end)` for each match, in
 /// order, until it returns false.
 ///
 /// At an `@`, the local part is the maximal run of {word, `.`, `+`, `-`}
@@ -176,7 +176,7 @@ fn luhn(digits: &[u8]) -> bool {
     sum % 10 == 0
 }
 
-/// The credit-card scan (spec §8.2): `finditer` over `\b(?:\d[ -]?){13,16}\b`
+/// The credit-card scan (spec `scoring-admission.md` §8.2): `finditer` over `\b(?:\d[ -]?){13,16}\b`
 /// with a Luhn check on each match; `found(start, end)` for each Luhn-valid
 /// match, in order, until it returns false.
 #[inline(never)]
@@ -235,7 +235,7 @@ fn card_matches(t: &Text, found: &mut dyn FnMut(usize, usize) -> bool) {
     }
 }
 
-/// The MNPI phrases (matched case-insensitively with word boundaries, spec §8.2).
+/// The MNPI phrases (matched case-insensitively with word boundaries, spec `scoring-admission.md` §8.2).
 pub const MNPI_PHRASES: [&str; 12] = [
     "material non-public",
     "material non public",
@@ -268,7 +268,7 @@ fn phrase_with_boundaries_at(t: &Text, i: usize, phrases: &[&str]) -> Option<usi
         .map(|p| i + p.len())
 }
 
-/// The prompt-injection phrases (matched case-insensitively anywhere, spec §8.2).
+/// The prompt-injection phrases (matched case-insensitively anywhere, spec `scoring-admission.md` §8.2).
 pub const INJECTION_PHRASES: [&str; 20] = [
     "ignore previous instructions",
     "ignore all previous instructions",
@@ -469,7 +469,7 @@ pub fn detect_risk_tags(content: &str) -> Vec<&'static str> {
     tags
 }
 
-/// Where an admission detector matched (spec §8.3): `tag`, the match's
+/// Where an admission detector matched (spec `scoring-admission.md` §8.3): `tag`, the match's
 /// `start` and `end` in code points, and its `text` (`content[start:end]`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RiskSpan {
@@ -495,7 +495,7 @@ pub enum Offsets {
 /// `risk_spans(content)`: every match `re.finditer` yields for each
 /// detector's pattern in the reference (`admission.py`; cards: only the
 /// Luhn-valid matches), by tag in detector order, then by position (spec
-/// §8.3). `vague` has no span. The set of the span tags, plus `vague` when
+/// `scoring-admission.md` §8.3). `vague` has no span. The set of the span tags, plus `vague` when
 /// it applies, is [`detect_risk_tags`]`(content)`.
 ///
 /// ```

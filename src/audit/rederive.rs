@@ -1,4 +1,4 @@
-//! §3–§5 of one result: its breakdown against the audit's own scorer run.
+//! `recall-audit.md` §3–§5 of one result: its breakdown against the audit's own scorer run.
 //!
 //! * exact checks: the six retrieval-independent components, the three
 //!   gates, the seven component reasons and the scorer's policy fields;
@@ -51,7 +51,7 @@ pub(super) fn rederive(
     retrieval
 }
 
-/// §3: components, gates and the first seven (component) reasons.
+/// `recall-audit.md` §3: components, gates and the first seven (component) reasons.
 fn exact_checks(bd: &Object, bp: &str, scored: &Scored, checks: &mut Vec<Check>) {
     let at = |key: &str| pointer(bp, key);
     for (idx, name) in EXACT_COMPONENTS {
@@ -86,7 +86,7 @@ fn exact_checks(bd: &Object, bp: &str, scored: &Scored, checks: &mut Vec<Check>)
     );
 }
 
-/// §3: the weights, reference time, purpose, policy version and limits the
+/// `recall-audit.md` §3: the weights, reference time, purpose, policy version and limits the
 /// recall scorer binds.
 fn policy_checks(ctx: &Context, bd: &Object, bp: &str, checks: &mut Vec<Check>) {
     let mut ranking_weights = Object::with_capacity(2);
@@ -240,7 +240,7 @@ fn hybrid_field<'a>(bd: &'a Object, bp: &str) -> (String, Option<&'a Value>) {
     }
 }
 
-/// §4: the relevance, quality and blend checks. Returns the retrieval
+/// `recall-audit.md` §4: the relevance, quality and blend checks. Returns the retrieval
 /// scores that reproduce all three, and the bound hybrid score.
 fn interval_checks(bd: &Object, bp: &str, blend: &Blend, checks: &mut Vec<Check>) -> (Option<Interval>, Option<f64>) {
     let (h_key, h_value) = hybrid_field(bd, bp);

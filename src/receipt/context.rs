@@ -1,4 +1,4 @@
-//! `lians.context-receipt.v2` (spec §3).
+//! `lians.context-receipt.v2` (spec `ranking-receipts.md` §3).
 
 use super::checks::{self, hex_eq, sha256_pystr};
 use super::given::{Given, MetadataInput};

@@ -51,7 +51,7 @@ pub use evidence::verify_evidence_pack;
 pub use given::FIELDS as GIVEN_FIELDS;
 pub use hash::{sha256_hex, sha256_text};
 pub use recall::verify_recall_receipt;
-/// The check status under its former in-crate name (the audit report uses it).
+// The one report type and its parts, re-exported at the crate root (a plain comment: a doc comment here would head each item's docs).
 pub use report::{BoundReceipt, Check, CheckCode, CheckStatus, Severity, VerificationReport, MAX_FAILED_PER_CODE};
 
 use crate::json::{self, Value};
@@ -59,7 +59,7 @@ use crate::Result;
 use report::ReportBuilder;
 
 /// Parse `wire` (as CPython's `json.loads`) and return its canonical text
-/// (PyJSON, spec §1) and that text's SHA-256 hex.
+/// (PyJSON, spec `ranking-receipts.md` §1) and that text's SHA-256 hex.
 pub fn canonicalize(wire: &str) -> Result<(String, String)> {
     let value = json::parse(wire)?;
     let text = json::canonical(&value);

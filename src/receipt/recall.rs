@@ -1,4 +1,4 @@
-//! `lians.recall-receipt.v2` (spec §2).
+//! `lians.recall-receipt.v2` (spec `ranking-receipts.md` §2).
 
 use super::body::{self, BodyKind};
 use super::checks;

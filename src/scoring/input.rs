@@ -1,10 +1,10 @@
-//! [`ScoreInput`]: `score_memory`'s keyword arguments (spec §2), typed.
+//! [`ScoreInput`]: `score_memory`'s keyword arguments (spec `scoring-admission.md` §2), typed.
 
 use crate::json::{Object, Value};
 use crate::py::time::PyDateTime;
 use crate::{Error, ErrorCode, Result};
 
-/// `score_memory`'s keyword arguments (spec §2), validated: what a Rust
+/// `score_memory`'s keyword arguments (spec `scoring-admission.md` §2), validated: what a Rust
 /// caller builds with [`ScoreInput::new`] and the builder methods, and what
 /// the JSON façade reads with [`ScoreInput::from_json`].
 ///

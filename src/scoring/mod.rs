@@ -1,6 +1,6 @@
 //! `score_memory`: the seven bounded components, the weighted final score
 //! behind the safety and temporal gates, and the breakdown object the
-//! reference emits (spec §2, §5, §6).
+//! reference emits (spec `scoring-admission.md` §2, §5, §6).
 //!
 //! Inputs arrive JSON-shaped ([`ScoreInput::from_json`]) with the reference's
 //! keyword-argument names; the scorer's result is a [`Scored`] (unrounded
@@ -96,7 +96,7 @@ impl Scored {
         weights_for(self.purpose.as_str().unwrap_or(""))
     }
 
-    /// The wire object (spec §5): what [`ScoreBreakdown::to_json`] prints
+    /// The wire object (spec `scoring-admission.md` §5): what [`ScoreBreakdown::to_json`] prints
     /// for `ScoreBreakdown::from(self)`, by the same printer, without
     /// building the owned [`ScoreBreakdown`] first (the purpose is echoed
     /// as given: any JSON value, lone surrogates included).
@@ -126,7 +126,7 @@ pub fn weights_for(purpose: &str) -> &'static [(&'static str, f64)] {
     }
 }
 
-/// Score one memory (spec §4–§6).
+/// Score one memory (spec `scoring-admission.md` §4–§6).
 pub fn score_memory(input: &ScoreInput) -> Scored {
     score_memory_with(input, &input.content, &mut Scratch::default(), None)
 }
@@ -149,7 +149,7 @@ pub fn weighted_final(values: &[f64; 7], weights: &[(&str, f64)], eligible: bool
 }
 
 /// [`score_memory`], also returning the lexical overlap of the query against
-/// the content sample and metadata (spec §4.5 step 2; `None` when the query
+/// the content sample and metadata (spec `scoring-admission.md` §4.5 step 2; `None` when the query
 /// is falsy). The recall audit needs it to bound the retrieval score. The
 /// overlap is the relevance component without a base relevance, which is
 /// exactly `clamp01(m / distinct) = m / distinct`.

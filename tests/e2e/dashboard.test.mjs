@@ -125,7 +125,7 @@ describe('review queue', () => {
       assert.deepEqual(got.held, want.held, `held ${got.id}`);
       assert.deepEqual(got.approved, want.approved, `approved ${got.id}`);
       assert.deepEqual(got.trusted_review, want.trusted_review, `trusted_review ${got.id}`);
-      // Cross-check with scoreMemory for the approved state (spec §9.3), with the inputs the
+      // Cross-check with scoreMemory for the approved state (spec `scoring-admission.md` §9.3), with the inputs the
       // package used: the item's own, or metadata with the inferred properties.
       const o = JSON.parse(span.text);
       const inp = want.inputs;

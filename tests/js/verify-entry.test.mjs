@@ -10,7 +10,7 @@ import path from "node:path";
 import { createRequire } from "node:module";
 import zlib from "node:zlib";
 import * as verify from "../../js/verify.mjs";
-import * as verifyGlue from "../../dist/verify/lians_score.js";
+import * as verifyGlue from "../../dist/verify/lians_score_verify.js";
 import { ROOT, SAMPLES, RECEIPTS_FILE } from "./helpers.mjs";
 import { API_NAMES, INTERNAL_NAMES, VERIFY_NAMES, INIT_NAMES, JS_NAMES, CLASS_NAMES } from "../../js/names.mjs";
 import { tamperAt, editString } from "../live/tamper.mjs";
@@ -18,7 +18,7 @@ import { tamperAt, editString } from "../live/tamper.mjs";
 const require = createRequire(import.meta.url);
 const full = require(path.join(ROOT, "js/node.cjs"));
 const fullGlue = require(path.join(ROOT, "dist/cli/lians_score.js"));
-const WASM = path.join(ROOT, "dist/verify/lians_score_bg.wasm");
+const WASM = path.join(ROOT, "dist/verify/lians_score_verify_bg.wasm");
 verify.initSync(readFileSync(WASM));
 const sample = (name) => readFileSync(path.join(SAMPLES, name), "utf8");
 

@@ -23,7 +23,7 @@ for must in package.json README.md LICENSE CHANGELOG.md js/cli.mjs js/index.d.ts
             js/names.mjs js/core.mjs js/constants.mjs js/errors.mjs js/errors.cjs js/fetch.mjs js/fetch.cjs js/node.cjs js/node.mjs js/web.mjs js/inline.mjs \
             js/workerd.mjs js/deno.mjs js/edge-light.mjs js/bundler.mjs inline/package.json \
             js/verify.mjs js/verify-workerd.mjs js/verify-edge-light.mjs js/verify-deno.mjs js/verify.d.ts js/verify.d.mts js/verify.d.cts \
-            dist/verify/lians_score.js dist/verify/lians_score_bg.wasm dist/cli/lians_score.js dist/cli/lians_score_bg.wasm \
+            dist/verify/lians_score_verify.js dist/verify/lians_score_verify_bg.wasm dist/cli/lians_score.js dist/cli/lians_score_bg.wasm \
             dist/node/lians_score.js dist/node/lians_score_bg.wasm.cjs dist/web/lians_score.js \
             dist/web/lians_score_bg.wasm dist/bundler/lians_score.js dist/bundler/lians_score_bg.wasm \
             dist/inline/lians_score.js dist/inline/lians_score_bg.wasm.mjs \
