@@ -151,9 +151,31 @@ pub fn risk_tag(tag: &str) -> Option<&'static RiskTagSpec> {
     RISK_TAGS.iter().find(|t| t.tag == tag)
 }
 
-/// The tag at `i` of [`RISK_TAGS`], for constants (`RISK_TAGS[i].tag` in a `const`).
-pub const fn tag_at(i: usize) -> &'static str {
-    RISK_TAGS[i].tag
+/// `tag`, checked at compile time to be a row of [`RISK_TAGS`] (for the
+/// detectors' tag constants: a tag the contract does not declare does not build).
+pub const fn declared(tag: &'static str) -> &'static str {
+    let mut i = 0;
+    while i < RISK_TAGS.len() {
+        if eq(RISK_TAGS[i].tag.as_bytes(), tag.as_bytes()) {
+            return tag;
+        }
+        i += 1;
+    }
+    panic!("a risk tag the contract does not declare")
+}
+
+const fn eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
 #[cfg(test)]

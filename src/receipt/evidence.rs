@@ -16,7 +16,7 @@ use super::hash::sha256_hex;
 use super::report::{pointer, BoundReceipt, CheckCode, ReportBuilder, VerificationReport};
 use crate::json::{self, Object, Value};
 
-pub const SCHEMA: &str = "https://lians.ai/schemas/evidence-pack/v2";
+pub const SCHEMA: &str = crate::contract::schemas::EVIDENCE_PACK_V2.id;
 
 /// Verify an Evidence Pack. `options` uses the `given` field names:
 /// `trusted_public_key` (base64 of the 32-byte key the caller trusts),

@@ -64,6 +64,7 @@ use std::collections::HashMap;
 use super::checks::{result_index, results};
 use super::given::Given;
 use super::report::{pointer, CheckCode, ReportBuilder};
+use crate::contract::{self, Bind, Contract, ObjectKind, ObjectSpec, SchemaSpec, Wire};
 use crate::json::Ref;
 use compare::{at_index, bound_digest_is, describe};
 use tally::Tally;
@@ -76,7 +77,29 @@ pub(crate) enum BodyKind {
     Context,
 }
 
-/// Bind a response body to its receipt; `sha` is the recomputed receipt hash.
+impl BodyKind {
+    /// The body kind of a receipt schema of the contract (an Evidence Pack
+    /// has no body binding: read as recall, never called with it).
+    pub(crate) fn of(schema: &SchemaSpec) -> BodyKind {
+        match schema.wire {
+            Wire::Context => BodyKind::Context,
+            Wire::Recall | Wire::EvidencePack => BodyKind::Recall,
+        }
+    }
+
+    /// The contract's spec of this body.
+    pub(crate) fn spec(self) -> &'static ObjectSpec {
+        match self {
+            BodyKind::Recall => &contract::RECALL_RESPONSE,
+            BodyKind::Context => &contract::CONTEXT_RESPONSE,
+        }
+    }
+}
+
+/// Bind a response body to its receipt; `sha` is the recomputed receipt
+/// hash; `contract` says which members are bound and how
+/// ([`Contract::LIANS`], the server's, or a test's variant).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn bind(
     report: &mut ReportBuilder,
     body: Ref<'_>,
@@ -85,8 +108,9 @@ pub(crate) fn bind(
     sha: &str,
     kind: BodyKind,
     g: &Given,
+    contract: &Contract,
 ) {
-    let mut b = Binder::new(report, body, receipt, rptr, sha, kind, g.privacy_minimal);
+    let mut b = Binder::new(report, body, receipt, rptr, sha, kind, g.privacy_minimal, contract);
     b.shapes();
     b.hash_pins();
     b.memories();
@@ -100,9 +124,62 @@ pub(crate) fn bind(
     b.finish();
 }
 
+/// The value at a contract path (`policy/mode`: keys separated by `/`) under `v`.
+fn at_path<'d>(v: Ref<'d>, path: &str) -> Option<Ref<'d>> {
+    path.split('/').try_fold(v, |v, key| v.get(key))
+}
+
+/// The JSON pointer of a contract path under `base`.
+fn path_pointer(base: &str, path: &str) -> String {
+    path.split('/').fold(base.to_string(), |p, key| pointer(&p, key))
+}
+
+/// How a member compares with its bound value.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Compare {
+    /// Python `==`.
+    Value,
+    /// A hex digest, case-insensitively.
+    Digest,
+    /// The same instant.
+    Instant,
+}
+
+/// The members of `spec` compared with a bound value at a path (the
+/// contract's [`Bind::Value`], [`Bind::Digest`] and [`Bind::Instant`] rows),
+/// in the contract's order: (member, bound path, how).
+fn compared(spec: &ObjectSpec) -> Vec<(&'static str, &'static str, Compare)> {
+    spec.fields
+        .iter()
+        .filter_map(|f| match f.bind {
+            Bind::Value(p) => Some((f.name, p, Compare::Value)),
+            Bind::Digest(p) => Some((f.name, p, Compare::Digest)),
+            Bind::Instant(p) => Some((f.name, p, Compare::Instant)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A content member and the digest it hashes to (the contract's first
+/// [`Bind::ContentHash`] row of `spec`: `content` and `content_hash` for a
+/// memory and a view memory).
+fn content_member(spec: &ObjectSpec) -> (&'static str, &'static str) {
+    spec.fields
+        .iter()
+        .find_map(|f| match f.bind {
+            Bind::ContentHash(p) => Some((f.name, p)),
+            _ => None,
+        })
+        .unwrap_or(("", ""))
+}
+
 /// One body binding in progress: the body, its receipt, and the tallies of
 /// the three codes the binding reports per entry.
 struct Binder<'r, 'd> {
+    /// Which members are bound, and how.
+    contract: &'r Contract,
+    /// A memory's content member and the result's digest of it.
+    memory_content_key: (&'static str, &'static str),
     report: &'r mut ReportBuilder,
     body: Ref<'d>,
     receipt: Ref<'d>,
@@ -127,6 +204,7 @@ struct Binder<'r, 'd> {
 }
 
 impl<'r, 'd> Binder<'r, 'd> {
+    #[allow(clippy::too_many_arguments)]
     fn new(
         report: &'r mut ReportBuilder,
         body: Ref<'d>,
@@ -135,11 +213,14 @@ impl<'r, 'd> Binder<'r, 'd> {
         sha: &'r str,
         kind: BodyKind,
         privacy: bool,
+        contract: &'r Contract,
     ) -> Binder<'r, 'd> {
         let results = results(receipt);
         let index = result_index(&results);
         let memory_hashes = vec![None; results.len()];
         Binder {
+            contract,
+            memory_content_key: content_member(contract.object(ObjectKind::Memory)),
             report,
             body,
             receipt,
@@ -220,11 +301,11 @@ impl<'r, 'd> Binder<'r, 'd> {
 
     /// The unbound fields and `__proto__` members, then each tally's summary.
     fn finish(self) {
-        let Binder { report, body, rptr, kind, content, neighbours, mut fields, content_skipped, .. } = self;
+        let Binder { contract, report, body, rptr, kind, content, neighbours, mut fields, content_skipped, .. } = self;
         // The members no receipt field binds, and the `__proto__` members among
         // them (found in the same pass over the keys).
         let mut protos = Vec::new();
-        let (unbound, omitted) = unbound_fields(body, kind, &mut protos);
+        let (unbound, omitted) = unbound_fields(contract, body, kind, &mut protos);
         for at in protos {
             fields.fail_if(
                 report,
