@@ -252,10 +252,7 @@ impl<'r, 'd> Binder<'r, 'd> {
                 self.fields.no_proto(self.report, ro, &rp, &rp);
             }
         }
-        for key in ["receipt_view", "provenance"] {
-            if self.kind == BodyKind::Recall && key == "provenance" {
-                continue;
-            }
+        for (key, _) in self.nested_objects() {
             if let Some(v) = self.body.get(key) {
                 match v.as_object() {
                     Some(_) => {} // its __proto__ member: found by unbound_fields
@@ -271,29 +268,39 @@ impl<'r, 'd> Binder<'r, 'd> {
         }
     }
 
+    /// The body's nested objects (the contract's [`Bind::Object`] rows:
+    /// `receipt_view`, and `provenance` of a context body), in [`ObjectKind`] order.
+    fn nested_objects(&self) -> Vec<(&'static str, &'static ObjectSpec)> {
+        let mut out: Vec<(&'static str, &'static ObjectSpec)> = self
+            .contract
+            .object(self.kind.spec().kind)
+            .fields
+            .iter()
+            .filter_map(|f| match f.bind {
+                Bind::Object(of) => Some((f.name, self.contract.object(of))),
+                _ => None,
+            })
+            .collect();
+        out.sort_by_key(|(_, spec)| ObjectKind::ALL.iter().position(|k| *k == spec.kind));
+        out
+    }
+
     /// Hash pins carried in the body (the top-level receipt_sha256 is checked
     /// with the other pins, before the schema).
     fn hash_pins(&mut self) {
         let (rptr, sha) = (self.rptr, self.sha);
-        if let Some(pin) = self.body.get("receipt_view").and_then(|v| v.get("receipt_sha256")) {
-            let ok = bound_digest_is(Some(pin), sha);
-            self.report.check_against(
-                ok,
-                CheckCode::ReceiptHashMismatch,
-                "/receipt_view/receipt_sha256",
-                rptr,
-                format!("receipt_view.receipt_sha256 {} vs recomputed {sha}", describe(Some(pin))),
-            );
-        }
-        if self.kind == BodyKind::Context {
-            if let Some(pin) = self.body.get("provenance").and_then(|v| v.get("context_receipt_sha256")) {
+        // The nested objects' receipt-hash members (`receipt_view.receipt_sha256`,
+        // `provenance.context_receipt_sha256`).
+        for (object, spec) in self.nested_objects() {
+            for f in spec.fields.iter().filter(|f| f.bind == Bind::ReceiptHash) {
+                let Some(pin) = self.body.get(object).and_then(|v| v.get(f.name)) else { continue };
                 let ok = bound_digest_is(Some(pin), sha);
                 self.report.check_against(
                     ok,
                     CheckCode::ReceiptHashMismatch,
-                    "/provenance/context_receipt_sha256",
+                    &pointer(&pointer("", object), f.name),
                     rptr,
-                    format!("provenance.context_receipt_sha256 {} vs recomputed {sha}", describe(Some(pin))),
+                    format!("{object}.{} {} vs recomputed {sha}", f.name, describe(Some(pin))),
                 );
             }
         }
