@@ -86,17 +86,18 @@ fn contract_js() -> String {
     }
     s.push_str("]);\n\n");
     s.push_str(
-        "/**\n * The admission risk tags in the reference's order: tag, what it names for a reviewer,\n * severity (0 = most severe), class, what admission does with it in enforce mode, whether a detector has spans for it.\n */\nexport const RISK_TAGS = Object.freeze([\n",
+        "/**\n * The admission risk tags in the reference's order: tag, what it names for a reviewer,\n * severity (0 = most severe), class, what admission does with it in enforce mode, whether a detector has spans for it,\n * whether it closes the scorer's safety gate whatever the safety status.\n */\nexport const RISK_TAGS = Object.freeze([\n",
     );
     for t in RISK_TAGS {
         s.push_str(&format!(
-            "  Object.freeze({{ tag: {}, phrase: {}, severity: {}, class: {}, action: {}, spans: {} }}),\n",
+            "  Object.freeze({{ tag: {}, phrase: {}, severity: {}, class: {}, action: {}, spans: {}, gatesSafety: {} }}),\n",
             js_str(t.tag),
             js_str(t.phrase),
             t.severity,
             js_str(t.class.as_str()),
             js_str(t.action.as_str()),
-            t.spans
+            t.spans,
+            t.gates_safety
         ));
     }
     s.push_str("]);\n");
@@ -179,16 +180,17 @@ fn docs_block() -> String {
             if c.uses_retrieval { "yes" } else { "no" }
         ));
     }
-    s.push_str("\n## Risk tags\n\n| tag | reviewer phrase | severity (0 = most) | class | enforce mode | spans |\n|---|---|---|---|---|---|\n");
+    s.push_str("\n## Risk tags\n\n| tag | reviewer phrase | severity (0 = most) | class | enforce mode | spans | closes the safety gate |\n|---|---|---|---|---|---|---|\n");
     for t in RISK_TAGS {
         s.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} |\n",
             code(t.tag),
             t.phrase,
             t.severity,
             t.class.as_str(),
             t.action.as_str(),
-            if t.spans { "yes" } else { "no" }
+            if t.spans { "yes" } else { "no" },
+            if t.gates_safety { "yes" } else { "no" }
         ));
     }
     s.push_str("\n## Schemas\n\n| schema | body | objects |\n|---|---|---|\n");

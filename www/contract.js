@@ -14,16 +14,17 @@ export const COMPONENTS = Object.freeze([
 
 /**
  * The admission risk tags in the reference's order: tag, what it names for a reviewer,
- * severity (0 = most severe), class, what admission does with it in enforce mode, whether a detector has spans for it.
+ * severity (0 = most severe), class, what admission does with it in enforce mode, whether a detector has spans for it,
+ * whether it closes the scorer's safety gate whatever the safety status.
  */
 export const RISK_TAGS = Object.freeze([
-  Object.freeze({ tag: "pii:ssn", phrase: "an SSN", severity: 4, class: "pii", action: "review", spans: true }),
-  Object.freeze({ tag: "pii:email", phrase: "an email address", severity: 4, class: "pii", action: "review", spans: true }),
-  Object.freeze({ tag: "phi:mrn", phrase: "a medical record number", severity: 3, class: "phi", action: "review", spans: true }),
-  Object.freeze({ tag: "phi:npi", phrase: "a provider NPI", severity: 3, class: "phi", action: "review", spans: true }),
-  Object.freeze({ tag: "pii:credit_card", phrase: "a card number", severity: 4, class: "pii", action: "review", spans: true }),
-  Object.freeze({ tag: "mnpi", phrase: "material non-public information", severity: 2, class: "mnpi", action: "review", spans: true }),
-  Object.freeze({ tag: "injection", phrase: "a prompt-injection phrase", severity: 0, class: "injection", action: "reject", spans: true }),
-  Object.freeze({ tag: "vague", phrase: "vague content", severity: 5, class: "vague", action: "reject", spans: false }),
-  Object.freeze({ tag: "source:blocked", phrase: "a blocked source", severity: 1, class: "blocked", action: "reject", spans: false }),
+  Object.freeze({ tag: "pii:ssn", phrase: "an SSN", severity: 4, class: "pii", action: "review", spans: true, gatesSafety: false }),
+  Object.freeze({ tag: "pii:email", phrase: "an email address", severity: 4, class: "pii", action: "review", spans: true, gatesSafety: false }),
+  Object.freeze({ tag: "phi:mrn", phrase: "a medical record number", severity: 3, class: "phi", action: "review", spans: true, gatesSafety: false }),
+  Object.freeze({ tag: "phi:npi", phrase: "a provider NPI", severity: 3, class: "phi", action: "review", spans: true, gatesSafety: false }),
+  Object.freeze({ tag: "pii:credit_card", phrase: "a card number", severity: 4, class: "pii", action: "review", spans: true, gatesSafety: false }),
+  Object.freeze({ tag: "mnpi", phrase: "material non-public information", severity: 2, class: "mnpi", action: "review", spans: true, gatesSafety: false }),
+  Object.freeze({ tag: "injection", phrase: "a prompt-injection phrase", severity: 0, class: "injection", action: "reject", spans: true, gatesSafety: true }),
+  Object.freeze({ tag: "vague", phrase: "vague content", severity: 5, class: "vague", action: "reject", spans: false, gatesSafety: false }),
+  Object.freeze({ tag: "source:blocked", phrase: "a blocked source", severity: 1, class: "blocked", action: "reject", spans: false, gatesSafety: true }),
 ]);

@@ -431,8 +431,8 @@ fn scan_anchored(t: &Text, every: bool) -> [Vec<(usize, usize)>; 5] {
 
 /// THE detector run, shared by [`detect_risk_tags`] and [`risk_spans`]:
 /// `hit(tag, start, end)` (code points) in the reference's order — by tag in
-/// detector order (`pii:ssn`, `pii:email`, `phi:mrn`, `phi:npi`,
-/// `pii:credit_card`, `mnpi`, `injection`), then by position. With `every`,
+/// detector order (the contract's [`RISK_TAGS`](crate::contract::RISK_TAGS)
+/// order), then by position. With `every`,
 /// every match `finditer` yields (cards: the Luhn-valid ones); without, only
 /// each tag's first (so each tag once). `vague` has no span: not here.
 fn detect(t: &Text, every: bool, hit: &mut dyn FnMut(&'static str, usize, usize)) {

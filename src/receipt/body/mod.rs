@@ -12,17 +12,17 @@
 //! every bound field the body carries is compared with its receipt value,
 //! by default, with no `given` needed:
 //!
-//! | body field | compared with | code |
+//! Which members are bound, and how, is the wire contract's
+//! ([`crate::contract`], its tables in `docs/contract.md`): each member's
+//! [`Bind`] says what it is compared with.
+//!
+//! | binding | compared with | code |
 //! |---|---|---|
-//! | `memories[i].content` (string) | SHA256-TEXT = `results[i].content_hash` | `content_hash_mismatch` |
-//! | `receipt_view.memories_used[j].content` | SHA256-TEXT = its result's `content_hash` (by id) | `content_hash_mismatch` |
-//! | `memories[i].context_<pos>`, `_id`, `_metadata` | `results[i].context_neighbors[pos]` | `neighbor_hash_mismatch` |
-//! | `context_text`, `context` (context bodies) | SHA256-TEXT = `context_sha256` | `context_hash_mismatch` |
-//! | `receipt_view.receipt_sha256`, `provenance.context_receipt_sha256` | the recomputed hash | `receipt_hash_mismatch` |
-//! | `memories` length; `memories[i]` `id`, `source`, `content_hash`, `score`, `score_breakdown`, `event_time` | `results[i]` | `body_mismatch` |
-//! | `receipt_view.memories_used[j]` `id`, `source`, `score`, `event_time` | the result with that id | `body_mismatch` |
-//! | `retrieval_degraded`, `mode`, `strategy`, `as_of` (recall) | the receipt, `policy` | `body_mismatch` |
-//! | `mode`, `strategy`, `excluded`, `budget`, `ranking_policy`, `provenance.recall_receipt_sha256`, `open_conflicts[j]` (context) | the receipt, `retrieval_policy` | `body_mismatch` |
+//! | [`Bind::ContentHash`] of a memory or a view memory (`content`) | SHA256-TEXT = the result's digest | `content_hash_mismatch` |
+//! | [`Bind::ContentHash`] of the body (`context_text`, `context`) | SHA256-TEXT = `context_sha256` | `context_hash_mismatch` |
+//! | [`Bind::Neighbour`] (`context_<pos>`, `_id`, `_metadata`) | `results[i].context_neighbors[pos]` | `neighbor_hash_mismatch` |
+//! | [`Bind::ReceiptHash`] of a nested object | the recomputed hash | `receipt_hash_mismatch` |
+//! | [`Bind::Items`] (the length when paired by index), [`Bind::Value`], [`Bind::Digest`], [`Bind::Instant`], a conflict's [`Bind::ContentHash`] | the bound value at the row's path | `body_mismatch` |
 //!
 //! Numbers compare by value (`1` equals `1.0`), strings by code points,
 //! times as instants (naive means UTC; the receipt keeps `isoformat()`, the
@@ -271,18 +271,17 @@ impl<'r, 'd> Binder<'r, 'd> {
     /// The body's nested objects (the contract's [`Bind::Object`] rows:
     /// `receipt_view`, and `provenance` of a context body), in [`ObjectKind`] order.
     fn nested_objects(&self) -> Vec<(&'static str, &'static ObjectSpec)> {
-        let mut out: Vec<(&'static str, &'static ObjectSpec)> = self
-            .contract
-            .object(self.kind.spec().kind)
-            .fields
+        let fields = self.contract.object(self.kind.spec().kind).fields;
+        ObjectKind::ALL
             .iter()
-            .filter_map(|f| match f.bind {
-                Bind::Object(of) => Some((f.name, self.contract.object(of))),
-                _ => None,
+            .flat_map(|&kind| {
+                fields.iter().filter_map(move |f| match f.bind {
+                    Bind::Object(of) if of == kind => Some((f.name, of)),
+                    _ => None,
+                })
             })
-            .collect();
-        out.sort_by_key(|(_, spec)| ObjectKind::ALL.iter().position(|k| *k == spec.kind));
-        out
+            .map(|(name, of)| (name, self.contract.object(of)))
+            .collect()
     }
 
     /// Hash pins carried in the body (the top-level receipt_sha256 is checked

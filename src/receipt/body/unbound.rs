@@ -89,16 +89,13 @@ impl<'d> Walk<'_, 'd, '_> {
                 self.add(base, k);
             }
         }
-        let mut nested: Vec<(ObjectKind, &str, bool)> = spec
-            .fields
-            .iter()
-            .filter_map(|f| match f.bind {
-                Bind::Items { of, .. } => Some((of, f.name, true)),
-                Bind::Object(of) => Some((of, f.name, false)),
+        let nested = ObjectKind::ALL.iter().flat_map(|&kind| {
+            spec.fields.iter().filter_map(move |f| match f.bind {
+                Bind::Items { of, .. } if of == kind => Some((of, f.name, true)),
+                Bind::Object(of) if of == kind => Some((of, f.name, false)),
                 _ => None,
             })
-            .collect();
-        nested.sort_by_key(|(of, _, _)| ObjectKind::ALL.iter().position(|k| k == of));
+        });
         for (of, name, items) in nested {
             let inner = self.contract.object(of);
             let (at, pattern) = (pointer(&at, name), pointer(&pattern, name));
