@@ -42,7 +42,7 @@ const CORE_ROOT_REEXPORTS: &[(&str, &str)] =
 
 /// lians-score, bottom to top. A module may use its own layer and those below.
 const LAYERS: &[(&str, &[&str])] = &[
-    ("primitives", &["error", "json", "py", "hash", "text", "args"]),
+    ("primitives", &["error", "json", "py", "hash", "text", "args", "contract"]),
     ("rules", &["scoring", "admission", "receipt", "audit"]),
     ("typed API", &["lib", "serde_support"]),
     ("JSON façade", &["api"]),

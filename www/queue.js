@@ -3,16 +3,10 @@
 // Shared by the page and the worker; importable from Node for tests.
 
 import { spansAt } from './jsonspan.js';
+import { COMPONENTS as CONTRACT_COMPONENTS, RISK_TAGS } from './contract.js';
 
-export const COMPONENTS = [
-  ['importance_score', 'Importance'],
-  ['confidence_score', 'Confidence'],
-  ['trust_score', 'Trust'],
-  ['freshness_score', 'Freshness'],
-  ['relevance_score', 'Relevance'],
-  ['stability_score', 'Stability'],
-  ['safety_score', 'Safety'],
-];
+// [key, label] of each score component, in breakdown order (the wire contract: contract.js).
+export const COMPONENTS = CONTRACT_COMPONENTS.map((c) => [c.key, c.label]);
 export const COMPONENT_KEYS = COMPONENTS.map(([k]) => k);
 
 // Reason index per component (spec `scoring-admission.md` §5: reasons are in component order).
@@ -147,14 +141,18 @@ export const SORTS = {
 const cmpNum = (x, y) => (x ?? -1) - (y ?? -1);
 const cmpStr = (x, y) => (x === y ? 0 : x == null ? -1 : y == null ? 1 : x < y ? -1 : 1);
 const driftRank = (r) => (r.drift?.status === 'drift' ? (r.drift.explained ? 1 : 0) : 2);
-// Most severe first: an injection or blocked source stays at 0 even if approved; then MNPI, PHI, PII, vague.
-const RISK_ORDER = ['injection', 'source:blocked', 'mnpi', 'phi:', 'pii:', 'vague'];
+// Most severe first (the contract's severity): an injection or blocked source stays at 0 even if
+// approved; then MNPI, PHI, PII, vague. A tag the contract does not name ranks as its family
+// (`phi:…`) when it has one, else after every known tag.
+const SEVERITY = new Map(RISK_TAGS.map((t) => [t.tag, t.severity]));
+const FAMILY_SEVERITY = new Map(RISK_TAGS.filter((t) => t.tag.startsWith(`${t.class}:`)).map((t) => [t.tag.slice(0, t.tag.indexOf(':') + 1), t.severity]));
+const LEAST = Math.max(...RISK_TAGS.map((t) => t.severity)) + 1;
 /** Rank of an item's most severe risk tag (lower is more severe; untagged last). */
 export function riskRank(tags) {
-  let best = RISK_ORDER.length;
+  let best = LEAST;
   for (const t of tags) {
-    const k = RISK_ORDER.findIndex((p) => (p.endsWith(':') ? t.startsWith(p) : t === p));
-    best = Math.min(best, k < 0 ? RISK_ORDER.length - 0.5 : k);
+    const family = typeof t === 'string' && t.includes(':') ? t.slice(0, t.indexOf(':') + 1) : null;
+    best = Math.min(best, SEVERITY.get(t) ?? (family && FAMILY_SEVERITY.get(family)) ?? LEAST - 0.5);
   }
   return best;
 }
@@ -218,18 +216,8 @@ export function buildDecisionExport(decisions, { baseUrl = '', generatedAt = new
 }
 
 // ---------- why it was held ----------
-/** What each admission risk tag names, as a reviewer reads it. */
-export const TAG_PHRASES = {
-  'pii:ssn': 'an SSN',
-  'pii:email': 'an email address',
-  'pii:credit_card': 'a card number',
-  'phi:mrn': 'a medical record number',
-  'phi:npi': 'a provider NPI',
-  mnpi: 'material non-public information',
-  injection: 'a prompt-injection phrase',
-  'source:blocked': 'a blocked source',
-  vague: 'vague content',
-};
+/** What each admission risk tag names, as a reviewer reads it (the wire contract: contract.js). */
+export const TAG_PHRASES = Object.fromEntries(RISK_TAGS.map((t) => [t.tag, t.phrase]));
 const fmtScore = (v) => (v == null ? '—' : Number.isInteger(v) ? v.toFixed(1) : String(v));
 
 /** "a, b and c" */

@@ -3,7 +3,7 @@
 // Every view (theme.js, tabs.js, scorer.js, load.js, rescore.js, list.js,
 // detail.js, decisions.js, verify.js, pack.js) imports this module and the
 // helpers (dom.js, queue.js, saved.js, lians.js, files.js, format.js,
-// report.js, audit-view.js, jsonspan.js, resolve.js, scoring.js), never
+// report.js, audit-view.js, jsonspan.js, resolve.js, scoring.js, contract.js), never
 // another view: a view that must make another one repaint calls it through
 // `ui`, whose entries app.js fills from the views' exports (the one place
 // where the views are wired together). Helpers import no view.

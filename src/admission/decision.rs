@@ -2,6 +2,7 @@
 //! normalization, and the decision type.
 
 use super::detect::*;
+use crate::contract::risk::{risk_tag, RiskAction};
 use crate::json::{Object, PyStr, Value};
 use crate::py::unicode::{self, is_py_space};
 
@@ -162,7 +163,8 @@ pub fn evaluate_wtf8(
             reasons: vec![PyStr::from("too vague to be a durable memory")],
         };
     }
-    if tags.iter().any(|t| t.starts_with("pii:") || t.starts_with("phi:") || t == TAG_MNPI) {
+    // PII / PHI / MNPI: the tags the contract says are held for review.
+    if tags.iter().any(|t| risk_tag(t).is_some_and(|spec| spec.action == RiskAction::Review)) {
         return AdmissionDecision {
             action: AdmissionAction::Review,
             risk_tags: tags,

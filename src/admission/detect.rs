@@ -2,28 +2,30 @@
 //! the reference's `re` patterns over code points, `is_too_vague`,
 //! `detect_risk_tags`, and where they match (`risk_spans`).
 
+use crate::contract::risk::declared;
 use crate::json::{Object, Value};
 use crate::py::unicode::{decimal_value, is_decimal, is_py_space, is_py_word};
 use crate::text::ieq_str;
 
-/// Tag names in detector order. Social security number (`ddd-dd-dddd`).
-pub const TAG_SSN: &str = "pii:ssn";
+// Tag names in detector order (each a row of the contract's RISK_TAGS, checked when it builds).
+/// Social security number (`ddd-dd-dddd`).
+pub const TAG_SSN: &str = declared("pii:ssn");
 /// E-mail address.
-pub const TAG_EMAIL: &str = "pii:email";
+pub const TAG_EMAIL: &str = declared("pii:email");
 /// Medical record number (`MRN` + ≥ 4 digits).
-pub const TAG_MRN: &str = "phi:mrn";
+pub const TAG_MRN: &str = declared("phi:mrn");
 /// National provider identifier (`NPI` + 10 digits).
-pub const TAG_NPI: &str = "phi:npi";
+pub const TAG_NPI: &str = declared("phi:npi");
 /// Luhn-valid card number (13–16 digits).
-pub const TAG_CARD: &str = "pii:credit_card";
+pub const TAG_CARD: &str = declared("pii:credit_card");
 /// Material non-public information phrase.
-pub const TAG_MNPI: &str = "mnpi";
+pub const TAG_MNPI: &str = declared("mnpi");
 /// Prompt-injection / instruction-override phrase.
-pub const TAG_INJECTION: &str = "injection";
+pub const TAG_INJECTION: &str = declared("injection");
 /// Too vague to be a durable memory (fewer than 3 distinct ASCII words).
-pub const TAG_VAGUE: &str = "vague";
+pub const TAG_VAGUE: &str = declared("vague");
 /// The write's source is on the block list.
-pub const TAG_BLOCKED: &str = "source:blocked";
+pub const TAG_BLOCKED: &str = declared("source:blocked");
 
 /// The content as the detectors read it: its chars, and whether each is a
 /// Py-word char (computed once, so every `\b` test is two array reads
@@ -429,8 +431,8 @@ fn scan_anchored(t: &Text, every: bool) -> [Vec<(usize, usize)>; 5] {
 
 /// THE detector run, shared by [`detect_risk_tags`] and [`risk_spans`]:
 /// `hit(tag, start, end)` (code points) in the reference's order — by tag in
-/// detector order (`pii:ssn`, `pii:email`, `phi:mrn`, `phi:npi`,
-/// `pii:credit_card`, `mnpi`, `injection`), then by position. With `every`,
+/// detector order (the contract's [`RISK_TAGS`](crate::contract::RISK_TAGS)
+/// order), then by position. With `every`,
 /// every match `finditer` yields (cards: the Luhn-valid ones); without, only
 /// each tag's first (so each tag once). `vague` has no span: not here.
 fn detect(t: &Text, every: bool, hit: &mut dyn FnMut(&'static str, usize, usize)) {

@@ -157,8 +157,9 @@ pub fn audit_recall_with(wire: &str, query: Option<&str>, admit: Admit<'_>) -> R
 /// [`rules`]), checked into `checks`; returns what the per-result rules share.
 fn server_rules(response: &Response<'_>, query: &str, checks: &mut Vec<report::Check>) -> rules::Rules {
     let receipt = response.receipt;
-    let context = receipt.get("schema").and_then(Value::as_str) == Some("lians.context-receipt.v2")
-        || receipt.get("retrieval_policy").is_some();
+    let schema = receipt.get("schema").and_then(Value::as_str).and_then(crate::contract::schema);
+    let context =
+        schema.is_some_and(|s| s.wire == crate::contract::Wire::Context) || receipt.get("retrieval_policy").is_some();
     let policy = rules::policy(receipt, context, checks);
     let plan = rules::plan(policy.as_ref(), query);
     let rules = rules::Rules {

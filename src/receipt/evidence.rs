@@ -14,9 +14,10 @@ use super::checks::{self, find_non_finite, hex_eq};
 use super::given::Given;
 use super::hash::sha256_hex;
 use super::report::{pointer, BoundReceipt, CheckCode, ReportBuilder, VerificationReport};
+use crate::contract::{Bind, EVIDENCE_PACK};
 use crate::json::{self, Object, Value};
 
-pub const SCHEMA: &str = "https://lians.ai/schemas/evidence-pack/v2";
+pub const SCHEMA: &str = crate::contract::schemas::EVIDENCE_PACK_V2.id;
 
 /// Verify an Evidence Pack. `options` uses the `given` field names:
 /// `trusted_public_key` (base64 of the 32-byte key the caller trusts),
@@ -41,7 +42,9 @@ fn verify_pack(wire: &str, options: &Value) -> ReportBuilder {
     };
     let mut manifest = Object::with_capacity(pack.len());
     for (k, v) in pack.iter() {
-        if !matches!(k.as_bytes(), b"manifest_hash" | b"signature" | b"pack_hash") {
+        // The manifest: every member the contract says the signature covers
+        // (all but the control fields `manifest_hash`, `signature`, `pack_hash`).
+        if k.as_str().map_or(true, |k| EVIDENCE_PACK.bind_of(k) == Bind::Signed) {
             manifest.push_unique(k.clone(), v.clone());
         }
     }

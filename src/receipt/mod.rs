@@ -44,13 +44,13 @@ mod recall;
 pub mod replay;
 pub(crate) mod report;
 
-pub use context::verify_context_receipt;
+pub use context::{verify_context_receipt, verify_context_receipt_with};
 pub use evidence::verify_evidence_pack;
 /// Every `given` / `options` field name the verifiers know (anything else is
 /// the failed check `invalid_given`).
 pub use given::FIELDS as GIVEN_FIELDS;
 pub use hash::{sha256_hex, sha256_text};
-pub use recall::verify_recall_receipt;
+pub use recall::{verify_recall_receipt, verify_recall_receipt_with};
 // The one report type and its parts, re-exported at the crate root (a plain comment: a doc comment here would head each item's docs).
 pub use report::{BoundReceipt, Check, CheckCode, CheckStatus, Severity, VerificationReport, MAX_FAILED_PER_CODE};
 

@@ -422,8 +422,8 @@ pub fn stability(facts: &ContentFacts, has_event_time: bool) -> Component {
 pub const UNSAFE_STATUSES: [&str; 3] = ["quarantined", "unsafe", "rejected"];
 /// Safety statuses that hold content for human review.
 pub const REVIEW_STATUSES: [&str; 4] = ["review", "review_needed", "held_for_review", "pending"];
-/// Risk tags that gate content whatever its status.
-pub const UNSAFE_TAGS: [&str; 2] = ["injection", "source:blocked"];
+/// Risk tags that gate content whatever its status (the contract's `gates_safety` rows).
+pub const UNSAFE_TAGS: [&str; crate::contract::risk::N_GATING] = crate::contract::risk::gating_tags();
 
 /// `scoring-admission.md` §4.7 safety: (value, reason, safety_eligible).
 pub fn safety<'a>(safety_status: &str, risk_tags: impl IntoIterator<Item = &'a str>) -> (Component, bool) {

@@ -421,7 +421,7 @@ fn query_arg(v: &Value) -> Option<String> {
 /// the reference would also score it when the status alone is unsafe). Any
 /// other truthy value (a number, `true`) is not iterable: `TypeError`.
 fn risk_tags_arg(v: &Value, path: &str) -> Result<Vec<String>> {
-    let gating = |t: &str| t == "injection" || t == "source:blocked";
+    let gating = |t: &str| super::components::UNSAFE_TAGS.contains(&t);
     match v {
         other if !other.truthy() => Ok(Vec::new()),
         Value::Str(s) => Ok(s.to_str_lossy().chars().map(String::from).collect()),
