@@ -119,6 +119,7 @@ async function runVerify() {
     ],
     given,
   });
+  v.out.scrollIntoView({ block: 'nearest' }); // the verdict in view (below the form on a narrow screen)
 }
 $('#v-run').addEventListener('click', runVerify);
 mountAuditPanel({

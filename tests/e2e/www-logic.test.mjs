@@ -93,10 +93,10 @@ describe('drift', () => {
       public_metadata: { value: true, source: 'inferred' },
       trust_claim: { value: false, source: 'supplied' },
     });
-    assert.match(t, /importance ≤ 0\.8 .*\(inferred from the stored breakdown\)/);
-    assert.match(t, /public metadata present \(inferred from the stored breakdown\)/);
+    assert.match(t, /importance ≤ 0\.8 .*\(worked out from the stored scores\)/);
+    assert.match(t, /public metadata present \(worked out from the stored scores\)/);
     assert.match(t, /trust claim absent \(supplied\)/);
-    assert.match(t, /^written at 2026-11-29T09:00:00\+05:30 \(inferred from the stored breakdown\)/);
+    assert.match(t, /^written at 2026-11-29T09:00:00\+05:30 \(worked out from the stored scores\)/);
     assert.match(inputsText({ importance: { value: 0.5, source: 'default', bound: 'exact' }, public_metadata: { value: false, source: 'default' }, trust_claim: { value: false, source: 'default' } }), /^importance 0\.5 \(assumed\)/);
     assert.match(inputsText(null), /unknown/);
   });
@@ -129,11 +129,11 @@ describe('resolve', () => {
   it('classifies every resolve answer (the live tests send real ones)', () => {
     assert.deepEqual(classifyResolve(200, `{"status":"approved","pending_id":"${U1}","memory_id":"${U2}"}`), { outcome: 'approved', status: 200, memory_id: U2 });
     assert.deepEqual(classifyResolve(200, `{"status":"rejected","pending_id":"${U1}"}`), { outcome: 'rejected', status: 200 });
-    assert.deepEqual(classifyResolve(409, '{"detail":"Already resolved"}'), { outcome: 'conflict', status: 409, detail: 'Already resolved' });
+    assert.deepEqual(classifyResolve(409, '{"detail":"Already resolved"}'), { outcome: 'conflict', status: 409, detail: 'Already resolved (HTTP 409 Conflict): someone else, or an earlier submit, decided it. The server says: “Already resolved”.' });
     assert.equal(classifyResolve(401, '{"detail":"Invalid API key"}').outcome, 'unauthorized');
     assert.equal(classifyResolve(403, '{"detail":"admin scope required"}').outcome, 'forbidden');
     assert.equal(classifyResolve(404, 'x').outcome, 'not_found');
-    assert.equal(classifyResolve(500, '<html>').detail, '<html>');
+    assert.equal(classifyResolve(500, '<html>').detail, 'The server failed (HTTP 500 Internal Server Error): try again later, or look at the server\'s log.', 'never raw HTML');
     assert.equal(classifyResolve(200, '{"status":"weird"}').outcome, 'http_error');
   });
   it('builds the resolve URL for UUIDs and http(s) bases only', () => {
@@ -232,7 +232,7 @@ describe('www/ module structure (the rule in www/state.js)', () => {
     const all = readdirSync(WWW).filter((f) => f.endsWith('.js'));
     const extra = ['app.js', 'state.js', 'worker.js', 'warmup.js'];
     assert.deepEqual(all.filter((f) => !views.has(f) && !helpers.has(f) && !extra.includes(f)), [], 'a module state.js does not name');
-    assert.equal(views.size, 10);
+    assert.equal(views.size, 11);
   });
 
   it('no module but app.js imports a view; app.js wires every ui entry point', () => {

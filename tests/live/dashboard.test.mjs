@@ -136,7 +136,7 @@ describe('dashboard against a real Lians server', { skip }, () => {
     for (const id of approve) {
       const shown = await page.textContent(`#queue-list [data-id="${id}"] [data-col="approved"]`);
       const v = approvedBefore.get(id).final_score;
-      assert.equal(shown, `→ ${Number.isInteger(v) ? v.toFixed(1) : String(v)}`);
+      assert.equal(shown, `→ ${v.toFixed(3)}`);
     }
 
     // Someone else resolves one approved item first: its submit must answer 409.
