@@ -228,6 +228,7 @@ describe('dashboard against a real Lians server', { skip }, () => {
       ['network', async () => { await page.fill('#api-key', key); await page.fill('#api-url', 'http://127.0.0.1:9'); }],
     ];
     for (const [outcome, setUp] of cases) {
+      if (await page.isHidden('#api-area')) await page.click('#api-toggle'); // collapsed after the fetch
       await setUp();
       const before = resolveRequests().length;
       await page.click('#dec-submit');
