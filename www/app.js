@@ -31,6 +31,7 @@ const wiring = {
   selectItem: list.selectItem,
   showUndo: undo.showUndo,
   undo: undo.undo,
+  hideUndo: undo.hideUndo,
   startScoring: rescore.startScoring,
   buildRows: list.buildRows,
   populateTagFilter: list.populateTagFilter,

@@ -73,6 +73,7 @@ export const ui = {
   checkLike: noop,         // (id) check every open item whose detected text equals this one's (list.js)
   showUndo: noop,          // (entry) the Undo toast for the last decision (undo.js)
   undo: noop,              // () undo the last decision (undo.js)
+  hideUndo: noop,          // () hide the Undo toast (undo.js)
   selectItem: noop,        // (id) select an item and bring it into view (list.js)
 };
 
@@ -141,6 +142,7 @@ const confirms = new Map(); // element → close()
 export function registerConfirm(el, close) { confirms.set(el, close); }
 /** Close every open confirmation but `except`; true if one was open. */
 export function closeConfirms(except = null) {
+  if (except) ui.hideUndo(); // a confirmation opens: the toast would cover it
   let any = false;
   for (const [el, close] of confirms) if (el !== except && !el.hidden) { close(); any = true; }
   return any;

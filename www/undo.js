@@ -33,6 +33,9 @@ export function showUndo(entry) {
   hideLater();
 }
 
+/** Hide the toast (a confirmation opened where it would sit). */
+export function hideUndo() { clearTimeout(timer); toast.hidden = true; }
+
 /** Undo the last decision; the toast says what was undone. */
 export function undo() {
   if (state.sending) { ui.say('Decisions are being sent: wait for the submit to finish.', true); return; }
