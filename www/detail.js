@@ -43,8 +43,7 @@ function appendShown(parent, text) {
 }
 
 /** The content as text nodes, each detected span in a <mark data-risk-tag> (lians.riskSpans; never HTML). */
-function contentEl(content) {
-  const spans = lians.riskSpans(content);
+function contentEl(content, spans) {
   const pre = h('pre', { class: 'content', tabindex: '0', 'aria-label': 'Memory content (shown as plain text; detected sensitive text is marked)', dataset: { marks: spans ? 'on' : 'unavailable' } });
   for (const run of markRuns(content, markSpans(spans ?? []))) {
     if (!run.tags.length) { appendShown(pre, run.text); continue; }
@@ -107,7 +106,8 @@ function renderDetail() {
         kv('note', note ? note : h('span', { class: 'muted' }, '— (the list route does not return the resolver note)'))));
   }
 
-  const likeBtn = open && lians.riskSpans(String(o.content))?.length
+  const spans = lians.riskSpans(String(o.content));
+  const likeBtn = open && spans?.length
     ? h('button', { type: 'button', id: 'select-like', class: 'small', title: 'Select every undecided item whose detected text (a card number, an address…) is exactly this one\'s', on: { click: () => { if (shown) ui.checkLike(shown.id); } } }, 'Select all like this')
     : null;
   const sentence = heldSentence(r.tags, r.res?.error ? null : r.res?.approved ?? null, { status: r.status, error: r.res?.error ?? null, scoring: state.scoring });
@@ -122,7 +122,7 @@ function renderDetail() {
       decide_),
     h('div', { class: 'content-head' }, h('h3', null, 'Content'), likeBtn),
     controlsCallout(String(o.content)),
-    contentEl(String(o.content)),
+    contentEl(String(o.content), spans),
     h('dl', { class: 'kv' },
       kv('source', typeof o.source === 'string' ? showControls(o.source) : str(o.source)),
       kv('risk tags', r.tags.length ? h('span', null, ...r.tags.flatMap((t) => [chip(t), ' '])) : h('span', { class: 'muted' }, 'none')),

@@ -178,6 +178,15 @@ describe('1. the keyboard loop', { skip: noPkg }, () => {
     assert.equal(await focused(page), 'queue-list');
     await page.keyboard.press('/');
     assert.equal(await focused(page), 'f-text');
+    // The replace question (a new queue over unsent decisions): Keep has the focus, Escape answers Keep.
+    await page.focus('#queue-list');
+    await page.keyboard.press('a');
+    await page.click('#load-sample');
+    await page.waitForSelector('#replace-box:not([hidden])');
+    assert.equal(await focused(page), 'replace-cancel');
+    await page.keyboard.press('Escape');
+    assert.equal(await page.isVisible('#replace-box'), false);
+    await page.waitForFunction(() => /^Kept the loaded queue/.test(document.getElementById('queue-status').textContent));
   });
 
   it('confirmations: the safe button has the focus, Escape closes them, one at a time, the Submit list is built when sent', async () => {
