@@ -162,18 +162,24 @@ confirmBtn.addEventListener('click', async () => {
   renderDecisions();
   const counts = {};
   const retry = new Map(); // pending_id → body, for outcomes worth retrying
+  const placed = new Array(total); // the outcome items by plan index
   try {
     await submitDecisions(plan.entries, {
       base: plan.base,
       key,
       timeoutMs: ui.fetchTimeoutMs(),
-      onOutcome: (entry, r, done) => {
+      onOutcome: (entry, r, done, k) => {
         counts[r.outcome] = (counts[r.outcome] ?? 0) + 1;
         if (!FINAL.has(r.outcome)) retry.set(entry.pending_id, entry.body);
         progressEl.dataset.done = String(done);
         setText(progressEl, `Sending ${done} of ${total}… (${countsText(counts)})`);
-        list.appendChild(h('li', { dataset: { id: entry.pending_id, action: entry.body.action, outcome: r.outcome, status: String(r.status ?? ''), memoryId: r.memory_id ?? '' } },
-          h('span', { class: 'mono' }, entry.pending_id), ' ', h('span', { class: 'muted' }, `“${snippet(entry.pending_id)}”`), ` ${entry.body.action}: `, outcomeText(entry, r, plan.origin)));
+        const li = h('li', { dataset: { id: entry.pending_id, action: entry.body.action, outcome: r.outcome, status: String(r.status ?? ''), memoryId: r.memory_id ?? '' } },
+          h('span', { class: 'mono' }, entry.pending_id), ' ', h('span', { class: 'muted' }, `“${snippet(entry.pending_id)}”`), ` ${entry.body.action}: `, outcomeText(entry, r, plan.origin));
+        // In the order of the confirmation list, whatever order the answers come in.
+        placed[k] = li;
+        let after = null;
+        for (let j = k + 1; j < placed.length && !after; j++) after = placed[j] ?? null;
+        list.insertBefore(li, after);
       },
     });
     const summary = `Sent ${total} decision${total === 1 ? '' : 's'} to ${plan.origin}: ${countsText(counts)}.`;

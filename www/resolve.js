@@ -93,7 +93,7 @@ export function resolveUrl(base, id) {
 /**
  * Send each decision ({pending_id, body: {action, note}}, as buildDecisionExport
  * makes them), at most `concurrency` at a time, in order of the list.
- * onOutcome(entry, result, done) is called after each; resolves to the list of
+ * onOutcome(entry, result, done, index) is called after each (in the order answers come); resolves to the list of
  * {entry, result} in the entries' order. A request not answered within
  * `timeoutMs` is given up (outcome `timeout`). Never throws for a failed item.
  */
@@ -122,7 +122,7 @@ export async function submitDecisions(entries, { base, key, fetchImpl = fetch, o
       const result = await one(entries[k]);
       out[k] = { entry: entries[k], result };
       done++;
-      onOutcome(entries[k], result, done);
+      onOutcome(entries[k], result, done, k);
     }
   }
   await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, entries.length)) }, worker));
