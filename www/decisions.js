@@ -117,7 +117,8 @@ function outcomeText(entry, r, origin) {
 
 const progressEl = $('#send-progress');
 /** "140 approved, 7 rejected, 1 already resolved" */
-const countsText = (counts) => Object.entries(counts).map(([k, n]) => `${n} ${outcomeName(k, n)}`).join(', ');
+// In one fixed order (approved first), whatever order the answers came in.
+const countsText = (counts) => [...new Set([...Object.keys(OUTCOMES), ...Object.keys(counts)])].filter((k) => counts[k]).map((k) => `${counts[k]} ${outcomeName(k, counts[k])}`).join(', ');
 
 // Outcomes after which a retry cannot help: the item is resolved (or gone).
 const FINAL = new Set(['approved', 'rejected', 'conflict', 'not_found']);

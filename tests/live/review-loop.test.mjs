@@ -176,7 +176,10 @@ describe('the review loop against a real server holding 620 items (issue 31)', {
     const max = proxy.maxInFlight(RESOLVE);
     assert.ok(max <= 6 && max >= 2, `at most 6 resolves in flight at the proxy, and more than one: ${max}`);
     process.stderr.write(`live loop: 150 resolves, at most ${max} in flight\n`);
-    await page.waitForFunction(() => /^Sent 150 decisions to .*: \d+ approved, \d+ rejected\./.test(document.getElementById('send-progress').textContent));
+    const summary = await page.textContent('#send-progress');
+    const outcomes = await page.$$eval('#dec-results li', (lis) => lis.filter((li) => !['approved', 'rejected'].includes(li.dataset.outcome)).map((li) => `${li.dataset.outcome} ${li.dataset.status}: ${li.textContent}`));
+    assert.deepEqual(outcomes, [], summary);
+    assert.match(summary, /^Sent 150 decisions to .*: \d+ approved, \d+ rejected\./);
     const b = await page.$eval('#send-progress', (e) => { const q = e.getBoundingClientRect(); return { top: q.top, bottom: q.bottom, vh: innerHeight }; });
     assert.ok(b.top >= 0 && b.bottom <= b.vh, `the summary (in the sticky bar) in view: ${JSON.stringify(b)}`);
     // The server: each decided item resolved as decided; the note went with its decision.
