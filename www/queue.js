@@ -74,15 +74,15 @@ export function inputsOf(obj) {
 
 /**
  * One line describing the inputs a re-score used (`rescoreReviewItem(...).inputs`):
- * supplied, "inferred from the stored breakdown", or assumed (write defaults).
+ * supplied, "worked out from the stored scores", or assumed (write defaults).
  */
 export function inputsText(inputs) {
   if (!inputs) return 'importance and metadata unknown (no client re-score)';
-  const from = (x) => (x.source === 'inferred' ? 'inferred from the stored breakdown' : x.source === 'supplied' ? 'supplied' : 'assumed');
+  const from = (x) => (x.source === 'inferred' ? 'worked out from the stored scores' : x.source === 'supplied' ? 'supplied' : 'assumed');
   const imp = inputs.importance;
   const v = Number(imp.value.toFixed(6));
   const parts = [
-    ...(inputs.event_time?.source === 'inferred' ? [`written at ${inputs.event_time.value} (inferred from the stored breakdown)`] : []),
+    ...(inputs.event_time?.source === 'inferred' ? [`written at ${inputs.event_time.value} (worked out from the stored scores)`] : []),
     `importance ${imp.bound === 'at_most' ? `≤ ${v} (the content's heuristic; any such value scores the same)` : v} (${from(imp)})`,
     `public metadata ${inputs.public_metadata.value ? 'present' : 'absent'} (${from(inputs.public_metadata)})`,
     `trust claim ${inputs.trust_claim.value ? 'present' : 'absent'} (${from(inputs.trust_claim)})`,
@@ -265,6 +265,20 @@ export function markRuns(content, spans) {
     else runs.push({ text: s.slice(a, b), tags });
   }
   return runs;
+}
+
+/**
+ * The detector's spans as the page marks them: a card number's match, as the
+ * engine's `finditer` over `\b(?:\d[ -]?){13,16}\b` returns it, ends in the
+ * separator after the last digit when a word follows ("4111 1111 1111 1111 "):
+ * the mark covers the digits only. Other spans are kept as they are.
+ */
+export function markSpans(spans) {
+  return (Array.isArray(spans) ? spans : []).map((p) => {
+    if (p?.tag !== 'pii:credit_card' || typeof p.text !== 'string') return p;
+    const text = p.text.replace(/[ -]+$/, '');
+    return text === p.text ? p : { ...p, text, end: p.start + text.length };
+  });
 }
 
 /** A short, single-line snippet of an item's content, to name it next to its id. */

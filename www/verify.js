@@ -119,6 +119,7 @@ async function runVerify() {
     ],
     given,
   });
+  v.out.scrollIntoView({ block: 'nearest' }); // the verdict in view (below the form on a narrow screen)
   if (report.valid) {
     // The browser's consistency ledger (IndexedDB): alarms when this answer contradicts one verified before.
     let recorded = null;
