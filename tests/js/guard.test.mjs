@@ -18,7 +18,7 @@ import { ROOT, SAMPLES } from "./helpers.mjs";
 import { tamperAt, editString } from "../live/tamper.mjs";
 
 // The verify-only entry as a Worker has it (the wasm instantiated from its bytes).
-verify.initSync(readFileSync(path.join(ROOT, "dist/verify/lians_score_bg.wasm")));
+verify.initSync(readFileSync(path.join(ROOT, "dist/verify/lians_score_verify_bg.wasm")));
 const guardCjs = createRequire(import.meta.url)(path.join(ROOT, "js/guard.cjs"));
 const sample = (name) => readFileSync(path.join(SAMPLES, name), "utf8");
 const RECALL = sample("recall-08-fast-filters-acme-tinyfloat.json");
