@@ -33,7 +33,7 @@ const HEADER_AUDIT = "x-lians-audit";
 const GUARD_DEFAULTS = Object.freeze({ maxBody: 16 * 1024 * 1024, timeoutMs: 30_000 });
 const OPTION_NAMES = ["upstream", "audit", "maxBody", "timeoutMs", "fetch", "onExchange"];
 const GUARD_HEADERS = [HEADER_VERIFICATION, HEADER_SHA256, HEADER_AUDIT];
-/** Headers of one hop only (RFC 9110 §7.6.1), never forwarded. */
+/** Headers of one hop only (RFC 9110, section 7.6.1), never forwarded. */
 const HOP_BY_HOP = ["connection", "keep-alive", "proxy-connection", "proxy-authenticate", "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade"];
 
 /** The guard over one entry's API (see the header comment). */
