@@ -50,6 +50,6 @@ export const INIT_NAMES = ["init", "initSync", "isInitialized"];
 // the internal crateVersion/replayReceiptsLine).
 export const VERIFY_NAMES = ["canonicalJson", "sha256Hex", "verifyRecallReceipt", "verifyContextReceipt", "verifyEvidencePack"];
 
-// Written in JavaScript (js/fetch.mjs, js/errors.mjs), exported by every entry.
-export const JS_NAMES = ["createVerifyingFetch"];
+// Written in JavaScript (js/fetch.mjs, js/limits.mjs, js/core.mjs), exported by every entry.
+export const JS_NAMES = ["createVerifyingFetch", "configureLimits", "memoryStats"];
 export const CLASS_NAMES = ["LiansScoreError", "LiansVerificationError"];

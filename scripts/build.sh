@@ -49,10 +49,30 @@ build nodejs node commonjs
 # exports, which every other build leaves out (12 KB gzip smaller).
 build nodejs cli commonjs --features js-cli
 build web web module
+# The web-target glues (dist/web, dist/verify; dist/inline copies dist/web)
+# get two functions the JS wrapper (js/core.mjs) uses to drop an instance whose
+# memory grew past its threshold (wasm memory never shrinks) and instantiate a
+# fresh one from the same compiled module: issue #32, docs/edge-memory.md.
+reset_hooks() { # <out dir name>
+  cat >> "dist/$1/lians_score.js" <<'JS'
+
+// Appended by scripts/build.sh (js/core.mjs resets the instance with these).
+export function __lians_memory_bytes() {
+  return wasm === undefined ? 0 : wasm.memory.buffer.byteLength;
+}
+export function __lians_reset() {
+  const module = wasmModule;
+  wasm = undefined;
+  return initSync({ module });
+}
+JS
+}
+reset_hooks web
 build bundler bundler module
 # `lians-score/verify` (browsers, workerd, edge-light, Deno): the verifiers,
 # canonical JSON and hashing only (cargo feature verify-only; ~46 % smaller).
 build web verify module --features verify-only,js-cli
+reset_hooks verify
 
 # Embed the wasm where bundlers cannot carry a file (dist/node, dist/inline),
 # and regenerate the entries' export lists from js/names.mjs.

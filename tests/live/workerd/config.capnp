@@ -17,6 +17,7 @@ const worker :Workerd.Worker = (
     (name = "js/errors.mjs", esModule = embed "../../../js/errors.mjs"),
     (name = "js/fetch.mjs", esModule = embed "../../../js/fetch.mjs"),
     (name = "js/names.mjs", esModule = embed "../../../js/names.mjs"),
+    (name = "js/limits.mjs", esModule = embed "../../../js/limits.mjs"),
     (name = "js/constants.mjs", esModule = embed "../../../js/constants.mjs"),
     (name = "dist/web/lians_score.js", esModule = embed "../../../dist/web/lians_score.js"),
     (name = "dist/web/lians_score_bg.wasm", wasm = embed "../../../dist/web/lians_score_bg.wasm"),

@@ -36,18 +36,38 @@ enum Str<'a> {
     Wtf8(u32, u32),
 }
 
+/// One value: 12 bytes on wasm32 (a body of `[0,0,...]` has a node per two
+/// input bytes, so the node size is most of the document's memory). Floats
+/// keep their bits as two words (align 4), or, when the lexeme is the text
+/// Python's `repr` prints, only the lexeme (the value is read again from it:
+/// the same correctly rounded parse, so the same value).
 #[derive(Clone, Copy, Debug)]
 enum Node<'a> {
     Null,
     Bool(bool),
     Int(&'a str),
-    /// The value and, when it is the text Python's `repr` prints for it, the lexeme.
-    Float(f64, Option<&'a str>),
+    /// A float without a kept lexeme: `f64::to_bits` as (low, high) words.
+    Float([u32; 2]),
+    /// A float whose lexeme is its `repr`.
+    Repr(&'a str),
     Str(Str<'a>),
     /// Children at `Doc::items[start..start + len]`.
     Array(u32, u32),
     /// Members at `Doc::members[start..start + len]`.
     Object(u32, u32),
+}
+
+#[cfg(target_pointer_width = "32")]
+const _: () = assert!(std::mem::size_of::<Node<'static>>() == 12);
+
+impl Node<'_> {
+    fn float(bits: [u32; 2]) -> f64 {
+        f64::from_bits(bits[0] as u64 | (bits[1] as u64) << 32)
+    }
+    /// The value of a [`Node::Repr`] lexeme.
+    fn repr(lexeme: &str) -> f64 {
+        crate::py::float::parse_f64(lexeme).unwrap_or(f64::NAN)
+    }
 }
 
 /// An object under construction: its members are `Doc::open_members[start..]`.
@@ -248,7 +268,13 @@ impl<'a> Sink<'a> for Doc<'a> {
         self.push(Node::Int(digits))
     }
     fn float(&mut self, f: f64, lexeme: Option<&'a str>) -> u32 {
-        self.push(Node::Float(f, lexeme.filter(|l| super::write::is_repr_lexeme(l))))
+        match lexeme.filter(|l| super::write::is_repr_lexeme(l)) {
+            Some(l) => self.push(Node::Repr(l)),
+            None => {
+                let b = f.to_bits();
+                self.push(Node::Float([b as u32, (b >> 32) as u32]))
+            }
+        }
     }
     fn string(&mut self, s: Token<'a>) -> u32 {
         let s = self.intern(s);
@@ -309,15 +335,25 @@ impl<'a> Sink<'a> for Doc<'a> {
     fn close_array(&mut self) -> u32 {
         let start = self.open_arrays.pop().unwrap_or(0);
         let at = self.items.len() as u32;
-        self.items.extend_from_slice(&self.open_items[start..]);
-        self.open_items.truncate(start);
+        if at == 0 && start == 0 {
+            // The first container closed holds all open items (a body's one
+            // big array): move them, no second copy.
+            std::mem::swap(&mut self.items, &mut self.open_items);
+        } else {
+            self.items.extend_from_slice(&self.open_items[start..]);
+            self.open_items.truncate(start);
+        }
         self.push(Node::Array(at, self.items.len() as u32 - at))
     }
     fn close_object(&mut self) -> u32 {
         let start = self.open_objects.pop().map_or(0, |o| o.start);
         let at = self.members.len() as u32;
-        self.members.extend_from_slice(&self.open_members[start..]);
-        self.open_members.truncate(start);
+        if at == 0 && start == 0 {
+            std::mem::swap(&mut self.members, &mut self.open_members);
+        } else {
+            self.members.extend_from_slice(&self.open_members[start..]);
+            self.open_members.truncate(start);
+        }
         self.push(Node::Object(at, self.members.len() as u32 - at))
     }
 }
@@ -359,6 +395,24 @@ pub fn has_replacement_char(b: &[u8]) -> bool {
     const HI: u64 = 0x8080_8080_8080_8080;
     let at = |i: usize| b.get(i..i + 3) == Some(&[0xEF, 0xBF, 0xBD][..]);
     let mut i = 0;
+    // wasm: sixteen bytes at a time with SIMD128, each `EF` then checked.
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    {
+        use core::arch::wasm32::*;
+        let ef = u8x16_splat(0xEF);
+        while i + 16 <= b.len() {
+            // SAFETY: b[i..i + 16] is in bounds; v128_load reads unaligned.
+            let v = unsafe { v128_load(b.as_ptr().add(i).cast::<v128>()) };
+            let mut hits = u8x16_bitmask(u8x16_eq(v, ef));
+            while hits != 0 {
+                if at(i + hits.trailing_zeros() as usize) {
+                    return true;
+                }
+                hits &= hits - 1;
+            }
+            i += 16;
+        }
+    }
     while let Some(chunk) = b.get(i..i + 8) {
         let w = u64::from_le_bytes(<[u8; 8]>::try_from(chunk).unwrap_or([0; 8]));
         let x = w ^ (LO * 0xEF);
@@ -540,8 +594,8 @@ impl<'d> Ref<'d> {
             Node::Null => Shape::Null,
             Node::Bool(b) => Shape::Bool(b),
             Node::Int(d) => Shape::Int(d),
-            Node::Float(_, Some(lexeme)) => Shape::Lexeme(lexeme),
-            Node::Float(f, None) => Shape::Float(f),
+            Node::Repr(lexeme) => Shape::Lexeme(lexeme),
+            Node::Float(b) => Shape::Float(Node::float(b)),
             Node::Str(s) => Shape::Str(self.doc.text_of(s).as_bytes()),
             Node::Array(..) => Shape::Array,
             Node::Object(..) => Shape::Object,
@@ -556,7 +610,8 @@ impl<'d> Ref<'d> {
             Node::Null => Kind::Null,
             Node::Bool(b) => Kind::Bool(b),
             Node::Int(d) => Kind::Int(d),
-            Node::Float(f, _) => Kind::Float(f),
+            Node::Float(b) => Kind::Float(Node::float(b)),
+            Node::Repr(l) => Kind::Float(Node::repr(l)),
             Node::Str(s) => Kind::Str(doc.text_of(s)),
             Node::Array(a, n) => Kind::Array(self.items(a, n)),
             Node::Object(a, n) => Kind::Object(self.members(a, n)),
@@ -586,7 +641,7 @@ impl<'d> Ref<'d> {
             Node::Null => "null",
             Node::Bool(_) => "boolean",
             Node::Int(_) => "integer",
-            Node::Float(..) => "float",
+            Node::Float(_) | Node::Repr(_) => "float",
             Node::Str(_) => "string",
             Node::Array(..) => "array",
             Node::Object(..) => "object",
