@@ -60,11 +60,48 @@ enum Node<'a> {
 #[cfg(target_pointer_width = "32")]
 const _: () = assert!(std::mem::size_of::<Node<'static>>() == 12);
 
+/// A value is a `u32` word: a node index, or (high bit set) a value small
+/// enough to need no node at all: `null`, `true`, `false`, empty containers,
+/// NaN and the infinities, `0`, and ints, floats and escape-free strings of at
+/// most seven bytes, as (kind, length, offset in the input). A body of
+/// `[0,0,...]` then costs its item words only (two bytes per input byte, not
+/// eight): the densest bodies are the worst case of memory per body byte.
+const INLINE: u32 = 1 << 31;
+const OFFSET_BITS: u32 = 25;
+const OFFSET_MASK: u32 = (1 << OFFSET_BITS) - 1;
+const MAX_INLINE_LEN: usize = 7;
+mod inline {
+    pub const NULL: u32 = 0;
+    pub const FALSE: u32 = 1;
+    pub const TRUE: u32 = 2;
+    pub const INT: u32 = 3;
+    pub const STR: u32 = 4;
+    /// A float whose lexeme is its `repr` (printed as the lexeme).
+    pub const REPR: u32 = 5;
+    /// A float printed from its value (the value re-read from the lexeme).
+    pub const FLOAT: u32 = 6;
+    /// The "length" says which: [`super::SPECIALS`].
+    pub const SPECIAL: u32 = 7;
+}
+/// The values of kind `inline::SPECIAL`, by their length field.
+const SPECIALS: [Node<'static>; 6] = [
+    Node::Float([0, 0x7FF8_0000]),
+    Node::Float([0, 0x7FF0_0000]),
+    Node::Float([0, 0xFFF0_0000]),
+    Node::Array(0, 0),
+    Node::Object(0, 0),
+    Node::Int("0"),
+];
+
+const fn word(kind: u32, len: u32, offset: u32) -> u32 {
+    INLINE | kind << 28 | len << OFFSET_BITS | offset
+}
+
 impl Node<'_> {
     fn float(bits: [u32; 2]) -> f64 {
         f64::from_bits(bits[0] as u64 | (bits[1] as u64) << 32)
     }
-    /// The value of a [`Node::Repr`] lexeme.
+    /// The value of a float lexeme (the parser's own correctly rounded read).
     fn repr(lexeme: &str) -> f64 {
         crate::py::float::parse_f64(lexeme).unwrap_or(f64::NAN)
     }
@@ -88,6 +125,8 @@ fn key_bit(k: &[u8]) -> u64 {
 
 /// A parsed JSON document borrowing its input text (see the module docs).
 pub struct Doc<'a> {
+    /// The input text (inline values are offsets into it).
+    src: &'a str,
     nodes: Vec<Node<'a>>,
     items: Vec<u32>,
     members: Vec<(Str<'a>, u32)>,
@@ -172,10 +211,11 @@ impl Drop for Doc<'_> {
 impl<'a> Doc<'a> {
     /// An empty document (reusing the arrays of the last one dropped on this thread).
     #[cfg(not(target_arch = "wasm32"))]
-    pub(crate) fn new() -> Doc<'a> {
+    pub(crate) fn new(src: &'a str) -> Doc<'a> {
         let spare = SPARE.try_with(|s| s.try_borrow_mut().map(|mut s| std::mem::take(&mut *s)).ok()).ok().flatten();
         let spare = spare.unwrap_or_default();
         Doc {
+            src,
             nodes: spare.nodes,
             items: spare.items,
             members: spare.members,
@@ -191,8 +231,9 @@ impl<'a> Doc<'a> {
 
     /// An empty document.
     #[cfg(target_arch = "wasm32")]
-    pub(crate) fn new() -> Doc<'a> {
+    pub(crate) fn new(src: &'a str) -> Doc<'a> {
         Doc {
+            src,
             nodes: Vec::new(),
             items: Vec::new(),
             members: Vec::new(),
@@ -239,6 +280,14 @@ impl<'a> Doc<'a> {
         (self.nodes.len() - 1) as u32
     }
 
+    /// The inline word of a short slice of the input, if it is one.
+    #[inline]
+    fn inline(&self, kind: u32, s: &'a str) -> Option<u32> {
+        let offset = (s.as_ptr() as usize).wrapping_sub(self.src.as_ptr() as usize);
+        let fits = s.len() <= MAX_INLINE_LEN && offset <= OFFSET_MASK as usize && offset + s.len() <= self.src.len();
+        fits.then(|| word(kind, s.len() as u32, offset as u32))
+    }
+
     fn intern(&mut self, t: Token<'a>) -> Str<'a> {
         match t {
             Token::Wire(s) => Str::Wire(s),
@@ -259,32 +308,50 @@ impl<'a> Doc<'a> {
 impl<'a> Sink<'a> for Doc<'a> {
     type Value = u32;
     fn null(&mut self) -> u32 {
-        self.push(Node::Null)
+        word(inline::NULL, 0, 0)
     }
     fn boolean(&mut self, b: bool) -> u32 {
-        self.push(Node::Bool(b))
+        word(if b { inline::TRUE } else { inline::FALSE }, 0, 0)
     }
     fn int(&mut self, digits: &'a str) -> u32 {
-        self.push(Node::Int(digits))
+        if digits == "0" {
+            return word(inline::SPECIAL, 5, 0);
+        }
+        match self.inline(inline::INT, digits) {
+            Some(w) => w,
+            None => self.push(Node::Int(digits)),
+        }
     }
     fn float(&mut self, f: f64, lexeme: Option<&'a str>) -> u32 {
-        match lexeme.filter(|l| super::write::is_repr_lexeme(l)) {
-            Some(l) => self.push(Node::Repr(l)),
-            None => {
-                let b = f.to_bits();
-                self.push(Node::Float([b as u32, (b >> 32) as u32]))
-            }
+        let Some(l) = lexeme else {
+            // NaN, Infinity, -Infinity.
+            return word(inline::SPECIAL, if f.is_nan() { 0 } else if f > 0.0 { 1 } else { 2 }, 0);
+        };
+        let repr = super::write::is_repr_lexeme(l);
+        if let Some(w) = self.inline(if repr { inline::REPR } else { inline::FLOAT }, l) {
+            return w;
+        }
+        if repr {
+            self.push(Node::Repr(l))
+        } else {
+            let b = f.to_bits();
+            self.push(Node::Float([b as u32, (b >> 32) as u32]))
         }
     }
     fn string(&mut self, s: Token<'a>) -> u32 {
+        if let Token::Wire(w) = s {
+            if let Some(w) = self.inline(inline::STR, w) {
+                return w;
+            }
+        }
         let s = self.intern(s);
         self.push(Node::Str(s))
     }
     fn empty_array(&mut self) -> u32 {
-        self.push(Node::Array(0, 0))
+        word(inline::SPECIAL, 3, 0)
     }
     fn empty_object(&mut self) -> u32 {
-        self.push(Node::Object(0, 0))
+        word(inline::SPECIAL, 4, 0)
     }
     fn open_array(&mut self) {
         self.open_arrays.push(self.open_items.len());
@@ -620,7 +687,26 @@ impl<'d> Ref<'d> {
 
     #[inline]
     fn node(self) -> Node<'d> {
-        self.doc.nodes.get(self.id as usize).copied().unwrap_or(Node::Null)
+        let id = self.id;
+        if id & INLINE == 0 {
+            return self.doc.nodes.get(id as usize).copied().unwrap_or(Node::Null);
+        }
+        let len = (id >> OFFSET_BITS) & 7;
+        let offset = (id & OFFSET_MASK) as usize;
+        let lexeme = || self.doc.src.get(offset..offset + len as usize).unwrap_or("");
+        match (id >> 28) & 7 {
+            inline::NULL => Node::Null,
+            inline::FALSE => Node::Bool(false),
+            inline::TRUE => Node::Bool(true),
+            inline::INT => Node::Int(lexeme()),
+            inline::STR => Node::Str(Str::Wire(lexeme())),
+            inline::REPR => Node::Repr(lexeme()),
+            inline::FLOAT => {
+                let b = Node::repr(lexeme()).to_bits();
+                Node::Float([b as u32, (b >> 32) as u32])
+            }
+            _ => SPECIALS.get(len as usize).copied().unwrap_or(Node::Null),
+        }
     }
 
     #[inline]
@@ -760,6 +846,8 @@ mod tests {
             r#"["\ud83d\ude00","\udc00\ud800",-0,NaN,-Infinity,"é\u007f"]"#,
             "[]",
             "{}",
+            // Inline values (no node) and their neighbours that need one.
+            r#"[0,-0,7,-1234567,12345678,0.5,-0.0,1.5e3,1e999,-1e999,12345.678,1e-7,0.30000000000000004,"","abcdefg","abcdefgh","a\u00e9",[],{},[[]],{"":{}},true,false,null,NaN,Infinity,-Infinity]"#,
             "  \"s\" ",
             "-0",
             big.as_str(),
