@@ -14,7 +14,7 @@ use super::checks::{self, find_non_finite, hex_eq};
 use super::given::Given;
 use super::hash::sha256_hex;
 use super::report::{pointer, BoundReceipt, CheckCode, ReportBuilder, VerificationReport};
-use crate::json::write::{Shape, Tree};
+use crate::hash::sha256_hex_fed;
 use crate::json::{self, Ref, Value, WriteOptions};
 
 pub const SCHEMA: &str = "https://lians.ai/schemas/evidence-pack/v2";
@@ -26,44 +26,50 @@ pub fn verify_evidence_pack(wire: &str, options: &Value) -> VerificationReport {
     verify_pack(wire, options).finish()
 }
 
-/// A value the pack's hashes are printed from, without copying the pack: a
-/// node of the parsed document, an object of listed members (the manifest:
-/// the pack's members but three; the hashed envelope: the manifest's plus
-/// `manifest_hash` and `signature`), or the `null` / `{}` put in for a
-/// missing member.
+/// A member of an object the pack's hashes are printed from without copying
+/// the pack (the manifest: the pack's members but three; the hashed
+/// envelope: those plus `manifest_hash` and `signature`): a node of the
+/// parsed document, or the `null` / `{}` put in for a missing member.
 #[derive(Clone, Copy)]
-enum View<'a> {
+enum Member<'a> {
     Node(Ref<'a>),
-    Members(&'a [(&'a [u8], View<'a>)]),
     Null,
     EmptyObject,
 }
 
-impl<'a> Tree<'a> for View<'a> {
-    fn shape(self) -> Shape<'a> {
-        match self {
-            View::Node(r) => Tree::shape(r),
-            View::Members(_) | View::EmptyObject => Shape::Object,
-            View::Null => Shape::Null,
+/// The canonical text of the object of `members` (any order; keys unique),
+/// handed to `sink` piece by piece.
+fn canonical_object(members: &[(&[u8], Member<'_>)], sink: &mut dyn FnMut(&[u8])) {
+    let mut order: Vec<(&[u8], Member<'_>)> = members.to_vec();
+    // Key bytes (WTF-8) order = code point order; a handful of keys.
+    for i in 1..order.len() {
+        let mut j = i;
+        while j > 0 && order[j - 1].0 > order[j].0 {
+            order.swap(j - 1, j);
+            j -= 1;
         }
     }
-    fn len(self) -> usize {
-        match self {
-            View::Node(r) => Tree::len(r),
-            View::Members(m) => m.len(),
-            View::Null | View::EmptyObject => 0,
+    let mut key = Vec::new();
+    for (i, (k, v)) in order.iter().enumerate() {
+        key.clear();
+        key.push(if i == 0 { b'{' } else { b',' });
+        json::write::write_bytes(k, true, &mut key);
+        key.push(b':');
+        sink(&key);
+        match v {
+            Member::Node(r) => json::write::write_chunks(*r, WriteOptions::CANONICAL, sink),
+            Member::Null => sink(b"null"),
+            Member::EmptyObject => sink(b"{}"),
         }
     }
-    fn child(self, i: usize) -> (&'a [u8], Self) {
-        match self {
-            View::Node(r) => {
-                let (k, c) = r.child(i);
-                (k, View::Node(c))
-            }
-            View::Members(m) => m.get(i).copied().unwrap_or((b"", View::Null)),
-            View::Null | View::EmptyObject => (b"", View::Null),
-        }
-    }
+    sink(if order.is_empty() { b"{}" } else { b"}" });
+}
+
+/// [`canonical_object`] as bytes.
+fn canonical_object_bytes(members: &[(&[u8], Member<'_>)]) -> Vec<u8> {
+    let mut out = Vec::new();
+    canonical_object(members, &mut |b| out.extend_from_slice(b));
+    out
 }
 
 /// Compact JSON of a member for messages (`missing` when absent).
@@ -90,15 +96,16 @@ fn verify_pack(wire: &str, options: &Value) -> ReportBuilder {
     };
     // The manifest's members are the pack's but three, so a lookup of any
     // other key in the manifest is a lookup in the pack (`root.get`).
-    let mut members: Vec<(&[u8], View<'_>)> = Vec::with_capacity(pack.len() + 2);
+    let mut members: Vec<(&[u8], Member<'_>)> = Vec::with_capacity(pack.len() + 2);
     for (k, v) in pack.iter() {
         if !matches!(k.as_bytes(), b"manifest_hash" | b"signature" | b"pack_hash") {
-            members.push((k.as_bytes(), View::Node(v)));
+            members.push((k.as_bytes(), Member::Node(v)));
         }
     }
     let n_manifest = members.len();
     let manifest_text = if g.include_canonical {
-        let text = json::write::write(View::Members(&members), WriteOptions::CANONICAL);
+        // Canonical text is ASCII (ensure_ascii).
+        let text = String::from_utf8_lossy(&canonical_object_bytes(&members)).into_owned();
         report.out.canonical = Some(text.clone());
         Some(text)
     } else {
@@ -106,7 +113,7 @@ fn verify_pack(wire: &str, options: &Value) -> ReportBuilder {
     };
     let manifest_sha = match &manifest_text {
         Some(text) => sha256_hex(text.as_bytes()),
-        None => json::canonical_sha256(View::Members(&members)),
+        None => sha256_hex_fed(|sink| canonical_object(&members, sink)),
     };
     report.out.receipt_sha256 = Some(manifest_sha.clone());
     report.out.schema = root.get("schema").and_then(Ref::as_str).map(str::to_string);
@@ -122,7 +129,19 @@ fn verify_pack(wire: &str, options: &Value) -> ReportBuilder {
     }
     report.pass(CheckCode::UnsupportedSchema, "/schema", SCHEMA);
 
-    match find_non_finite(View::Members(&members), "") {
+    // The first NaN/infinite number of the manifest in document order, and how many.
+    let mut non_finite: Option<(String, usize)> = None;
+    for (k, v) in &members[..n_manifest] {
+        let Member::Node(v) = v else { continue };
+        let at = pointer("", &json::Text::Wtf8(k).to_str_lossy());
+        if let Some((p, n)) = find_non_finite(*v, &at) {
+            non_finite = Some(match non_finite {
+                Some((first, m)) => (first, m + n),
+                None => (p, n),
+            });
+        }
+    }
+    match non_finite {
         Some((at, n)) => {
             report.fail(CheckCode::NonFiniteNumber, &at, format!("the manifest holds {n} NaN/infinite number(s)"))
         }
@@ -141,15 +160,15 @@ fn verify_pack(wire: &str, options: &Value) -> ReportBuilder {
 
     // pack_hash over manifest + manifest_hash (null if absent) + signature ({} if absent or not an object).
     let signature = root.get("signature");
-    members.push((b"manifest_hash", manifest_hash.map_or(View::Null, View::Node)));
+    members.push((b"manifest_hash", manifest_hash.map_or(Member::Null, Member::Node)));
     members.push((
         b"signature",
         match signature {
-            Some(s) if s.as_object().is_some() => View::Node(s),
-            _ => View::EmptyObject,
+            Some(s) if s.as_object().is_some() => Member::Node(s),
+            _ => Member::EmptyObject,
         },
     ));
-    let pack_sha = json::canonical_sha256(View::Members(&members));
+    let pack_sha = sha256_hex_fed(|sink| canonical_object(&members, sink));
     members.truncate(n_manifest);
     let pack_hash = root.get("pack_hash");
     let ok = pack_hash.and_then(Ref::as_str) == Some(pack_sha.as_str());
@@ -164,7 +183,7 @@ fn verify_pack(wire: &str, options: &Value) -> ReportBuilder {
     // only for a signed pack, when it was not kept).
     let message = match (&manifest_text, field(signature, "status").and_then(Ref::as_str)) {
         (Some(text), _) => text.clone().into_bytes(),
-        (None, Some("signed")) => json::canonical_bytes(View::Members(&members)),
+        (None, Some("signed")) => canonical_object_bytes(&members),
         (None, _) => Vec::new(),
     };
     signature_checks(&mut report, signature, &message, &g);

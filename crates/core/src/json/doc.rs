@@ -325,7 +325,17 @@ impl<'a> Sink<'a> for Doc<'a> {
     fn float(&mut self, f: f64, lexeme: Option<&'a str>) -> u32 {
         let Some(l) = lexeme else {
             // NaN, Infinity, -Infinity.
-            return word(inline::SPECIAL, if f.is_nan() { 0 } else if f > 0.0 { 1 } else { 2 }, 0);
+            return word(
+                inline::SPECIAL,
+                if f.is_nan() {
+                    0
+                } else if f > 0.0 {
+                    1
+                } else {
+                    2
+                },
+                0,
+            );
         };
         let repr = super::write::is_repr_lexeme(l);
         if let Some(w) = self.inline(if repr { inline::REPR } else { inline::FLOAT }, l) {
@@ -691,6 +701,13 @@ impl<'d> Ref<'d> {
         if id & INLINE == 0 {
             return self.doc.nodes.get(id as usize).copied().unwrap_or(Node::Null);
         }
+        self.inline_node()
+    }
+
+    /// The node an inline word stands for (out of line: one copy in the wasm).
+    #[inline(never)]
+    fn inline_node(self) -> Node<'d> {
+        let id = self.id;
         let len = (id >> OFFSET_BITS) & 7;
         let offset = (id & OFFSET_MASK) as usize;
         let lexeme = || self.doc.src.get(offset..offset + len as usize).unwrap_or("");

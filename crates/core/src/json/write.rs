@@ -46,6 +46,47 @@ pub trait Tree<'a>: Copy {
     /// object member (key bytes, WTF-8). Children are read by index, so a
     /// walk holds one frame per open container, not a list of its children.
     fn child(self, i: usize) -> (&'a [u8], Self);
+    /// This value as a [`Walk`] (the printer is compiled once, for [`Walk`]).
+    fn walk(self) -> Walk<'a>;
+}
+
+/// Either tree, so that the printer is one function in the wasm, not one per tree type.
+#[derive(Clone, Copy)]
+pub enum Walk<'a> {
+    /// An owned value.
+    Value(&'a Value),
+    /// A node of a [`Doc`](super::Doc).
+    Doc(Ref<'a>),
+}
+
+impl<'a> Tree<'a> for Walk<'a> {
+    fn shape(self) -> Shape<'a> {
+        match self {
+            Walk::Value(v) => v.shape(),
+            Walk::Doc(r) => Tree::shape(r),
+        }
+    }
+    fn len(self) -> usize {
+        match self {
+            Walk::Value(v) => v.len(),
+            Walk::Doc(r) => Tree::len(r),
+        }
+    }
+    fn child(self, i: usize) -> (&'a [u8], Self) {
+        match self {
+            Walk::Value(v) => {
+                let (k, c) = v.child(i);
+                (k, Walk::Value(c))
+            }
+            Walk::Doc(r) => {
+                let (k, c) = r.child(i);
+                (k, Walk::Doc(c))
+            }
+        }
+    }
+    fn walk(self) -> Walk<'a> {
+        self
+    }
 }
 
 /// A value's shape, for [`Tree`].
@@ -96,6 +137,9 @@ impl<'a> Tree<'a> for &'a Value {
             _ => (b"", &NULL),
         }
     }
+    fn walk(self) -> Walk<'a> {
+        Walk::Value(self)
+    }
 }
 
 impl<'a> Tree<'a> for Ref<'a> {
@@ -118,6 +162,9 @@ impl<'a> Tree<'a> for Ref<'a> {
             }
             _ => (b"", self),
         }
+    }
+    fn walk(self) -> Walk<'a> {
+        Walk::Doc(self)
     }
 }
 
@@ -144,7 +191,7 @@ struct Frame<T> {
 
 /// Append the text of `value` to `out`.
 pub fn write_into<'a, T: Tree<'a>>(value: T, options: Options, out: &mut Vec<u8>) {
-    print(value, options, out, None);
+    print(value.walk(), options, out, None);
 }
 
 /// Text handed to a [`write_chunks`] sink at a time (about).
@@ -155,12 +202,12 @@ const CHUNK: usize = 1 << 16;
 /// non-ASCII text prints up to 3× its size with `ensure_ascii`).
 pub fn write_chunks<'a, T: Tree<'a>>(value: T, options: Options, sink: &mut dyn FnMut(&[u8])) {
     let mut out = Vec::with_capacity(CHUNK + 1024);
-    print(value, options, &mut out, Some(sink));
+    print(value.walk(), options, &mut out, Some(sink));
     sink(&out);
 }
 
-fn print<'a, T: Tree<'a>>(value: T, options: Options, out: &mut Vec<u8>, mut sink: Option<&mut dyn FnMut(&[u8])>) {
-    let mut frames: Vec<Frame<T>> = Vec::new();
+fn print<'a>(value: Walk<'a>, options: Options, out: &mut Vec<u8>, mut sink: Option<&mut dyn FnMut(&[u8])>) {
+    let mut frames: Vec<Frame<Walk<'a>>> = Vec::new();
     // The member order of each open object, innermost last: (key, child index).
     let mut order: Vec<(&'a [u8], u32)> = Vec::new();
     let mut next = Some(value);
