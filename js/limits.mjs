@@ -24,8 +24,13 @@ export const BODY_NAMES = ["verifyRecallReceipt", "verifyContextReceipt", "verif
  */
 export function checkBody(args, cap) {
   const options = args[1];
-  if (options !== null && typeof options === "object" && Object.hasOwn(options, "maxBodyBytes")) {
-    const { maxBodyBytes, ...rest } = options;
+  if (hasOwnOption(options)) {
+    let maxBodyBytes, rest;
+    try {
+      ({ maxBodyBytes, ...rest } = options);
+    } catch (error) {
+      throw new LiansScoreError("invalid_value", `lians-score: the options could not be read (${error})`, "/maxBodyBytes");
+    }
     if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 0) {
       throw new LiansScoreError(
         "invalid_value",
@@ -48,8 +53,27 @@ export function checkBody(args, cap) {
   return args;
 }
 
-/** The UTF-8 length of a body (Infinity once it is known to be over `cap`); 0 for what is not a body. */
+/** Does `options` carry its own `maxBodyBytes`? (False for what cannot be read, e.g. a revoked
+ * proxy: the wasm then reports that argument with its own typed error.) */
+function hasOwnOption(options) {
+  try {
+    return options !== null && typeof options === "object" && Object.hasOwn(options, "maxBodyBytes");
+  } catch {
+    return false;
+  }
+}
+
+/** The UTF-8 length of a body (Infinity once it is known to be over `cap`); 0 for what is not a body
+ * (or cannot be read: the wasm reports it). */
 function bodyBytes(body, cap) {
+  try {
+    return utf8Length(body, cap);
+  } catch {
+    return 0;
+  }
+}
+
+function utf8Length(body, cap) {
   if (typeof body === "string") {
     // UTF-8 takes 1 to 3 bytes per UTF-16 unit (a lone surrogate's U+FFFD: 3).
     if (body.length > cap) return Infinity;
