@@ -89,7 +89,7 @@ pub(crate) fn find_non_finite<'a, T: Tree<'a>>(v: T, base: &str) -> Option<(Stri
     // The open containers, outermost first: (container, next child).
     let mut frames: Vec<(T, usize)> = vec![(v, 0)];
     while let Some(&(c, next)) = frames.last() {
-        if next >= c.len() {
+        if next >= c.child_count() {
             frames.pop();
             continue;
         }

@@ -41,7 +41,7 @@ pub trait Tree<'a>: Copy {
     /// What this value is (containers without their children).
     fn shape(self) -> Shape<'a>;
     /// The number of children (array items or object members; 0 for scalars).
-    fn len(self) -> usize;
+    fn child_count(self) -> usize;
     /// The `i`th child (`i < len()`): an array item with an empty key, or an
     /// object member (key bytes, WTF-8). Children are read by index, so a
     /// walk holds one frame per open container, not a list of its children.
@@ -66,10 +66,10 @@ impl<'a> Tree<'a> for Walk<'a> {
             Walk::Doc(r) => Tree::shape(r),
         }
     }
-    fn len(self) -> usize {
+    fn child_count(self) -> usize {
         match self {
-            Walk::Value(v) => v.len(),
-            Walk::Doc(r) => Tree::len(r),
+            Walk::Value(v) => v.child_count(),
+            Walk::Doc(r) => Tree::child_count(r),
         }
     }
     fn child(self, i: usize) -> (&'a [u8], Self) {
@@ -123,7 +123,7 @@ impl<'a> Tree<'a> for &'a Value {
             Value::Object(_) => Shape::Object,
         }
     }
-    fn len(self) -> usize {
+    fn child_count(self) -> usize {
         match self {
             Value::Array(items) => items.len(),
             Value::Object(o) => o.len(),
@@ -146,7 +146,7 @@ impl<'a> Tree<'a> for Ref<'a> {
     fn shape(self) -> Shape<'a> {
         self.shape()
     }
-    fn len(self) -> usize {
+    fn child_count(self) -> usize {
         match self.kind() {
             Kind::Array(items) => items.len(),
             Kind::Object(m) => m.len(),
@@ -206,7 +206,10 @@ pub fn write_chunks<'a, T: Tree<'a>>(value: T, options: Options, sink: &mut dyn 
     sink(&out);
 }
 
-fn print<'a>(value: Walk<'a>, options: Options, out: &mut Vec<u8>, mut sink: Option<&mut dyn FnMut(&[u8])>) {
+/// Where [`write_chunks`] hands the text (none: it stays in `out`).
+type Flush<'s> = Option<&'s mut dyn FnMut(&[u8])>;
+
+fn print<'a>(value: Walk<'a>, options: Options, out: &mut Vec<u8>, mut sink: Flush<'_>) {
     let mut frames: Vec<Frame<Walk<'a>>> = Vec::new();
     // The member order of each open object, innermost last: (key, child index).
     let mut order: Vec<(&'a [u8], u32)> = Vec::new();
@@ -226,11 +229,11 @@ fn print<'a>(value: Walk<'a>, options: Options, out: &mut Vec<u8>, mut sink: Opt
                 },
                 Shape::Array => {
                     out.push(b'[');
-                    frames.push(Frame { v, next: 0, len: v.len(), order: None });
+                    frames.push(Frame { v, next: 0, len: v.child_count(), order: None });
                 }
                 Shape::Object => {
                     out.push(b'{');
-                    let len = v.len();
+                    let len = v.child_count();
                     let at = order.len();
                     for i in 0..len {
                         order.push((v.child(i).0, i as u32));
