@@ -90,5 +90,5 @@ function real(kind, shape, size) {
     return JSON.stringify(body);
   };
   const per = grown(2).length - one;
-  return grown(Math.max(1, 1 + Math.round((size - one) / per)));
+  return grown(Math.max(1, 1 + Math.floor((size - one) / per)));
 }

@@ -6,7 +6,7 @@
 // shrinks, so its size after the call is the call's peak; the ratio is
 // (after − before) / body bytes.
 //
-//   node bench/memory.mjs [--sizes 1,4,16,32] [--kinds recall,context,pack] [--shapes a,b] [--workerd] [--md]
+//   node bench/memory.mjs [--sizes 1,4,16,32] [--kinds recall,context,pack] [--shapes a,b] [--workerd [--no-node]] [--md]
 //                         [--wasm FILE]   (Node side: another build of dist/web's .wasm, e.g. main's)
 //
 // --workerd runs the same measurements inside workerd (bench/workerd/memory.capnp,
@@ -68,7 +68,12 @@ async function workerdSide() {
     await new Promise((r) => setTimeout(r, 200));
   }
   const run = async (kind, body, as) => {
-    const res = await fetch(`${base}/measure?kind=${kind}&as=${as}`, { method: "POST", body });
+    let res;
+    try {
+      res = await fetch(`${base}/measure?kind=${kind}&as=${as}`, { method: "POST", body });
+    } catch (error) {
+      throw new Error(`workerd: ${error.message}; its log: ${log.slice(-2000)}`);
+    }
     if (!res.ok) throw new Error(`workerd: ${res.status} ${await res.text()} ${log}`);
     return res.json();
   };
@@ -79,12 +84,18 @@ async function workerdSide() {
   return run;
 }
 
-const sides = [["node", await nodeSide()]];
-if (inWorkerd) sides.push(["workerd", await workerdSide()]);
+const sides = process.argv.includes("--no-node") ? [] : [["node", await nodeSide()]];
 const rows = [];
 try {
   for (const kind of kinds) {
     for (const shape of shapes) {
+      // A fresh workerd per body shape: dropped instances are freed only when V8 collects them,
+      // and dozens of 16-32 MiB hostile bodies back to back in one isolate once ended its process.
+      if (inWorkerd) {
+        const at = sides.findIndex(([side]) => side === "workerd");
+        if (at >= 0) await sides.splice(at, 1)[0][1].stop();
+        sides.push(["workerd", await workerdSide()]);
+      }
       for (const mib of sizes) {
         const body = new TextEncoder().encode(bodyText(kind, shape, Math.min(mib * MiB, 32 * MiB)));
         for (const [side, run] of sides) {
