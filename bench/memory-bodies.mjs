@@ -74,7 +74,7 @@ function real(kind, shape, size) {
     // One text grown to the size: non-ASCII prose.
     const text = "Acme renewal — prévision 漢字 ".repeat(Math.ceil(size / 34));
     const body = structuredClone(base);
-    if (kind === "pack") body.decision = { ...body.decision, rationale: text.slice(0, size - one) };
+    if (kind === "pack") body.decision = { ...body.decision, rationale: text.slice(0, Math.floor((size - one) / 1.3)) };
     else body.memories[0].content = text.slice(0, Math.floor((size - one) / 1.3));
     return JSON.stringify(body);
   }

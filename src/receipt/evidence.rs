@@ -65,9 +65,10 @@ fn canonical_object(members: &[(&[u8], Member<'_>)], sink: &mut dyn FnMut(&[u8])
     sink(if order.is_empty() { b"{}" } else { b"}" });
 }
 
-/// [`canonical_object`] as bytes.
-fn canonical_object_bytes(members: &[(&[u8], Member<'_>)]) -> Vec<u8> {
-    let mut out = Vec::new();
+/// [`canonical_object`] as bytes (`len`: its length when known, so the
+/// text is allocated once, at its size).
+fn canonical_object_bytes(members: &[(&[u8], Member<'_>)], len: usize) -> Vec<u8> {
+    let mut out = Vec::with_capacity(len);
     canonical_object(members, &mut |b| out.extend_from_slice(b));
     out
 }
@@ -105,15 +106,21 @@ fn verify_pack(wire: &str, options: &Value) -> ReportBuilder {
     let n_manifest = members.len();
     let manifest_text = if g.include_canonical {
         // Canonical text is ASCII (ensure_ascii).
-        let text = String::from_utf8_lossy(&canonical_object_bytes(&members)).into_owned();
+        let text = String::from_utf8_lossy(&canonical_object_bytes(&members, 0)).into_owned();
         report.out.canonical = Some(text.clone());
         Some(text)
     } else {
         None
     };
+    let mut manifest_len = 0;
     let manifest_sha = match &manifest_text {
         Some(text) => sha256_hex(text.as_bytes()),
-        None => sha256_hex_fed(|sink| canonical_object(&members, sink)),
+        None => sha256_hex_fed(|sink| {
+            canonical_object(&members, &mut |b| {
+                manifest_len += b.len();
+                sink(b)
+            })
+        }),
     };
     report.out.receipt_sha256 = Some(manifest_sha.clone());
     report.out.schema = root.get("schema").and_then(Ref::as_str).map(str::to_string);
@@ -183,7 +190,7 @@ fn verify_pack(wire: &str, options: &Value) -> ReportBuilder {
     // only for a signed pack, when it was not kept).
     let message = match (&manifest_text, field(signature, "status").and_then(Ref::as_str)) {
         (Some(text), _) => text.clone().into_bytes(),
-        (None, Some("signed")) => canonical_object_bytes(&members),
+        (None, Some("signed")) => canonical_object_bytes(&members, manifest_len),
         (None, _) => Vec::new(),
     };
     signature_checks(&mut report, signature, &message, &g);
