@@ -704,8 +704,8 @@ impl<'d> Ref<'d> {
         self.inline_node()
     }
 
-    /// The node an inline word stands for (out of line: one copy in the wasm).
-    #[inline(never)]
+    /// The node an inline word stands for.
+    #[inline]
     fn inline_node(self) -> Node<'d> {
         let id = self.id;
         let len = (id >> OFFSET_BITS) & 7;
