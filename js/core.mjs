@@ -5,10 +5,28 @@
 // error (js/errors.mjs), and foreign-realm WebAssembly.Module normalization.
 import { API_NAMES } from "./names.mjs";
 import { LiansScoreError, adoptError } from "./errors.mjs";
+import { BODY_NAMES, MAX_BODY_BYTES, checkBody, readLimits } from "./limits.mjs";
 
-/** The API over one wasm-bindgen `web`-target glue module (`names`: its public functions). */
+/**
+ * Wasm memory (bytes) past which the instance is dropped after a call and a
+ * fresh one instantiated from the same compiled module (docs/edge-memory.md):
+ * wasm memory never shrinks, so one large or hostile body would otherwise pin
+ * its peak for the life of the isolate. Below it (every ordinary call) the
+ * instance is kept.
+ */
+export const RESET_MEMORY_BYTES = 32 * 1024 * 1024;
+
+/**
+ * The API over one wasm-bindgen `web`-target glue module (`names`: its public
+ * functions). configureLimits() sets the default body cap (js/limits.mjs) and
+ * the reset threshold.
+ */
 export function createApi(initGlue, glue, names = API_NAMES) {
+  let bodyCap = MAX_BODY_BYTES;
+  let resetAt = RESET_MEMORY_BYTES;
   let ready = false;
+  /** Instances dropped so far (tests and benchmarks read it through api.instanceResets()). */
+  let resets = 0;
   /** The one in-flight init() load, shared by concurrent callers. */
   let loading;
 
@@ -97,21 +115,47 @@ export function createApi(initGlue, glue, names = API_NAMES) {
     }
   }
 
+  /**
+   * After a call that left the wasm memory over the threshold: a fresh
+   * instance (the glue's __lians_reset, appended by scripts/build.sh; absent
+   * in other glues, where nothing is reset).
+   */
+  function resetIfGrown() {
+    if (typeof glue.__lians_memory_bytes !== "function" || glue.__lians_memory_bytes() <= resetAt) return;
+    glue.__lians_reset();
+    resets++;
+  }
+
   function guarded(name) {
     const fn = glue[name];
+    const body = BODY_NAMES.includes(name);
     return {
       [name](...args) {
         if (!ready) throw notInitialized(name);
+        if (body) args = checkBody(args, bodyCap);
         try {
           return fn(...args);
         } catch (error) {
           throw adoptError(error); // the wasm's coded errors become LiansScoreError instances
+        } finally {
+          resetIfGrown();
         }
       },
     }[name];
   }
 
-  const api = { init, initSync, isInitialized };
+  /** Memory of the current instance (bytes) and the number of instances dropped. */
+  function memoryStats() {
+    const bytes = typeof glue.__lians_memory_bytes === "function" && ready ? glue.__lians_memory_bytes() : 0;
+    return { memoryBytes: bytes, resets, maxBodyBytes: bodyCap, resetMemoryBytes: resetAt };
+  }
+
+  /** Set the default `maxBodyBytes` of the body functions and/or the reset threshold (bytes). */
+  function configureLimits(limits) {
+    ({ maxBodyBytes: bodyCap, resetMemoryBytes: resetAt } = readLimits(limits, { maxBodyBytes: bodyCap, resetMemoryBytes: resetAt }));
+  }
+
+  const api = { init, initSync, isInitialized, memoryStats, configureLimits };
   for (const name of names) api[name] = guarded(name);
   return api;
 }

@@ -108,6 +108,27 @@ export declare function initSync(input?: InitSyncInput | { module: InitSyncInput
 /** True once the module is ready (always true outside the browser entry). */
 export declare function isInitialized(): boolean;
 
+/** The body cap and the instance reset (docs/edge-memory.md). */
+export interface Limits {
+  /**
+   * Largest body (bytes of UTF-8) verifyRecallReceipt, verifyContextReceipt, verifyEvidencePack and
+   * auditRecall accept; a larger one throws `too_large` before any byte is copied into the wasm.
+   * Default 32 MiB (the library's cap, never exceeded); 4 MiB in the workerd and edge-light entries
+   * (full and `lians-score/verify`). A call may also pass `maxBodyBytes` in its second argument.
+   */
+  maxBodyBytes?: number;
+  /**
+   * After a call that left the wasm memory above this many bytes, the instance is dropped and a fresh
+   * one instantiated from the same compiled module (wasm memory never shrinks). Default 32 MiB. Entries
+   * that instantiate the wasm themselves (browser, inline, workerd, edge-light, Deno) only.
+   */
+  resetMemoryBytes?: number;
+}
+/** Set the default limits of this entry (unknown names and negative or fractional numbers throw `invalid_value`). */
+export declare function configureLimits(limits: Limits): void;
+/** The current instance's wasm memory (bytes), the instances dropped so far, and the limits in force. */
+export declare function memoryStats(): { memoryBytes: number; resets: number; maxBodyBytes: number; resetMemoryBytes: number };
+
 // ---------------------------------------------------------------- scoring (SDK shapes)
 
 export type MemoryPurpose = "admission" | "recall";
@@ -452,6 +473,8 @@ export interface RecallGiven {
   privacy_minimal?: boolean;
   /** Return the canonical text in `report.canonical`. Default false. */
   include_canonical?: boolean;
+  /** This call's body cap in bytes ({@link Limits}); taken out in JavaScript, never part of the checks. */
+  maxBodyBytes?: number;
 }
 
 /** What the client also holds, to check a context receipt against. */
@@ -471,6 +494,8 @@ export interface EvidencePackOptions {
   allow_unsigned?: boolean;
   /** Return the manifest's canonical text in `report.canonical`. Default false. */
   include_canonical?: boolean;
+  /** This call's body cap in bytes ({@link Limits}). */
+  maxBodyBytes?: number;
 }
 
 // ---------------------------------------------------------------- recall audit
@@ -579,22 +604,24 @@ export interface ScoreCandidatesCompact {
 /**
  * Batch `score_memory`: each candidate is scored as `scoreMemory({...shared, ...candidate})`
  * (byte-identical results), with the shared inputs read and each distinct query tokenized once.
- * `candidates` as JSON Lines or JSON-array text is the fast path; an array of objects is converted
+ * `candidates` as JSON Lines or JSON-array text is the fast path (its UTF-8 bytes, e.g. a file read
+ * with `readFile` or `await response.arrayBuffer()`, the fastest: a string costs about one more
+ * `JSON.parse` to convert); an array of objects is converted
  * item by item like `scoreMemory`'s argument. An invalid `shared` throws; a failed candidate is an error row.
  */
 export declare function scoreCandidates(
   shared: Partial<ScoreMemoryInput> | JsonText | null | undefined,
-  candidates: JsonText | Array<Partial<ScoreMemoryInput>>,
+  candidates: JsonText | Uint8Array | ArrayBuffer | Array<Partial<ScoreMemoryInput>>,
   options?: { output?: "compact" } | null,
 ): ScoreCandidatesCompact;
 export declare function scoreCandidates(
   shared: Partial<ScoreMemoryInput> | JsonText | null | undefined,
-  candidates: JsonText | Array<Partial<ScoreMemoryInput>>,
+  candidates: JsonText | Uint8Array | ArrayBuffer | Array<Partial<ScoreMemoryInput>>,
   options: { output: "full" },
 ): Array<ScoreMemoryResult | { error: ErrorCode; message: string; path: string }>;
 export declare function scoreCandidates(
   shared: Partial<ScoreMemoryInput> | JsonText | null | undefined,
-  candidates: JsonText | Array<Partial<ScoreMemoryInput>>,
+  candidates: JsonText | Uint8Array | ArrayBuffer | Array<Partial<ScoreMemoryInput>>,
   options: { output: "jsonl" },
 ): string;
 /** The reference tokenizer; non-string values go through Python `str()` (a JS `1.0` is the integer `1`). */

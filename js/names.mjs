@@ -42,6 +42,10 @@ export const INTERNAL_NAMES = [
 // not in the library's builds (dist/web, dist/node, dist/bundler, inline).
 export const CLI_NAMES = ["cliRun", "cliScore", "replayReceiptsLine", "replayScoringLine"];
 
+// What scripts/build.sh appends to the web-target glues (dist/web, dist/verify, dist/inline):
+// js/core.mjs reads the wasm memory and resets the instance with them (docs/edge-memory.md).
+export const GLUE_HOOK_NAMES = ["__lians_memory_bytes", "__lians_reset"];
+
 // Functions every entry adds around the wasm exports.
 export const INIT_NAMES = ["init", "initSync", "isInitialized"];
 
@@ -50,6 +54,6 @@ export const INIT_NAMES = ["init", "initSync", "isInitialized"];
 // the internal crateVersion/replayReceiptsLine).
 export const VERIFY_NAMES = ["canonicalJson", "sha256Hex", "verifyRecallReceipt", "verifyContextReceipt", "verifyEvidencePack"];
 
-// Written in JavaScript (js/fetch.mjs, js/errors.mjs), exported by every entry.
-export const JS_NAMES = ["createVerifyingFetch"];
+// Written in JavaScript (js/fetch.mjs, js/limits.mjs, js/core.mjs), exported by every entry.
+export const JS_NAMES = ["createVerifyingFetch", "configureLimits", "memoryStats"];
 export const CLASS_NAMES = ["LiansScoreError", "LiansVerificationError"];

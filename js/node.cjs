@@ -37,6 +37,26 @@ module.exports = {
   auditRecall: adopting(glue.auditRecall),
   // END GENERATED
 };
+// Body caps (js/limits.mjs): the per-call `maxBodyBytes` option and
+// configureLimits(); the Node default stays the library's 32 MiB, and the
+// instance is never reset here (memoryStats() reports its memory).
+const { BODY_NAMES, MAX_BODY_BYTES, checkBody, readLimits } = require("./limits.cjs");
+let limits = { maxBodyBytes: MAX_BODY_BYTES, resetMemoryBytes: Infinity };
+for (const name of BODY_NAMES) {
+  const fn = module.exports[name];
+  module.exports[name] = {
+    [name](...args) {
+      return fn(...checkBody(args, limits.maxBodyBytes));
+    },
+  }[name];
+}
+module.exports.configureLimits = function configureLimits(next) {
+  limits = readLimits(next, limits);
+};
+module.exports.memoryStats = function memoryStats() {
+  const memory = glue.__wasm && glue.__wasm.memory;
+  return { memoryBytes: memory ? memory.buffer.byteLength : 0, resets: 0, ...limits };
+};
 module.exports.LiansScoreError = LiansScoreError;
 module.exports.LiansVerificationError = LiansVerificationError;
 module.exports.createVerifyingFetch = verifyingFetchFor(module.exports);

@@ -15,6 +15,8 @@ export const {
   LiansScoreError,
   LiansVerificationError,
   createVerifyingFetch,
+  configureLimits,
+  memoryStats,
 } = api;
 
 /** The consistency ledger in one SQLite file: `await createLedger({ path })` (js/ledger.mjs). */

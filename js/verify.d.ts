@@ -21,4 +21,6 @@ export {
   verifyContextReceipt,
   verifyEvidencePack,
   createVerifyingFetch,
+  configureLimits,
+  memoryStats,
 } from "./index.js";

@@ -22,6 +22,10 @@ export const init = api.init;
 export const initSync = api.initSync;
 /** True once init()/initSync() has completed. */
 export const isInitialized = api.isInitialized;
+/** Set the default body cap (`maxBodyBytes`) and the instance-reset threshold (`resetMemoryBytes`), in bytes (docs/edge-memory.md). */
+export const configureLimits = api.configureLimits;
+/** The wasm memory of the current instance, the instances dropped so far and the limits in force. */
+export const memoryStats = api.memoryStats;
 /** A fetch that verifies Lians recall/context (and, with a key, Evidence Pack) responses (js/fetch.mjs). */
 export const createVerifyingFetch = verifyingFetchFor(api);
 

@@ -89,12 +89,32 @@ build nodejs node commonjs lians_score
 # exports, which every other build leaves out (12 KB gzip smaller).
 build nodejs cli commonjs lians_score --features js-cli
 build web web module lians_score
+# The web-target glues (dist/web, dist/verify; dist/inline copies dist/web)
+# get two functions the JS wrapper (js/core.mjs) uses to drop an instance whose
+# memory grew past its threshold (wasm memory never shrinks) and instantiate a
+# fresh one from the same compiled module: issue #32, docs/edge-memory.md.
+reset_hooks() { # <out dir name> <out name>
+  cat >> "dist/$1/$2.js" <<'JS'
+
+// Appended by scripts/build.sh (js/core.mjs resets the instance with these).
+export function __lians_memory_bytes() {
+  return wasm === undefined ? 0 : wasm.memory.buffer.byteLength;
+}
+export function __lians_reset() {
+  const module = wasmModule;
+  wasm = undefined;
+  return initSync({ module });
+}
+JS
+}
+reset_hooks web lians_score
 build bundler bundler module lians_score
 # `lians-score/verify` (browsers, workerd, edge-light, Deno): the verifiers,
 # canonical JSON and hashing only (cargo feature verify-only; ~46 % smaller).
 # Its own file names (lians_score_verify_bg.wasm), so that it cannot be taken
 # for the full build's lians_score_bg.wasm (their imports differ).
 build web verify module lians_score_verify --features verify-only,js-cli
+reset_hooks verify lians_score_verify
 
 # Embed the wasm where bundlers cannot carry a file (dist/node, dist/inline),
 # and regenerate the entries' export lists from js/names.mjs.

@@ -49,7 +49,7 @@ function toCommonJs(source, text) {
   if (/^\s*(import|export)\b/m.test(out)) throw new Error(`gen-entries: ${source} has an import/export toCommonJs cannot rewrite`);
   return `"use strict";\n// GENERATED from ${source} by scripts/gen-entries.mjs: do not edit (edit ${source}).\n${out}\nmodule.exports = { ${names.join(", ")} };\n`;
 }
-const twins = { "js/errors.cjs": "js/errors.mjs", "js/fetch.cjs": "js/fetch.mjs", "js/guard.cjs": "js/guard.mjs" };
+const twins = { "js/errors.cjs": "js/errors.mjs", "js/fetch.cjs": "js/fetch.mjs", "js/guard.cjs": "js/guard.mjs", "js/limits.cjs": "js/limits.mjs" };
 
 const check = process.argv.includes("--check");
 let stale = 0;

@@ -73,65 +73,50 @@ pub(crate) fn sha256_of(s: Text<'_>) -> String {
 
 /// Pointer to the first NaN/infinite float in `v`, and how many there are.
 ///
-/// Two iterative passes: count, then find the first hit in document order
-/// with a stack of (container, next child) frames that spells its pointer.
-/// (Building a pointer string for every node before the first hit was
-/// quadratic: a 1 MiB key over 10^6 members allocated 10^6 copies of it.)
-/// An open container on the path to the first hit: (is an array, children, next child).
-type Frame<'a, T> = (bool, Vec<(&'a [u8], T)>, usize);
-
+/// One iterative pass in document order with a stack of (container, next
+/// child) frames, which spells the pointer of the first hit. (Building a
+/// pointer string for every node before the first hit was quadratic: a
+/// 1 MiB key over 10^6 members allocated 10^6 copies of it; listing each
+/// container's children on a stack cost ~24 bytes per value.)
 #[inline(never)]
 pub(crate) fn find_non_finite<'a, T: Tree<'a>>(v: T, base: &str) -> Option<(String, usize)> {
     let non_finite = |v: T| matches!(v.shape(), Shape::Float(f) if !f.is_finite());
+    if non_finite(v) {
+        return Some((base.to_string(), 1));
+    }
     let mut count = 0usize;
-    let mut stack: Vec<T> = vec![v];
-    let mut kids: Vec<(&'a [u8], T)> = Vec::new();
-    while let Some(v) = stack.pop() {
-        match v.shape() {
-            Shape::Array | Shape::Object => {
-                kids.clear();
-                v.children(&mut kids);
-                stack.extend(kids.iter().map(|&(_, c)| c));
+    let mut first: Option<String> = None;
+    // The open containers, outermost first: (container, next child).
+    let mut frames: Vec<(T, usize)> = vec![(v, 0)];
+    while let Some(&(c, next)) = frames.last() {
+        if next >= c.child_count() {
+            frames.pop();
+            continue;
+        }
+        if let Some(f) = frames.last_mut() {
+            f.1 += 1;
+        }
+        let child = c.child(next).1;
+        match child.shape() {
+            Shape::Array | Shape::Object => frames.push((child, 0)),
+            Shape::Float(f) if !f.is_finite() => {
+                count += 1;
+                if first.is_none() {
+                    let mut path = base.to_string();
+                    for &(c, n) in &frames {
+                        path = if matches!(c.shape(), Shape::Array) {
+                            pointer(&path, &(n - 1).to_string())
+                        } else {
+                            pointer(&path, &json::Text::Wtf8(c.child(n - 1).0).to_str_lossy())
+                        };
+                    }
+                    first = Some(path);
+                }
             }
-            Shape::Float(f) if !f.is_finite() => count += 1,
             _ => {}
         }
     }
-    if count == 0 {
-        return None;
-    }
-    if non_finite(v) {
-        return Some((base.to_string(), count));
-    }
-    // (is an array, children, next child)
-    let open = |c: T| {
-        let mut kids = Vec::new();
-        c.children(&mut kids);
-        (matches!(c.shape(), Shape::Array), kids, 0usize)
-    };
-    let mut frames: Vec<Frame<'a, T>> = vec![open(v)];
-    while let Some((_, kids, next)) = frames.last_mut() {
-        let Some(&(_, child)) = kids.get(*next) else {
-            frames.pop();
-            continue;
-        };
-        *next += 1;
-        if non_finite(child) {
-            let mut path = base.to_string();
-            for (is_array, kids, n) in &frames {
-                path = if *is_array {
-                    pointer(&path, &(n - 1).to_string())
-                } else {
-                    pointer(&path, &json::Text::Wtf8(kids[n - 1].0).to_str_lossy())
-                };
-            }
-            return Some((path, count));
-        }
-        if matches!(child.shape(), Shape::Array | Shape::Object) {
-            frames.push(open(child));
-        }
-    }
-    Some((base.to_string(), count))
+    first.map(|p| (p, count))
 }
 
 /// A JSON number as Python compares it (bools are not numbers here).

@@ -15,7 +15,8 @@ use super::given::Given;
 use super::hash::sha256_hex;
 use super::report::{pointer, BoundReceipt, CheckCode, ReportBuilder, VerificationReport};
 use crate::contract::{Bind, EVIDENCE_PACK};
-use crate::json::{self, Object, Value};
+use crate::hash::sha256_hex_fed;
+use crate::json::{self, Ref, Value, WriteOptions};
 
 pub const SCHEMA: &str = crate::contract::schemas::EVIDENCE_PACK_V2.id;
 
@@ -26,52 +27,131 @@ pub fn verify_evidence_pack(wire: &str, options: &Value) -> VerificationReport {
     verify_pack(wire, options).finish()
 }
 
+/// A member of an object the pack's hashes are printed from without copying
+/// the pack (the manifest: the pack's members but three; the hashed
+/// envelope: those plus `manifest_hash` and `signature`): a node of the
+/// parsed document, or the `null` / `{}` put in for a missing member.
+#[derive(Clone, Copy)]
+enum Member<'a> {
+    Node(Ref<'a>),
+    Null,
+    EmptyObject,
+}
+
+/// The canonical text of the object of `members` (any order; keys unique),
+/// handed to `sink` piece by piece.
+fn canonical_object(members: &[(&[u8], Member<'_>)], sink: &mut dyn FnMut(&[u8])) {
+    let mut order: Vec<(&[u8], Member<'_>)> = members.to_vec();
+    // Key bytes (WTF-8) order = code point order; a handful of keys.
+    for i in 1..order.len() {
+        let mut j = i;
+        while j > 0 && order[j - 1].0 > order[j].0 {
+            order.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+    let mut key = Vec::new();
+    for (i, (k, v)) in order.iter().enumerate() {
+        key.clear();
+        key.push(if i == 0 { b'{' } else { b',' });
+        json::write::write_bytes(k, true, &mut key);
+        key.push(b':');
+        sink(&key);
+        match v {
+            Member::Node(r) => json::write::write_chunks(*r, WriteOptions::CANONICAL, sink),
+            Member::Null => sink(b"null"),
+            Member::EmptyObject => sink(b"{}"),
+        }
+    }
+    sink(if order.is_empty() { b"{}" } else { b"}" });
+}
+
+/// [`canonical_object`] as bytes (`len`: its length when known, so the
+/// text is allocated once, at its size).
+fn canonical_object_bytes(members: &[(&[u8], Member<'_>)], len: usize) -> Vec<u8> {
+    let mut out = Vec::with_capacity(len);
+    canonical_object(members, &mut |b| out.extend_from_slice(b));
+    out
+}
+
+/// Compact JSON of a member for messages (`missing` when absent).
+fn shown(v: Option<Ref<'_>>) -> String {
+    v.map(|v| json::write::write(v, WriteOptions::COMPACT)).unwrap_or("missing".into())
+}
+
 fn verify_pack(wire: &str, options: &Value) -> ReportBuilder {
     let mut report = ReportBuilder::new();
     let g = Given::read(options, &mut report);
-    let Some(doc) = checks::parse_wire(wire, &mut report) else {
+    // The borrowed document: the pack is read and hashed in place (an owned
+    // tree and its copies for the manifest took ~75 bytes per body byte).
+    let Some(doc) = checks::parse_wire_doc(wire, &mut report) else {
         return report;
     };
-    let Value::Object(pack) = &doc else {
+    let root = doc.root();
+    let Some(pack) = root.as_object() else {
         report.fail(
             CheckCode::UnsupportedSchema,
             "",
-            format!("an evidence pack must be an object, got {}", doc.type_name()),
+            format!("an evidence pack must be an object, got {}", root.type_name()),
         );
         return report;
     };
-    let mut manifest = Object::with_capacity(pack.len());
+    // The manifest's members are the pack's but three, so a lookup of any
+    // other key in the manifest is a lookup in the pack (`root.get`).
+    let mut members: Vec<(&[u8], Member<'_>)> = Vec::with_capacity(pack.len() + 2);
     for (k, v) in pack.iter() {
         // The manifest: every member the contract says the signature covers
         // (all but the control fields `manifest_hash`, `signature`, `pack_hash`).
         if k.as_str().map_or(true, |k| EVIDENCE_PACK.bind_of(k) == Bind::Signed) {
-            manifest.push_unique(k.clone(), v.clone());
+            members.push((k.as_bytes(), Member::Node(v)));
         }
     }
-    let manifest = Value::Object(manifest);
-    let manifest_text = json::canonical(&manifest);
-    let manifest_sha = sha256_hex(manifest_text.as_bytes());
+    let n_manifest = members.len();
+    let manifest_text = if g.include_canonical {
+        // Canonical text is ASCII (ensure_ascii).
+        let text = String::from_utf8_lossy(&canonical_object_bytes(&members, 0)).into_owned();
+        report.out.canonical = Some(text.clone());
+        Some(text)
+    } else {
+        None
+    };
+    let mut manifest_len = 0;
+    let manifest_sha = match &manifest_text {
+        Some(text) => sha256_hex(text.as_bytes()),
+        None => sha256_hex_fed(|sink| {
+            canonical_object(&members, &mut |b| {
+                manifest_len += b.len();
+                sink(b)
+            })
+        }),
+    };
     report.out.receipt_sha256 = Some(manifest_sha.clone());
-    report.out.schema = manifest.get("schema").and_then(Value::as_str).map(str::to_string);
-    if g.include_canonical {
-        report.out.canonical = Some(manifest_text.clone());
-    }
+    report.out.schema = root.get("schema").and_then(Ref::as_str).map(str::to_string);
 
     // Schema: a wrong one is reported alone.
     if report.out.schema.as_deref() != Some(SCHEMA) {
         report.fail(
             CheckCode::UnsupportedSchema,
             "/schema",
-            format!(
-                "schema {}: only {SCHEMA} is verified",
-                manifest.get("schema").map(json::to_json_string).unwrap_or("missing".into())
-            ),
+            format!("schema {}: only {SCHEMA} is verified", shown(root.get("schema"))),
         );
         return report;
     }
     report.pass(CheckCode::UnsupportedSchema, "/schema", SCHEMA);
 
-    match find_non_finite(&manifest, "") {
+    // The first NaN/infinite number of the manifest in document order, and how many.
+    let mut non_finite: Option<(String, usize)> = None;
+    for (k, v) in &members[..n_manifest] {
+        let Member::Node(v) = v else { continue };
+        let at = pointer("", &json::Text::Wtf8(k).to_str_lossy());
+        if let Some((p, n)) = find_non_finite(*v, &at) {
+            non_finite = Some(match non_finite {
+                Some((first, m)) => (first, m + n),
+                None => (p, n),
+            });
+        }
+    }
+    match non_finite {
         Some((at, n)) => {
             report.fail(CheckCode::NonFiniteNumber, &at, format!("the manifest holds {n} NaN/infinite number(s)"))
         }
@@ -79,53 +159,59 @@ fn verify_pack(wire: &str, options: &Value) -> ReportBuilder {
     }
 
     // manifest_hash: exact string comparison.
-    let manifest_hash = pack.get("manifest_hash");
-    let ok = manifest_hash.and_then(Value::as_str) == Some(manifest_sha.as_str());
+    let manifest_hash = root.get("manifest_hash");
+    let ok = manifest_hash.and_then(Ref::as_str) == Some(manifest_sha.as_str());
     report.check(
         ok,
         CheckCode::ManifestHashMismatch,
         "/manifest_hash",
-        format!("{} vs recomputed {manifest_sha}", manifest_hash.map(json::to_json_string).unwrap_or("missing".into())),
+        format!("{} vs recomputed {manifest_sha}", shown(manifest_hash)),
     );
 
     // pack_hash over manifest + manifest_hash (null if absent) + signature ({} if absent or not an object).
-    let signature = pack.get("signature");
-    let mut hashed = match &manifest {
-        Value::Object(o) => o.clone(),
-        _ => Object::new(),
-    };
-    hashed.insert("manifest_hash", manifest_hash.cloned().unwrap_or(Value::Null));
-    let sig_obj = match signature {
-        Some(s @ Value::Object(_)) => s.clone(),
-        _ => Value::Object(Object::new()),
-    };
-    hashed.insert("signature", sig_obj);
-    let pack_sha = json::canonical_sha256(&Value::Object(hashed));
-    let pack_hash = pack.get("pack_hash");
-    let ok = pack_hash.and_then(Value::as_str) == Some(pack_sha.as_str());
+    let signature = root.get("signature");
+    members.push((b"manifest_hash", manifest_hash.map_or(Member::Null, Member::Node)));
+    members.push((
+        b"signature",
+        match signature {
+            Some(s) if s.as_object().is_some() => Member::Node(s),
+            _ => Member::EmptyObject,
+        },
+    ));
+    let pack_sha = sha256_hex_fed(|sink| canonical_object(&members, sink));
+    members.truncate(n_manifest);
+    let pack_hash = root.get("pack_hash");
+    let ok = pack_hash.and_then(Ref::as_str) == Some(pack_sha.as_str());
     report.check(
         ok,
         CheckCode::PackHashMismatch,
         "/pack_hash",
-        format!("{} vs recomputed {pack_sha}", pack_hash.map(json::to_json_string).unwrap_or("missing".into())),
+        format!("{} vs recomputed {pack_sha}", shown(pack_hash)),
     );
 
-    signature_checks(&mut report, signature, manifest_text.as_bytes(), &g);
-    bound_receipts(&mut report, &manifest);
+    // The signature is over the manifest's canonical text (printed again
+    // only for a signed pack, when it was not kept).
+    let message = match (&manifest_text, field(signature, "status").and_then(Ref::as_str)) {
+        (Some(text), _) => text.clone().into_bytes(),
+        (None, Some("signed")) => canonical_object_bytes(&members, manifest_len),
+        (None, _) => Vec::new(),
+    };
+    signature_checks(&mut report, signature, &message, &g);
+    bound_receipts(&mut report, root);
     report
 }
 
-fn field<'a>(sig: Option<&'a Value>, name: &str) -> Option<&'a Value> {
+fn field<'a>(sig: Option<Ref<'a>>, name: &str) -> Option<Ref<'a>> {
     sig.and_then(|s| s.get(name))
 }
 
-fn signature_checks(report: &mut ReportBuilder, signature: Option<&Value>, message: &[u8], g: &Given) {
-    let status = field(signature, "status").and_then(Value::as_str);
+fn signature_checks(report: &mut ReportBuilder, signature: Option<Ref<'_>>, message: &[u8], g: &Given) {
+    let status = field(signature, "status").and_then(Ref::as_str);
     match status {
         Some("signed") => {
-            let algorithm = field(signature, "algorithm").and_then(Value::as_str);
-            let key = field(signature, "public_key").and_then(Value::as_str).and_then(decode_strict);
-            let value = field(signature, "value").and_then(Value::as_str).and_then(decode_strict);
+            let algorithm = field(signature, "algorithm").and_then(Ref::as_str);
+            let key = field(signature, "public_key").and_then(Ref::as_str).and_then(decode_strict);
+            let value = field(signature, "value").and_then(Ref::as_str).and_then(decode_strict);
             let outcome: Result<(), String> = (|| {
                 if algorithm != Some("Ed25519") {
                     return Err(format!("algorithm {:?} is not Ed25519", algorithm));
@@ -168,50 +254,43 @@ fn signature_checks(report: &mut ReportBuilder, signature: Option<&Value>, messa
         _ => report.fail(
             CheckCode::SignatureInvalid,
             "/signature/status",
-            format!(
-                "signature status {} is neither signed nor unsigned",
-                field(signature, "status").map(json::to_json_string).unwrap_or("missing".into())
-            ),
+            format!("signature status {} is neither signed nor unsigned", shown(field(signature, "status"))),
         ),
     }
     if let Some(trusted) = &g.trusted_public_key {
         let got = field(signature, "public_key");
-        let ok = matches!(got, Some(Value::Str(s)) if s == trusted);
+        let ok = got.and_then(Ref::as_text).is_some_and(|s| s.as_bytes() == trusted.as_bytes());
         report.check(
             ok,
             CheckCode::UntrustedKey,
             "/signature/public_key",
-            format!("pack key {} vs trusted {}", got.map(json::to_json_string).unwrap_or("missing".into()), trusted),
+            format!("pack key {} vs trusted {}", shown(got), trusted),
         );
     }
     if let Some(expected) = &g.expected_key_id {
         let got = field(signature, "key_id");
-        let ok = matches!(got, Some(Value::Str(s)) if s == expected);
+        let ok = got.and_then(Ref::as_text).is_some_and(|s| s.as_bytes() == expected.as_bytes());
         report.check(
             ok,
             CheckCode::KeyIdMismatch,
             "/signature/key_id",
-            format!(
-                "pack key_id {} vs expected {}",
-                got.map(json::to_json_string).unwrap_or("missing".into()),
-                expected
-            ),
+            format!("pack key_id {} vs expected {}", shown(got), expected),
         );
     }
 }
 
 /// `recall_receipt` links in `evidence_graph`: their `artifact_hash` must be
 /// the hash of their `metadata.receipt` body.
-fn bound_receipts(report: &mut ReportBuilder, manifest: &Value) {
-    let Some(links) = manifest.get("evidence_graph").and_then(Value::as_array) else {
+fn bound_receipts(report: &mut ReportBuilder, manifest: Ref<'_>) {
+    let Some(links) = manifest.get("evidence_graph").and_then(Ref::as_array) else {
         return;
     };
     for (i, link) in links.iter().enumerate() {
-        if link.get("evidence_type").and_then(Value::as_str) != Some("recall_receipt") {
+        if link.get("evidence_type").and_then(Ref::as_str) != Some("recall_receipt") {
             continue;
         }
         let lp = pointer("/evidence_graph", &i.to_string());
-        let artifact = link.get("artifact_hash").and_then(Value::as_str).map(str::to_string);
+        let artifact = link.get("artifact_hash").and_then(Ref::as_str).map(str::to_string);
         let body = link.get("metadata").and_then(|m| m.get("receipt"));
         let Some(body) = body else {
             report.skip(CheckCode::ReceiptHashMismatch, &pointer(&lp, "metadata"), "the link carries no receipt body");
@@ -236,7 +315,7 @@ fn bound_receipts(report: &mut ReportBuilder, manifest: &Value) {
             pointer: lp,
             artifact_hash: artifact,
             receipt_sha256: Some(h),
-            schema: body.get("schema").and_then(Value::as_str).map(str::to_string),
+            schema: body.get("schema").and_then(Ref::as_str).map(str::to_string),
             matches,
         });
     }

@@ -56,15 +56,18 @@ fn verify_into(
         return;
     };
     let (receipt, rptr, body) = checks::split_doc(doc.root());
-    let canonical = json::canonical_bytes(receipt);
-    let sha = sha256_hex(&canonical);
-    report.out.receipt_sha256 = Some(sha.clone());
-    report.out.schema = receipt.get("schema").and_then(Ref::as_str).map(str::to_string);
-    if g.include_canonical {
+    // The canonical text is kept only when asked for; else it is hashed as
+    // it is printed (it can be 3× the receipt: ensure_ascii escapes).
+    let sha = if g.include_canonical {
+        let canonical = json::canonical_bytes(receipt);
         // Canonical text is ASCII (ensure_ascii).
         report.out.canonical = Some(String::from_utf8_lossy(&canonical).into_owned());
-    }
-    drop(canonical);
+        sha256_hex(&canonical)
+    } else {
+        json::canonical_sha256(receipt)
+    };
+    report.out.receipt_sha256 = Some(sha.clone());
+    report.out.schema = receipt.get("schema").and_then(Ref::as_str).map(str::to_string);
     checks::pins_and_finiteness(report, receipt, rptr, body, &sha, &g);
     if !checks::schema_gate(report, receipt, rptr, schema) {
         return;

@@ -44,6 +44,23 @@ test("workerd serves score and verify requests", async () => {
     const caught = await (await fetch(`${base}/audit?query=Acme%20revenue`, { method: "POST", body: lie })).json();
     assert.deepEqual(caught.failures, ["component_mismatch"]);
 
+    // Worker-safe defaults (issue #32): a 4 MiB body cap, checked before parsing, and the
+    // instance dropped after a call that grew its memory past the reset threshold.
+    const limits = await (await fetch(`${base}/limits`)).json();
+    assert.equal(limits.maxBodyBytes, 4 * 1024 * 1024);
+    assert.equal(limits.resets, 0);
+    const over = await fetch(`${base}/verify-bytes`, { method: "POST", body: "{".repeat(4 * 1024 * 1024 + 1) });
+    assert.equal(over.status, 400);
+    assert.equal((await over.json()).error.code, "too_large");
+    const dense = `{"receipt":{"schema":"lians.recall-receipt.v2","pad":[${"0,".repeat(1024 * 1024)}0]}}`;
+    const reset = limits.memoryBytes + 4 * 1024 * 1024;
+    const grown = await (await fetch(`${base}/verify-bytes?reset=${reset}`, { method: "POST", body: dense })).json();
+    assert.equal(typeof grown.valid, "boolean", JSON.stringify(grown));
+    assert.equal(grown.stats.resets, 1, JSON.stringify(grown.stats));
+    assert.ok(grown.stats.memoryBytes <= reset, JSON.stringify(grown.stats));
+    const again = await fetch(`${base}/verify`, { method: "POST", body: wire });
+    assert.equal((await again.json()).valid, true, "the fresh instance verifies");
+
     const bad = await fetch(`${base}/score`, { method: "POST", body: "{" });
     assert.equal(bad.status, 400);
     const badError = (await bad.json()).error;

@@ -11,7 +11,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { ROOT } from "./helpers.mjs";
-import { API_NAMES, INTERNAL_NAMES, CLI_NAMES, INIT_NAMES, JS_NAMES, CLASS_NAMES } from "../../js/names.mjs";
+import { API_NAMES, INTERNAL_NAMES, CLI_NAMES, INIT_NAMES, JS_NAMES, CLASS_NAMES, GLUE_HOOK_NAMES } from "../../js/names.mjs";
 
 const read = (p) => readFileSync(path.join(ROOT, p), "utf8");
 const dts = read("js/index.d.ts");
@@ -32,8 +32,8 @@ test("index.d.ts declares exactly the API functions plus init/initSync/isInitial
 test("every wasm export is in API_NAMES or INTERNAL_NAMES (none forgotten, none stale)", () => {
   const glue = read("dist/web/lians_score.js");
   const exported = [...glue.matchAll(/^export function (\w+)/gm)].map((m) => m[1]);
-  // The browser/edge build leaves out the CLI's exports (cargo feature js-cli).
-  assert.deepEqual(sorted(exported), sorted([...API_NAMES, ...INTERNAL_NAMES.filter((n) => !CLI_NAMES.includes(n))]));
+  // The browser/edge build leaves out the CLI's exports (cargo feature js-cli); build.sh appends the reset hooks.
+  assert.deepEqual(sorted(exported), sorted([...API_NAMES, ...INTERNAL_NAMES.filter((n) => !CLI_NAMES.includes(n)), ...GLUE_HOOK_NAMES]));
   const node = read("dist/cli/lians_score.js");
   const nodeExported = [...node.matchAll(/^(?:exports\.(\w+) =|export function (\w+))/gm)].map((m) => m[1] ?? m[2]);
   assert.deepEqual(sorted(new Set(nodeExported)), sorted([...API_NAMES, ...INTERNAL_NAMES]));

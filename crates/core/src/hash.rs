@@ -14,9 +14,20 @@ use sha2::{Digest, Sha256};
 /// );
 /// ```
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    let digest = Sha256::digest(bytes);
+    hex(Sha256::digest(bytes).as_slice())
+}
+
+/// [`sha256_hex`] of the bytes `feed` hands to its callback, piece by piece
+/// (the canonical text of a large value is hashed without being kept).
+pub fn sha256_hex_fed(feed: impl FnOnce(&mut dyn FnMut(&[u8]))) -> String {
+    let mut h = Sha256::new();
+    feed(&mut |b| h.update(b));
+    hex(h.finalize().as_slice())
+}
+
+fn hex(digest: &[u8]) -> String {
     let mut out = String::with_capacity(64);
-    for b in digest {
+    for &b in digest {
         const HEX: &[u8; 16] = b"0123456789abcdef";
         out.push(HEX[(b >> 4) as usize] as char);
         out.push(HEX[(b & 15) as usize] as char);

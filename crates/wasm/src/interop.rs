@@ -156,7 +156,7 @@ pub fn js_string_to_pystr(v: &JsValue) -> PyStr {
     let s = v.as_string().unwrap_or_default();
     // wasm-bindgen's conversion replaces lone surrogates with U+FFFD. Only
     // when a U+FFFD appears do we look at the UTF-16 code units themselves.
-    if !s.contains('\u{FFFD}') {
+    if !lians_score::json::has_replacement_char(s.as_bytes()) {
         return PyStr::from(s);
     }
     let js: &JsString = v.unchecked_ref();

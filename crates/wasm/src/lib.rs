@@ -80,7 +80,7 @@ pub fn score_memory(input: JsValue) -> JsResult {
 
 /// Batch `score_memory` ([`lians_score::scoring::batch`]): `shared` (object, JSON text or
 /// null) holds the common keyword arguments, `candidates` is JSON Lines or
-/// JSON-array text (fastest) or an array of plain objects; `options.output`
+/// JSON-array text or its UTF-8 bytes (fastest) or an array of plain objects; `options.output`
 /// ([`batch::Output`]) is `"compact"` (default: typed-array columns,
 /// [`batch::Columns`]), `"full"` (an array of breakdown objects, or
 /// `{error,message,path}` for a failed candidate) or `"jsonl"` (the CLI's
@@ -114,12 +114,19 @@ pub fn score_candidates(shared: JsValue, candidates: JsValue, options: JsValue) 
 fn score_batch(shared: &json::Value, candidates: &JsValue) -> Result<batch::Batch, Error> {
     if candidates.is_string() {
         api::score_candidates_text(shared, &interop::json_text(candidates, "/candidates")?)
+    } else if candidates.is_instance_of::<js_sys::Uint8Array>() || candidates.is_instance_of::<js_sys::ArrayBuffer>() {
+        // The text's UTF-8 bytes: no UTF-16 → UTF-8 conversion on the way in (issue #32).
+        api::score_candidates_text(shared, &wire_text(candidates, "the candidates")?)
     } else if let Some(items) = candidates.dyn_ref::<js_sys::Array>() {
         // Each candidate is converted as scoreMemory converts its argument;
         // one that cannot be converted gets its error row.
         api::score_candidates_read(shared, interop::candidate_items(items)?)
     } else {
-        Err(Error::wrong_type("/candidates", "JSON Lines or JSON text, or an array of objects", "another type"))
+        Err(Error::wrong_type(
+            "/candidates",
+            "JSON Lines or JSON text (or its UTF-8 bytes), or an array of objects",
+            "another type",
+        ))
     }
 }
 

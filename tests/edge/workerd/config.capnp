@@ -19,6 +19,7 @@ const worker :Workerd.Worker = (
     (name = "js/ledger.mjs", esModule = embed "../../../js/ledger.mjs"),
     (name = "js/ledger-web.mjs", esModule = embed "../../../js/ledger-web.mjs"),
     (name = "js/names.mjs", esModule = embed "../../../js/names.mjs"),
+    (name = "js/limits.mjs", esModule = embed "../../../js/limits.mjs"),
     (name = "js/constants.mjs", esModule = embed "../../../js/constants.mjs"),
     (name = "dist/web/lians_score.js", esModule = embed "../../../dist/web/lians_score.js"),
     (name = "dist/web/lians_score_bg.wasm", wasm = embed "../../../dist/web/lians_score_bg.wasm"),

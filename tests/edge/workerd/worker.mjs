@@ -2,7 +2,7 @@
 // entry instantiates the imported WebAssembly.Module synchronously).
 import {
   scoreMemory, verifyRecallReceipt, auditRecall, sha256Hex, isInitialized, VERSION, LiansScoreError, LiansVerificationError,
-  createVerifyingFetch,
+  createVerifyingFetch, configureLimits, memoryStats,
 } from "./js/workerd.mjs";
 
 function json(value, status = 200) {
@@ -19,6 +19,13 @@ export default {
       }
       if (url.pathname === "/score" && request.method === "POST") return json(scoreMemory(await request.text()));
       if (url.pathname === "/verify" && request.method === "POST") return json(verifyRecallReceipt(await request.text()));
+      if (url.pathname === "/limits") return json(memoryStats());
+      if (url.pathname === "/verify-bytes" && request.method === "POST") {
+        // The body as bytes (the edge default cap applies); ?reset=N sets the reset threshold first.
+        if (url.searchParams.has("reset")) configureLimits({ resetMemoryBytes: Number(url.searchParams.get("reset")) });
+        const report = verifyRecallReceipt(new Uint8Array(await request.arrayBuffer()));
+        return json({ valid: report.valid, stats: memoryStats() });
+      }
       if (url.pathname === "/audit" && request.method === "POST") {
         return json(auditRecall(await request.text(), { query: url.searchParams.get("query") }));
       }

@@ -36,18 +36,75 @@ enum Str<'a> {
     Wtf8(u32, u32),
 }
 
+/// One value: 12 bytes on wasm32 (a body of `[0,0,...]` has a node per two
+/// input bytes, so the node size is most of the document's memory). Floats
+/// keep their bits as two words (align 4), or, when the lexeme is the text
+/// Python's `repr` prints, only the lexeme (the value is read again from it:
+/// the same correctly rounded parse, so the same value).
 #[derive(Clone, Copy, Debug)]
 enum Node<'a> {
     Null,
     Bool(bool),
     Int(&'a str),
-    /// The value and, when it is the text Python's `repr` prints for it, the lexeme.
-    Float(f64, Option<&'a str>),
+    /// A float without a kept lexeme: `f64::to_bits` as (low, high) words.
+    Float([u32; 2]),
+    /// A float whose lexeme is its `repr`.
+    Repr(&'a str),
     Str(Str<'a>),
     /// Children at `Doc::items[start..start + len]`.
     Array(u32, u32),
     /// Members at `Doc::members[start..start + len]`.
     Object(u32, u32),
+}
+
+#[cfg(target_pointer_width = "32")]
+const _: () = assert!(std::mem::size_of::<Node<'static>>() == 12);
+
+/// A value is a `u32` word: a node index, or (high bit set) a value small
+/// enough to need no node at all: `null`, `true`, `false`, empty containers,
+/// NaN and the infinities, `0`, and ints, floats and escape-free strings of at
+/// most seven bytes, as (kind, length, offset in the input). A body of
+/// `[0,0,...]` then costs its item words only (two bytes per input byte, not
+/// eight): the densest bodies are the worst case of memory per body byte.
+const INLINE: u32 = 1 << 31;
+const OFFSET_BITS: u32 = 25;
+const OFFSET_MASK: u32 = (1 << OFFSET_BITS) - 1;
+const MAX_INLINE_LEN: usize = 7;
+mod inline {
+    pub const NULL: u32 = 0;
+    pub const FALSE: u32 = 1;
+    pub const TRUE: u32 = 2;
+    pub const INT: u32 = 3;
+    pub const STR: u32 = 4;
+    /// A float whose lexeme is its `repr` (printed as the lexeme).
+    pub const REPR: u32 = 5;
+    /// A float printed from its value (the value re-read from the lexeme).
+    pub const FLOAT: u32 = 6;
+    /// The "length" says which: [`super::SPECIALS`].
+    pub const SPECIAL: u32 = 7;
+}
+/// The values of kind `inline::SPECIAL`, by their length field.
+const SPECIALS: [Node<'static>; 6] = [
+    Node::Float([0, 0x7FF8_0000]),
+    Node::Float([0, 0x7FF0_0000]),
+    Node::Float([0, 0xFFF0_0000]),
+    Node::Array(0, 0),
+    Node::Object(0, 0),
+    Node::Int("0"),
+];
+
+const fn word(kind: u32, len: u32, offset: u32) -> u32 {
+    INLINE | kind << 28 | len << OFFSET_BITS | offset
+}
+
+impl Node<'_> {
+    fn float(bits: [u32; 2]) -> f64 {
+        f64::from_bits(bits[0] as u64 | (bits[1] as u64) << 32)
+    }
+    /// The value of a float lexeme (the parser's own correctly rounded read).
+    fn repr(lexeme: &str) -> f64 {
+        crate::py::float::parse_f64(lexeme).unwrap_or(f64::NAN)
+    }
 }
 
 /// An object under construction: its members are `Doc::open_members[start..]`.
@@ -68,6 +125,8 @@ fn key_bit(k: &[u8]) -> u64 {
 
 /// A parsed JSON document borrowing its input text (see the module docs).
 pub struct Doc<'a> {
+    /// The input text (inline values are offsets into it).
+    src: &'a str,
     nodes: Vec<Node<'a>>,
     items: Vec<u32>,
     members: Vec<(Str<'a>, u32)>,
@@ -152,10 +211,11 @@ impl Drop for Doc<'_> {
 impl<'a> Doc<'a> {
     /// An empty document (reusing the arrays of the last one dropped on this thread).
     #[cfg(not(target_arch = "wasm32"))]
-    pub(crate) fn new() -> Doc<'a> {
+    pub(crate) fn new(src: &'a str) -> Doc<'a> {
         let spare = SPARE.try_with(|s| s.try_borrow_mut().map(|mut s| std::mem::take(&mut *s)).ok()).ok().flatten();
         let spare = spare.unwrap_or_default();
         Doc {
+            src,
             nodes: spare.nodes,
             items: spare.items,
             members: spare.members,
@@ -171,8 +231,9 @@ impl<'a> Doc<'a> {
 
     /// An empty document.
     #[cfg(target_arch = "wasm32")]
-    pub(crate) fn new() -> Doc<'a> {
+    pub(crate) fn new(src: &'a str) -> Doc<'a> {
         Doc {
+            src,
             nodes: Vec::new(),
             items: Vec::new(),
             members: Vec::new(),
@@ -219,6 +280,14 @@ impl<'a> Doc<'a> {
         (self.nodes.len() - 1) as u32
     }
 
+    /// The inline word of a short slice of the input, if it is one.
+    #[inline]
+    fn inline(&self, kind: u32, s: &'a str) -> Option<u32> {
+        let offset = (s.as_ptr() as usize).wrapping_sub(self.src.as_ptr() as usize);
+        let fits = s.len() <= MAX_INLINE_LEN && offset <= OFFSET_MASK as usize && offset + s.len() <= self.src.len();
+        fits.then(|| word(kind, s.len() as u32, offset as u32))
+    }
+
     fn intern(&mut self, t: Token<'a>) -> Str<'a> {
         match t {
             Token::Wire(s) => Str::Wire(s),
@@ -239,26 +308,60 @@ impl<'a> Doc<'a> {
 impl<'a> Sink<'a> for Doc<'a> {
     type Value = u32;
     fn null(&mut self) -> u32 {
-        self.push(Node::Null)
+        word(inline::NULL, 0, 0)
     }
     fn boolean(&mut self, b: bool) -> u32 {
-        self.push(Node::Bool(b))
+        word(if b { inline::TRUE } else { inline::FALSE }, 0, 0)
     }
     fn int(&mut self, digits: &'a str) -> u32 {
-        self.push(Node::Int(digits))
+        if digits == "0" {
+            return word(inline::SPECIAL, 5, 0);
+        }
+        match self.inline(inline::INT, digits) {
+            Some(w) => w,
+            None => self.push(Node::Int(digits)),
+        }
     }
     fn float(&mut self, f: f64, lexeme: Option<&'a str>) -> u32 {
-        self.push(Node::Float(f, lexeme.filter(|l| super::write::is_repr_lexeme(l))))
+        let Some(l) = lexeme else {
+            // NaN, Infinity, -Infinity.
+            return word(
+                inline::SPECIAL,
+                if f.is_nan() {
+                    0
+                } else if f > 0.0 {
+                    1
+                } else {
+                    2
+                },
+                0,
+            );
+        };
+        let repr = super::write::is_repr_lexeme(l);
+        if let Some(w) = self.inline(if repr { inline::REPR } else { inline::FLOAT }, l) {
+            return w;
+        }
+        if repr {
+            self.push(Node::Repr(l))
+        } else {
+            let b = f.to_bits();
+            self.push(Node::Float([b as u32, (b >> 32) as u32]))
+        }
     }
     fn string(&mut self, s: Token<'a>) -> u32 {
+        if let Token::Wire(w) = s {
+            if let Some(w) = self.inline(inline::STR, w) {
+                return w;
+            }
+        }
         let s = self.intern(s);
         self.push(Node::Str(s))
     }
     fn empty_array(&mut self) -> u32 {
-        self.push(Node::Array(0, 0))
+        word(inline::SPECIAL, 3, 0)
     }
     fn empty_object(&mut self) -> u32 {
-        self.push(Node::Object(0, 0))
+        word(inline::SPECIAL, 4, 0)
     }
     fn open_array(&mut self) {
         self.open_arrays.push(self.open_items.len());
@@ -309,15 +412,25 @@ impl<'a> Sink<'a> for Doc<'a> {
     fn close_array(&mut self) -> u32 {
         let start = self.open_arrays.pop().unwrap_or(0);
         let at = self.items.len() as u32;
-        self.items.extend_from_slice(&self.open_items[start..]);
-        self.open_items.truncate(start);
+        if at == 0 && start == 0 {
+            // The first container closed holds all open items (a body's one
+            // big array): move them, no second copy.
+            std::mem::swap(&mut self.items, &mut self.open_items);
+        } else {
+            self.items.extend_from_slice(&self.open_items[start..]);
+            self.open_items.truncate(start);
+        }
         self.push(Node::Array(at, self.items.len() as u32 - at))
     }
     fn close_object(&mut self) -> u32 {
         let start = self.open_objects.pop().map_or(0, |o| o.start);
         let at = self.members.len() as u32;
-        self.members.extend_from_slice(&self.open_members[start..]);
-        self.open_members.truncate(start);
+        if at == 0 && start == 0 {
+            std::mem::swap(&mut self.members, &mut self.open_members);
+        } else {
+            self.members.extend_from_slice(&self.open_members[start..]);
+            self.open_members.truncate(start);
+        }
         self.push(Node::Object(at, self.members.len() as u32 - at))
     }
 }
@@ -359,6 +472,24 @@ pub fn has_replacement_char(b: &[u8]) -> bool {
     const HI: u64 = 0x8080_8080_8080_8080;
     let at = |i: usize| b.get(i..i + 3) == Some(&[0xEF, 0xBF, 0xBD][..]);
     let mut i = 0;
+    // wasm: sixteen bytes at a time with SIMD128, each `EF` then checked.
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    {
+        use core::arch::wasm32::*;
+        let ef = u8x16_splat(0xEF);
+        while i + 16 <= b.len() {
+            // SAFETY: b[i..i + 16] is in bounds; v128_load reads unaligned.
+            let v = unsafe { v128_load(b.as_ptr().add(i).cast::<v128>()) };
+            let mut hits = u8x16_bitmask(u8x16_eq(v, ef));
+            while hits != 0 {
+                if at(i + hits.trailing_zeros() as usize) {
+                    return true;
+                }
+                hits &= hits - 1;
+            }
+            i += 16;
+        }
+    }
     while let Some(chunk) = b.get(i..i + 8) {
         let w = u64::from_le_bytes(<[u8; 8]>::try_from(chunk).unwrap_or([0; 8]));
         let x = w ^ (LO * 0xEF);
@@ -540,8 +671,8 @@ impl<'d> Ref<'d> {
             Node::Null => Shape::Null,
             Node::Bool(b) => Shape::Bool(b),
             Node::Int(d) => Shape::Int(d),
-            Node::Float(_, Some(lexeme)) => Shape::Lexeme(lexeme),
-            Node::Float(f, None) => Shape::Float(f),
+            Node::Repr(lexeme) => Shape::Lexeme(lexeme),
+            Node::Float(b) => Shape::Float(Node::float(b)),
             Node::Str(s) => Shape::Str(self.doc.text_of(s).as_bytes()),
             Node::Array(..) => Shape::Array,
             Node::Object(..) => Shape::Object,
@@ -556,7 +687,8 @@ impl<'d> Ref<'d> {
             Node::Null => Kind::Null,
             Node::Bool(b) => Kind::Bool(b),
             Node::Int(d) => Kind::Int(d),
-            Node::Float(f, _) => Kind::Float(f),
+            Node::Float(b) => Kind::Float(Node::float(b)),
+            Node::Repr(l) => Kind::Float(Node::repr(l)),
             Node::Str(s) => Kind::Str(doc.text_of(s)),
             Node::Array(a, n) => Kind::Array(self.items(a, n)),
             Node::Object(a, n) => Kind::Object(self.members(a, n)),
@@ -565,7 +697,33 @@ impl<'d> Ref<'d> {
 
     #[inline]
     fn node(self) -> Node<'d> {
-        self.doc.nodes.get(self.id as usize).copied().unwrap_or(Node::Null)
+        let id = self.id;
+        if id & INLINE == 0 {
+            return self.doc.nodes.get(id as usize).copied().unwrap_or(Node::Null);
+        }
+        self.inline_node()
+    }
+
+    /// The node an inline word stands for.
+    #[inline]
+    fn inline_node(self) -> Node<'d> {
+        let id = self.id;
+        let len = (id >> OFFSET_BITS) & 7;
+        let offset = (id & OFFSET_MASK) as usize;
+        let lexeme = || self.doc.src.get(offset..offset + len as usize).unwrap_or("");
+        match (id >> 28) & 7 {
+            inline::NULL => Node::Null,
+            inline::FALSE => Node::Bool(false),
+            inline::TRUE => Node::Bool(true),
+            inline::INT => Node::Int(lexeme()),
+            inline::STR => Node::Str(Str::Wire(lexeme())),
+            inline::REPR => Node::Repr(lexeme()),
+            inline::FLOAT => {
+                let b = Node::repr(lexeme()).to_bits();
+                Node::Float([b as u32, (b >> 32) as u32])
+            }
+            _ => SPECIALS.get(len as usize).copied().unwrap_or(Node::Null),
+        }
     }
 
     #[inline]
@@ -586,7 +744,7 @@ impl<'d> Ref<'d> {
             Node::Null => "null",
             Node::Bool(_) => "boolean",
             Node::Int(_) => "integer",
-            Node::Float(..) => "float",
+            Node::Float(_) | Node::Repr(_) => "float",
             Node::Str(_) => "string",
             Node::Array(..) => "array",
             Node::Object(..) => "object",
@@ -705,6 +863,8 @@ mod tests {
             r#"["\ud83d\ude00","\udc00\ud800",-0,NaN,-Infinity,"é\u007f"]"#,
             "[]",
             "{}",
+            // Inline values (no node) and their neighbours that need one.
+            r#"[0,-0,7,-1234567,12345678,0.5,-0.0,1.5e3,1e999,-1e999,12345.678,1e-7,0.30000000000000004,"","abcdefg","abcdefgh","a\u00e9",[],{},[[]],{"":{}},true,false,null,NaN,Infinity,-Infinity]"#,
             "  \"s\" ",
             "-0",
             big.as_str(),

@@ -50,6 +50,7 @@ pub fn to_json_string(value: &Value) -> String {
 }
 
 /// SHA-256 hex of [`canonical`]`(value)`.
+/// The text is hashed in pieces as it is printed (never held whole).
 pub fn canonical_sha256<'a, T: write::Tree<'a>>(value: T) -> String {
-    crate::hash::sha256_hex(&canonical_bytes(value))
+    crate::hash::sha256_hex_fed(|sink| write::write_chunks(value, WriteOptions::CANONICAL, sink))
 }

@@ -39,7 +39,7 @@ pub fn parse(text: &str) -> Result<Value> {
 /// Parse JSON text as [`parse`] does (same acceptance, same errors), into the
 /// borrowed form ([`Doc`]): strings without escapes stay slices of `text`.
 pub fn parse_doc(text: &str) -> Result<Doc<'_>> {
-    let mut doc = Doc::new();
+    let mut doc = Doc::new(text);
     let root = Parser { text, b: text.as_bytes(), pos: 0, record: false, crossed_newline: false }.run(&mut doc)?;
     doc.set_root(root);
     Ok(doc)
@@ -69,7 +69,7 @@ pub struct DocRecords<'a> {
 impl<'a> DocRecords<'a> {
     /// Read `text` from its start.
     pub fn new(text: &'a str) -> DocRecords<'a> {
-        DocRecords { text, at: 0, doc: Doc::new() }
+        DocRecords { text, at: 0, doc: Doc::new(text) }
     }
 
     /// The next record (its root node) and the number of bytes of text it
@@ -309,7 +309,7 @@ impl KeyIndex {
     #[inline(never)]
     pub(crate) fn build<'k>(n: usize, key: &dyn Fn(usize) -> &'k [u8]) -> KeyIndex {
         let mut index = KeyIndex { slots: Vec::new(), hasher: RandomState::new() };
-        index.rehash(n, key, (n * 4).next_power_of_two());
+        index.rehash(n, key, (n * 2 + 1).next_power_of_two());
         index
     }
 
@@ -347,11 +347,13 @@ impl KeyIndex {
         None
     }
 
-    /// After appending the `n`th key: keep the load factor under 1/2.
+    /// After appending the `n`th key: keep the load factor at most 1/2
+    /// (doubling: 8 to 16 bytes of slots per key, where quadrupling took up
+    /// to 32, the most memory per body byte of a wide object).
     #[inline(never)]
     pub(crate) fn grown<'k>(&mut self, n: usize, key_at: &dyn Fn(usize) -> &'k [u8]) {
         if n * 2 > self.slots.len() {
-            let size = self.slots.len() * 4;
+            let size = self.slots.len() * 2;
             self.rehash(n, key_at, size);
         }
     }
@@ -768,8 +770,23 @@ impl<'a> Parser<'a> {
 /// finished byte by byte.
 #[inline]
 pub(crate) fn skip_plain(b: &[u8], mut i: usize) -> usize {
-    // Without SIMD128 the block test is sixteen scalar compares: wasm goes
-    // straight to the words.
+    // wasm: explicit SIMD128 (LLVM does not vectorize the block test there:
+    // without this the wasm went straight to the words).
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    {
+        use core::arch::wasm32::*;
+        let (quote, backslash, space) = (u8x16_splat(b'"'), u8x16_splat(b'\\'), u8x16_splat(0x20));
+        while i + 16 <= b.len() {
+            // SAFETY: b[i..i + 16] is in bounds; v128_load reads unaligned.
+            let v = unsafe { v128_load(b.as_ptr().add(i).cast::<v128>()) };
+            let special = v128_or(v128_or(u8x16_eq(v, quote), u8x16_eq(v, backslash)), u8x16_lt(v, space));
+            let bits = u8x16_bitmask(special);
+            if bits != 0 {
+                return i + bits.trailing_zeros() as usize;
+            }
+            i += 16;
+        }
+    }
     #[cfg(not(target_arch = "wasm32"))]
     while let Some(block) = b.get(i..i + 16).and_then(|s| <&[u8; 16]>::try_from(s).ok()) {
         if block_has_special(block) {

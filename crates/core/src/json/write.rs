@@ -40,9 +40,53 @@ impl Options {
 pub trait Tree<'a>: Copy {
     /// What this value is (containers without their children).
     fn shape(self) -> Shape<'a>;
-    /// Append the children in order: array items (with an empty key) or
-    /// object members (key bytes, WTF-8).
-    fn children(self, out: &mut Vec<(&'a [u8], Self)>);
+    /// The number of children (array items or object members; 0 for scalars).
+    fn child_count(self) -> usize;
+    /// The `i`th child (`i < len()`): an array item with an empty key, or an
+    /// object member (key bytes, WTF-8). Children are read by index, so a
+    /// walk holds one frame per open container, not a list of its children.
+    fn child(self, i: usize) -> (&'a [u8], Self);
+    /// This value as a [`Walk`] (the printer is compiled once, for [`Walk`]).
+    fn walk(self) -> Walk<'a>;
+}
+
+/// Either tree, so that the printer is one function in the wasm, not one per tree type.
+#[derive(Clone, Copy)]
+pub enum Walk<'a> {
+    /// An owned value.
+    Value(&'a Value),
+    /// A node of a [`Doc`](super::Doc).
+    Doc(Ref<'a>),
+}
+
+impl<'a> Tree<'a> for Walk<'a> {
+    fn shape(self) -> Shape<'a> {
+        match self {
+            Walk::Value(v) => v.shape(),
+            Walk::Doc(r) => Tree::shape(r),
+        }
+    }
+    fn child_count(self) -> usize {
+        match self {
+            Walk::Value(v) => v.child_count(),
+            Walk::Doc(r) => Tree::child_count(r),
+        }
+    }
+    fn child(self, i: usize) -> (&'a [u8], Self) {
+        match self {
+            Walk::Value(v) => {
+                let (k, c) = v.child(i);
+                (k, Walk::Value(c))
+            }
+            Walk::Doc(r) => {
+                let (k, c) = r.child(i);
+                (k, Walk::Doc(c))
+            }
+        }
+    }
+    fn walk(self) -> Walk<'a> {
+        self
+    }
 }
 
 /// A value's shape, for [`Tree`].
@@ -59,11 +103,13 @@ pub enum Shape<'a> {
     Lexeme(&'a str),
     /// A string's WTF-8 bytes.
     Str(&'a [u8]),
-    /// An array (children from [`Tree::children`]).
+    /// An array (children from [`Tree::child`]).
     Array,
-    /// An object (children from [`Tree::children`]).
+    /// An object (children from [`Tree::child`]).
     Object,
 }
+
+static NULL: Value = Value::Null;
 
 impl<'a> Tree<'a> for &'a Value {
     fn shape(self) -> Shape<'a> {
@@ -77,12 +123,22 @@ impl<'a> Tree<'a> for &'a Value {
             Value::Object(_) => Shape::Object,
         }
     }
-    fn children(self, out: &mut Vec<(&'a [u8], Self)>) {
+    fn child_count(self) -> usize {
         match self {
-            Value::Array(items) => out.extend(items.iter().map(|v| (&b""[..], v))),
-            Value::Object(o) => out.extend(o.members().iter().map(|(k, v)| (k.as_bytes(), v))),
-            _ => {}
+            Value::Array(items) => items.len(),
+            Value::Object(o) => o.len(),
+            _ => 0,
         }
+    }
+    fn child(self, i: usize) -> (&'a [u8], Self) {
+        match self {
+            Value::Array(items) => (b"", items.get(i).unwrap_or(&NULL)),
+            Value::Object(o) => o.members().get(i).map_or((&b""[..], &NULL), |(k, v)| (k.as_bytes(), v)),
+            _ => (b"", &NULL),
+        }
+    }
+    fn walk(self) -> Walk<'a> {
+        Walk::Value(self)
     }
 }
 
@@ -90,23 +146,25 @@ impl<'a> Tree<'a> for Ref<'a> {
     fn shape(self) -> Shape<'a> {
         self.shape()
     }
-    fn children(self, out: &mut Vec<(&'a [u8], Self)>) {
+    fn child_count(self) -> usize {
         match self.kind() {
-            Kind::Array(items) => {
-                for i in 0..items.len() {
-                    if let Some(v) = items.get(i) {
-                        out.push((b"", v));
-                    }
-                }
-            }
-            Kind::Object(m) => {
-                for i in 0..m.len() {
-                    let (k, v) = m.at(i);
-                    out.push((k.as_bytes(), v));
-                }
-            }
-            _ => {}
+            Kind::Array(items) => items.len(),
+            Kind::Object(m) => m.len(),
+            _ => 0,
         }
+    }
+    fn child(self, i: usize) -> (&'a [u8], Self) {
+        match self.kind() {
+            Kind::Array(items) => (b"", items.get(i).unwrap_or(self)),
+            Kind::Object(m) if i < m.len() => {
+                let (k, v) = m.at(i);
+                (k.as_bytes(), v)
+            }
+            _ => (b"", self),
+        }
+    }
+    fn walk(self) -> Walk<'a> {
+        Walk::Doc(self)
     }
 }
 
@@ -121,67 +179,125 @@ pub fn write<'a, T: Tree<'a>>(value: T, options: Options) -> String {
     }
 }
 
-enum Item<'a, T> {
-    Value(T),
-    Key(&'a [u8]),
-    Raw(u8),
+/// An open container of the printer: the value, its next child, and for
+/// an object the start of its member order in the shared order stack.
+struct Frame<T> {
+    v: T,
+    next: usize,
+    len: usize,
+    /// For an object: its members' indices start here in `order`.
+    order: Option<usize>,
 }
 
 /// Append the text of `value` to `out`.
 pub fn write_into<'a, T: Tree<'a>>(value: T, options: Options, out: &mut Vec<u8>) {
-    let mut stack: Vec<Item<'a, T>> = vec![Item::Value(value)];
-    // Children of the container being opened (reused).
-    let mut kids: Vec<(&'a [u8], T)> = Vec::new();
-    // An object's (key, child) order (reused).
+    print(value.walk(), options, out, None);
+}
+
+/// Text handed to a [`write_chunks`] sink at a time (about).
+const CHUNK: usize = 1 << 16;
+
+/// Print `value`, handing the text to `sink` in pieces of about 64 KiB:
+/// what is hashed without holding the whole text (a receipt of megabytes of
+/// non-ASCII text prints up to 3× its size with `ensure_ascii`).
+pub fn write_chunks<'a, T: Tree<'a>>(value: T, options: Options, sink: &mut dyn FnMut(&[u8])) {
+    let mut out = Vec::with_capacity(CHUNK + 1024);
+    print(value.walk(), options, &mut out, Some(sink));
+    sink(&out);
+}
+
+/// Where [`write_chunks`] hands the text (none: it stays in `out`).
+type Flush<'s> = Option<&'s mut dyn FnMut(&[u8])>;
+
+fn print<'a>(value: Walk<'a>, options: Options, out: &mut Vec<u8>, mut sink: Flush<'_>) {
+    let mut frames: Vec<Frame<Walk<'a>>> = Vec::new();
+    // The member order of each open object, innermost last: (key, child index).
     let mut order: Vec<(&'a [u8], u32)> = Vec::new();
-    while let Some(item) = stack.pop() {
-        match item {
-            Item::Raw(c) => out.push(c),
-            Item::Key(k) => {
-                write_bytes(k, options.ensure_ascii, out);
-                out.push(b':');
-            }
-            Item::Value(v) => match v.shape() {
+    let mut next = Some(value);
+    loop {
+        if let Some(v) = next.take() {
+            match v.shape() {
                 Shape::Null => out.extend_from_slice(b"null"),
                 Shape::Bool(true) => out.extend_from_slice(b"true"),
                 Shape::Bool(false) => out.extend_from_slice(b"false"),
                 Shape::Int(digits) => out.extend_from_slice(digits.as_bytes()),
                 Shape::Float(f) => write_float(f, out),
                 Shape::Lexeme(text) => out.extend_from_slice(text.as_bytes()),
-                Shape::Str(s) => write_bytes(s, options.ensure_ascii, out),
+                Shape::Str(s) => match sink.as_deref_mut() {
+                    Some(sink) if s.len() > CHUNK => write_long(s, options.ensure_ascii, out, sink),
+                    _ => write_bytes(s, options.ensure_ascii, out),
+                },
                 Shape::Array => {
                     out.push(b'[');
-                    stack.push(Item::Raw(b']'));
-                    kids.clear();
-                    v.children(&mut kids);
-                    for (i, &(_, item)) in kids.iter().enumerate().rev() {
-                        stack.push(Item::Value(item));
-                        if i > 0 {
-                            stack.push(Item::Raw(b','));
-                        }
-                    }
+                    frames.push(Frame { v, next: 0, len: v.child_count(), order: None });
                 }
                 Shape::Object => {
                     out.push(b'{');
-                    stack.push(Item::Raw(b'}'));
-                    kids.clear();
-                    v.children(&mut kids);
-                    order.clear();
-                    order.extend(kids.iter().enumerate().map(|(i, &(k, _))| (k, i as u32)));
+                    let len = v.child_count();
+                    let at = order.len();
+                    for i in 0..len {
+                        order.push((v.child(i).0, i as u32));
+                    }
                     if options.sort_keys {
-                        sort_keys(&mut order);
+                        sort_keys(&mut order[at..]);
                     }
-                    for (n, &(k, i)) in order.iter().enumerate().rev() {
-                        stack.push(Item::Value(kids[i as usize].1));
-                        stack.push(Item::Key(k));
-                        if n > 0 {
-                            stack.push(Item::Raw(b','));
-                        }
-                    }
+                    frames.push(Frame { v, next: 0, len, order: Some(at) });
                 }
-            },
+            }
+        }
+        if let Some(sink) = sink.as_deref_mut() {
+            if out.len() >= CHUNK {
+                sink(out);
+                out.clear();
+            }
+        }
+        let Some(f) = frames.last_mut() else { break };
+        if f.next == f.len {
+            match f.order {
+                Some(at) => {
+                    order.truncate(at);
+                    out.push(b'}');
+                }
+                None => out.push(b']'),
+            }
+            frames.pop();
+            continue;
+        }
+        if f.next > 0 {
+            out.push(b',');
+        }
+        let i = f.next;
+        f.next += 1;
+        match f.order {
+            Some(at) => {
+                let (k, c) = order[at + i];
+                write_bytes(k, options.ensure_ascii, out);
+                out.push(b':');
+                next = Some(f.v.child(c as usize).1);
+            }
+            None => next = Some(f.v.child(i).1),
         }
     }
+}
+
+/// [`write_bytes`] of a long string in pieces, flushing `out` to `sink`
+/// between them (each piece ends before a lead byte: no sequence is split).
+fn write_long(b: &[u8], ensure_ascii: bool, out: &mut Vec<u8>, sink: &mut dyn FnMut(&[u8])) {
+    out.push(b'"');
+    let mut i = 0;
+    while i < b.len() {
+        let mut end = (i + CHUNK).min(b.len());
+        while end < b.len() && (b[end] & 0xC0) == 0x80 {
+            end += 1;
+        }
+        write_run(&b[i..end], ensure_ascii, out);
+        i = end;
+        if out.len() >= CHUNK {
+            sink(out);
+            out.clear();
+        }
+    }
+    out.push(b'"');
 }
 
 /// Sort members by key bytes (WTF-8 order = code point order; keys are
@@ -317,6 +433,12 @@ pub fn write_str(s: &PyStr, ensure_ascii: bool, out: &mut Vec<u8>) {
 pub fn write_bytes(b: &[u8], ensure_ascii: bool, out: &mut Vec<u8>) {
     out.reserve(b.len() + 2);
     out.push(b'"');
+    write_run(b, ensure_ascii, out);
+    out.push(b'"');
+}
+
+/// The escaped text of whole WTF-8 sequences, without quotes.
+fn write_run(b: &[u8], ensure_ascii: bool, out: &mut Vec<u8>) {
     let mut i = 0;
     while i < b.len() {
         // Copy a run of bytes written as themselves (eight at a time while
@@ -356,7 +478,6 @@ pub fn write_bytes(b: &[u8], ensure_ascii: bool, out: &mut Vec<u8>) {
             push_u_escape(out, cp);
         }
     }
-    out.push(b'"');
 }
 
 /// Advance over whole 8-byte words of `b` from `i` that hold no byte that
@@ -367,6 +488,25 @@ pub fn write_bytes(b: &[u8], ensure_ascii: bool, out: &mut Vec<u8>) {
 /// with a candidate; the caller's byte loop decides exactly.
 #[inline]
 fn skip_plain_words(b: &[u8], mut i: usize, ensure_ascii: bool) -> usize {
+    // wasm: sixteen bytes at a time with SIMD128 (stops at the first candidate).
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    {
+        use core::arch::wasm32::*;
+        let (quote, backslash, space) = (u8x16_splat(b'"'), u8x16_splat(b'\\'), u8x16_splat(0x20));
+        // ensure_ascii: DEL and every byte >= 0x80 (> 0x7E); else the WTF-8 surrogate lead 0xED.
+        let (high, ed) = (u8x16_splat(0x7E), u8x16_splat(0xED));
+        while i + 16 <= b.len() {
+            // SAFETY: b[i..i + 16] is in bounds; v128_load reads unaligned.
+            let v = unsafe { v128_load(b.as_ptr().add(i).cast::<v128>()) };
+            let mut special = v128_or(v128_or(u8x16_eq(v, quote), u8x16_eq(v, backslash)), u8x16_lt(v, space));
+            special = v128_or(special, if ensure_ascii { u8x16_gt(v, high) } else { u8x16_eq(v, ed) });
+            let bits = u8x16_bitmask(special);
+            if bits != 0 {
+                return i + bits.trailing_zeros() as usize;
+            }
+            i += 16;
+        }
+    }
     const LO: u64 = 0x0101_0101_0101_0101;
     const HI: u64 = 0x8080_8080_8080_8080;
     let zero = |x: u64| x.wrapping_sub(LO) & !x;

@@ -1,0 +1,27 @@
+# Config of `node bench/memory.mjs --workerd`: bench/workerd/memory-worker.mjs over the
+# package's workerd entry (js/workerd.mjs, dist/web). The socket address is overridden
+# on the command line (--socket-addr http=127.0.0.1:PORT).
+using Workerd = import "/workerd/workerd.capnp";
+
+const config :Workerd.Config = (
+  services = [ (name = "main", worker = .worker) ],
+  sockets = [ (name = "http", address = "127.0.0.1:8789", http = (), service = "main") ],
+);
+
+const worker :Workerd.Worker = (
+  modules = [
+    (name = "worker.mjs", esModule = embed "memory-worker.mjs"),
+    (name = "measure.mjs", esModule = embed "../memory-measure.mjs"),
+    (name = "js/workerd.mjs", esModule = embed "../../js/workerd.mjs"),
+    (name = "js/web.mjs", esModule = embed "../../js/web.mjs"),
+    (name = "js/core.mjs", esModule = embed "../../js/core.mjs"),
+    (name = "js/errors.mjs", esModule = embed "../../js/errors.mjs"),
+    (name = "js/fetch.mjs", esModule = embed "../../js/fetch.mjs"),
+    (name = "js/names.mjs", esModule = embed "../../js/names.mjs"),
+    (name = "js/limits.mjs", esModule = embed "../../js/limits.mjs"),
+    (name = "js/constants.mjs", esModule = embed "../../js/constants.mjs"),
+    (name = "dist/web/lians_score.js", esModule = embed "../../dist/web/lians_score.js"),
+    (name = "dist/web/lians_score_bg.wasm", wasm = embed "../../dist/web/lians_score_bg.wasm"),
+  ],
+  compatibilityDate = "2026-01-01",
+);
