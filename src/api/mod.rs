@@ -248,7 +248,9 @@ fn audit_options(options: &Value) -> Result<crate::audit::AuditOptions> {
         None | Some(Value::Null) => None,
         Some(r) => Some(crate::audit::AuditRequest::from_json(r, "/request")?),
     };
-    for (name, slot) in [("cache_ttl_seconds", &mut out.cache_ttl_seconds), ("clock_skew_seconds", &mut out.clock_skew_seconds)] {
+    for (name, slot) in
+        [("cache_ttl_seconds", &mut out.cache_ttl_seconds), ("clock_skew_seconds", &mut out.clock_skew_seconds)]
+    {
         match options.get(name) {
             None | Some(Value::Null) => {}
             Some(v @ (Value::Int(_) | Value::Float(_))) => {

@@ -119,7 +119,8 @@ pub fn rank_tuples(weights: &[f64], floor: u32, ceiling: f64, target: f64) -> (O
     let mut overflow = false;
     // Bounds of the rest: all rank 1 (max) and all rank floor (min).
     let rest_max: Vec<f64> = (0..=m).map(|s| weights[s.min(m)..].iter().map(|w| w / 61.0).sum()).collect();
-    let rest_min: Vec<f64> = (0..=m).map(|s| weights[s.min(m)..].iter().map(|w| w / (60.0 + floor as f64)).sum()).collect();
+    let rest_min: Vec<f64> =
+        (0..=m).map(|s| weights[s.min(m)..].iter().map(|w| w / (60.0 + floor as f64)).sum()).collect();
     let slack = 2e-6;
     #[allow(clippy::too_many_arguments)]
     fn go(
@@ -191,7 +192,20 @@ pub fn rank_tuples(weights: &[f64], floor: u32, ceiling: f64, target: f64) -> (O
     if m == 0 {
         return (Some(out), false);
     }
-    go(0, 0.0, weights, floor, ceiling, target, &mut ranks, &mut out, &mut steps, &mut overflow, (&rest_max, &rest_min), slack);
+    go(
+        0,
+        0.0,
+        weights,
+        floor,
+        ceiling,
+        target,
+        &mut ranks,
+        &mut out,
+        &mut steps,
+        &mut overflow,
+        (&rest_max, &rest_min),
+        slack,
+    );
     if overflow {
         (None, true)
     } else {
@@ -327,7 +341,8 @@ fn mmr_rerank(memories: &[Value], checks: &mut Vec<Check>) {
         if !rel.is_some_and(|r| r >= max_rel) {
             problem = Some((
                 pointer(&stage_ptr(i, j), "input_relevance"),
-                "the first MMR pick is not the largest input (nothing is selected yet, so every similarity is 0)".into(),
+                "the first MMR pick is not the largest input (nothing is selected yet, so every similarity is 0)"
+                    .into(),
             ));
         }
     }
@@ -370,7 +385,8 @@ fn mmr_selection(memories: &[Value], rules: &Rules, checks: &mut Vec<Check>) {
     for (i, j, s) in &recs {
         let sp = stage_ptr(*i, *j);
         let f = |k: &str| number(s.get(k));
-        let (lam, obj, rel, sim) = (f("lambda"), f("selection_objective"), f("normalized_relevance"), f("max_selected_similarity"));
+        let (lam, obj, rel, sim) =
+            (f("lambda"), f("selection_objective"), f("normalized_relevance"), f("max_selected_similarity"));
         let bad = |k: &str, m: &str| Some((pointer(&sp, k), m.to_string()));
         let p = if !lam.is_some_and(|l| l < 1.0) {
             bad("lambda", "mmr-selection is written only with λ < 1 (_mmr_select returns early when λ ≥ 1)")
@@ -538,7 +554,9 @@ fn graph(memories: &[Value], metadatas: &[Value], rules: &Rules, checks: &mut Ve
             let canon = entity.and_then(Value::as_str).map(collapse_whitespace);
             let same = matches!((&canon, &anchor), (Some(e), Some(a)) if e == a);
             match dist {
-                Some(Some(0)) if !same && anchor.is_some() => bad("distance", "distance 0 for an entity that is not the anchor"),
+                Some(Some(0)) if !same && anchor.is_some() => {
+                    bad("distance", "distance 0 for an entity that is not the anchor")
+                }
                 Some(d) if same && truthy && d != Some(0) => bad("distance", "the anchor itself is at distance 0"),
                 _ => None,
             }

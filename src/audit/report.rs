@@ -455,11 +455,15 @@ impl Audit {
         let mut results_omitted = 0usize;
         for mut r in results {
             r.id = shrink(r.id);
-            let header = 200 + match &r.id {
-                Value::Str(s) => s.as_bytes().len(),
-                _ => 64,
-            };
+            let header = 200
+                + match &r.id {
+                    Value::Str(s) => s.as_bytes().len(),
+                    _ => 64,
+                };
             let list = listed.len() < MAX_RESULTS && header <= st.budget;
+            if list {
+                st.budget -= header;
+            }
             let mut kept = Vec::new();
             for c in std::mem::take(&mut r.checks) {
                 let failed = c.failed();
@@ -470,7 +474,6 @@ impl Audit {
                 }
             }
             if list {
-                st.budget -= header;
                 r.checks = kept;
                 listed.push(r);
             } else {

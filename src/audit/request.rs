@@ -209,14 +209,29 @@ impl AuditRequest {
 }
 
 /// One response-level check: `name` holds (`ok`) at `at`.
-fn check(checks: &mut Vec<Check>, name: &str, code: AuditCode, ok: bool, at: &str, bound: Value, expected: Value, m: &str) {
+fn check(
+    checks: &mut Vec<Check>,
+    name: &str,
+    code: AuditCode,
+    ok: bool,
+    at: &str,
+    bound: Value,
+    expected: Value,
+    m: &str,
+) {
     checks.push(Check::new(name, code, ok, at).values(bound, expected).message(m));
 }
 
 /// The receipt's copy of each request field equals what the client sent,
 /// the policy is the one the server resolves from it, the result count is
 /// within `k`. `context` bodies carry `retrieval_policy` and no filters.
-pub(super) fn request_checks(receipt: &Value, request: &AuditRequest, context: bool, results: usize, checks: &mut Vec<Check>) {
+pub(super) fn request_checks(
+    receipt: &Value,
+    request: &AuditRequest,
+    context: bool,
+    results: usize,
+    checks: &mut Vec<Check>,
+) {
     let key = if context { "retrieval_policy" } else { "policy" };
     let pp = pointer("/receipt", key);
     let policy = receipt.get(key);
@@ -236,7 +251,16 @@ pub(super) fn request_checks(receipt: &Value, request: &AuditRequest, context: b
         let ok = got.is_some_and(|g| g == &expected);
         let at = pointer(&pp, field);
         let name = format!("request.{field}");
-        check(checks, &name, AuditCode::RequestMismatch, ok, &at, got.cloned().unwrap_or(Value::Null), expected, "not the policy the server resolves from the request");
+        check(
+            checks,
+            &name,
+            AuditCode::RequestMismatch,
+            ok,
+            &at,
+            got.cloned().unwrap_or(Value::Null),
+            expected,
+            "not the policy the server resolves from the request",
+        );
     }
     let k = request.k.unwrap_or(5);
     check(
@@ -262,7 +286,16 @@ pub(super) fn request_checks(receipt: &Value, request: &AuditRequest, context: b
             Value::Object(o) if o.len() > 16 => Value::int(o.len() as i64),
             other => other.clone(),
         };
-        check(checks, "request.filters", AuditCode::RequestMismatch, ok, "/receipt/filters", shown, expected, "receipt.filters is not the request's filters");
+        check(
+            checks,
+            "request.filters",
+            AuditCode::RequestMismatch,
+            ok,
+            "/receipt/filters",
+            shown,
+            expected,
+            "receipt.filters is not the request's filters",
+        );
     }
     if !context {
         let got = receipt.get("as_of");
@@ -273,7 +306,16 @@ pub(super) fn request_checks(receipt: &Value, request: &AuditRequest, context: b
         };
         let ok = parsed.is_some_and(|p| p == request.as_of);
         let expected = request.as_of.map(|d| Value::str(d.isoformat())).unwrap_or(Value::Null);
-        check(checks, "request.as_of", AuditCode::RequestMismatch, ok, "/receipt/as_of", got.cloned().unwrap_or(Value::Null), expected, "receipt.as_of is not the request's as_of");
+        check(
+            checks,
+            "request.as_of",
+            AuditCode::RequestMismatch,
+            ok,
+            "/receipt/as_of",
+            got.cloned().unwrap_or(Value::Null),
+            expected,
+            "receipt.as_of is not the request's as_of",
+        );
     }
 }
 
@@ -294,7 +336,16 @@ pub(super) fn reference_time_checks(
             let ok = reference.instant_micros() == as_of.naive_as_utc().instant_micros();
             let m = "reference_time is not the request's as_of";
             let expected = Value::str(as_of.isoformat_utc_if_naive());
-            check(checks, "reference_time", AuditCode::ReferenceTimeInconsistent, ok, "/receipt/reference_time", Value::str(reference_text), expected, m);
+            check(
+                checks,
+                "reference_time",
+                AuditCode::ReferenceTimeInconsistent,
+                ok,
+                "/receipt/reference_time",
+                Value::str(reference_text),
+                expected,
+                m,
+            );
             return;
         }
     }
@@ -310,13 +361,31 @@ pub(super) fn reference_time_checks(
             let lo = sent.naive_as_utc().instant_micros().saturating_sub(ttl).saturating_sub(skew);
             let ok = r >= lo;
             let m = "reference_time is earlier than sent_at − cache TTL − skew";
-            check(checks, "reference_time", AuditCode::ReferenceTimeInconsistent, ok, "/receipt/reference_time", Value::str(reference_text), Value::Null, m);
+            check(
+                checks,
+                "reference_time",
+                AuditCode::ReferenceTimeInconsistent,
+                ok,
+                "/receipt/reference_time",
+                Value::str(reference_text),
+                Value::Null,
+                m,
+            );
         }
         if let Some(received) = req.received_at {
             let hi = received.naive_as_utc().instant_micros().saturating_add(skew);
             let ok = r <= hi;
             let m = "reference_time is later than received_at + skew";
-            check(checks, "reference_time", AuditCode::ReferenceTimeInconsistent, ok, "/receipt/reference_time", Value::str(reference_text), Value::Null, m);
+            check(
+                checks,
+                "reference_time",
+                AuditCode::ReferenceTimeInconsistent,
+                ok,
+                "/receipt/reference_time",
+                Value::str(reference_text),
+                Value::Null,
+                m,
+            );
         }
     }
     // The latest ingestion time among the results (unparseable ones are
@@ -336,6 +405,15 @@ pub(super) fn reference_time_checks(
         let at = pointer(&pointer("/memories", &i.to_string()), "ingestion_time");
         let bound = memories[i].get("ingestion_time").cloned().unwrap_or(Value::Null);
         let m = "reference_time (the server's clock, no as_of) is before a returned memory's ingestion_time";
-        check(checks, "reference_after_ingestion", AuditCode::ReferenceTimeInconsistent, r >= t, &at, bound, Value::str(reference_text), m);
+        check(
+            checks,
+            "reference_after_ingestion",
+            AuditCode::ReferenceTimeInconsistent,
+            r >= t,
+            &at,
+            bound,
+            Value::str(reference_text),
+            m,
+        );
     }
 }

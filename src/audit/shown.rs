@@ -50,7 +50,13 @@ fn keyed(m: &Value) -> bool {
 }
 
 /// Run the rules on the body (`metadatas[i]`: memory i's metadata).
-pub(super) fn rules(memories: &[Value], metadatas: &[Value], filters: Option<&Object>, context: bool, checks: &mut Vec<Check>) {
+pub(super) fn rules(
+    memories: &[Value],
+    metadatas: &[Value],
+    filters: Option<&Object>,
+    context: bool,
+    checks: &mut Vec<Check>,
+) {
     if !context {
         if let Some(f) = filters {
             filter_rule(memories, metadatas, f, checks);
@@ -78,14 +84,19 @@ fn filter_rule(memories: &[Value], metadatas: &[Value], filters: &Object, checks
                 }
                 let ok = matches!((meta.get(&key).and_then(py_str), py_str(v)), (Some(a), Some(b)) if a == b);
                 if !ok {
-                    problem = Some((pointer(&pointer(&format!("/memories/{i}"), "metadata"), &key), v.clone(), key.into_owned()));
+                    problem = Some((
+                        pointer(&pointer(&format!("/memories/{i}"), "metadata"), &key),
+                        v.clone(),
+                        key.into_owned(),
+                    ));
                     break 'results;
                 }
                 continue;
             }
             let Some(want) = py_str(v) else { continue };
             if !holds(meta.get(&key), &want) {
-                problem = Some((pointer(&pointer(&format!("/memories/{i}"), "metadata"), &key), v.clone(), key.into_owned()));
+                problem =
+                    Some((pointer(&pointer(&format!("/memories/{i}"), "metadata"), &key), v.clone(), key.into_owned()));
                 break 'results;
             }
         }
@@ -142,8 +153,13 @@ fn derived(memories: &[Value], metadatas: &[Value], checks: &mut Vec<Check>) {
     match problem {
         None => checks.push(Check::new("derived_clauses", AuditCode::DerivedClauseReturned, true, "/memories")),
         Some(i) => checks.push(
-            Check::new("derived_clauses", AuditCode::DerivedClauseReturned, false, format!("/memories/{i}/metadata/_parent"))
-                .message("a derived clause returned below its _parent in the hybrid order (_collapse_derived drops it)"),
+            Check::new(
+                "derived_clauses",
+                AuditCode::DerivedClauseReturned,
+                false,
+                format!("/memories/{i}/metadata/_parent"),
+            )
+            .message("a derived clause returned below its _parent in the hybrid order (_collapse_derived drops it)"),
         ),
     }
 }
@@ -154,7 +170,9 @@ fn scopes(memories: &[Value], metadatas: &[Value], checks: &mut Vec<Check>) {
     let mut problem: Option<usize> = None;
     let mut any = false;
     for (i, m) in memories.iter().enumerate() {
-        let Some(f) = m.get("score_breakdown").and_then(|b| b.get("fusion")).and_then(|f| f.get("scopes")) else { continue };
+        let Some(f) = m.get("score_breakdown").and_then(|b| b.get("fusion")).and_then(|f| f.get("scopes")) else {
+            continue;
+        };
         any = true;
         let got = metadatas.get(i).and_then(|md| md.get("_retrieval_scopes"));
         if !got.is_some_and(|g| py_eq(g, f)) {
@@ -168,8 +186,13 @@ fn scopes(memories: &[Value], metadatas: &[Value], checks: &mut Vec<Check>) {
     match problem {
         None => checks.push(Check::new("retrieval_scopes", AuditCode::RetrievalScopesMismatch, true, "/memories")),
         Some(i) => checks.push(
-            Check::new("retrieval_scopes", AuditCode::RetrievalScopesMismatch, false, format!("/memories/{i}/metadata/_retrieval_scopes"))
-                .message("metadata._retrieval_scopes is not score_breakdown.fusion.scopes"),
+            Check::new(
+                "retrieval_scopes",
+                AuditCode::RetrievalScopesMismatch,
+                false,
+                format!("/memories/{i}/metadata/_retrieval_scopes"),
+            )
+            .message("metadata._retrieval_scopes is not score_breakdown.fusion.scopes"),
         ),
     }
 }
