@@ -196,6 +196,35 @@ pub fn audit_recall_options(wire: &str, options: &AuditOptions, admit: Admit<'_>
     Ok(audit)
 }
 
+/// The stage replays ([`replay`]) alone, on `memories` (recall-body
+/// memories with their `score_breakdown`) and `metadatas` (each memory's
+/// metadata), under a plan of `scopes` (facet order) and `candidate_floor`:
+/// the checks they add. For the differential test against the reference's
+/// own stage functions (`tests/audit_stages.rs`).
+#[doc(hidden)]
+pub fn replay_checks(memories: &[Value], metadatas: &[Value], scopes: &[&str], candidate_floor: i64) -> Vec<Check> {
+    const KNOWN: [&str; 4] = ["episodic", "temporal", "relational", "typed"];
+    let scopes: Vec<&'static str> =
+        scopes.iter().map(|s| KNOWN.iter().copied().find(|k| k == s).unwrap_or("unknown")).collect();
+    let rules = rules::Rules {
+        policy: Some(rules::Policy {
+            mode: "deep".to_string(),
+            strategy: "adaptive".to_string(),
+            max_variants: scopes.len() as i64,
+            candidate_floor,
+            k_max: 200,
+        }),
+        plan: planner::QueryPlan { variants: scopes.iter().map(|s| s.to_string()).collect(), scopes },
+        context: false,
+        filters: None,
+        as_of_null: true,
+        results: memories.len(),
+    };
+    let mut checks = Vec::new();
+    replay::replay(memories, metadatas, &rules, &mut checks);
+    checks
+}
+
 /// The server's own rules that bind the response as a whole (the policy,
 /// the query plan, `as_of`, order, duplicates, stage positions: see
 /// [`rules`]), checked into `checks`; returns what the per-result rules share.

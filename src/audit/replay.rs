@@ -13,12 +13,14 @@
 //!   each result (bounded work) and a distinct assignment across results.
 //! - **mmr-rerank**: the first pick is the largest input (every similarity
 //!   is 0 before anything is selected); each later pick is the argmax, and
-//!   an item's similarity to the selected set only grows, so the bound
-//!   `selection_objective`s do not increase after the first pick.
+//!   an item's similarity to the selected set only grows once an embedded
+//!   item is selected (0 before), so from the second pick on no pick whose
+//!   own similarity is ≥ 0 has a larger objective than an earlier pick.
 //! - **mmr-selection**: written only with λ < 1, one λ for the server; the
 //!   first record is `{lambda: λ, selection_objective: λ,
-//!   normalized_relevance: 1.0, max_selected_similarity: 0.0}`; objectives
-//!   do not increase along a facet's selection; `normalized_relevance` in
+//!   normalized_relevance: 1.0, max_selected_similarity: 0.0}`; from the
+//!   second record on (argmax picks; similarity starts at 0.0 and only
+//!   grows), objectives do not increase along a facet's selection; `normalized_relevance` in
 //!   [0, 1], similarity ≥ 0, objective = λ·rel − (1 − λ)·sim.
 //! - **cross-encoder**: one model; every returned row was evaluated (the
 //!   window is at least `k`); positions follow `raw_model_score` descending.
@@ -347,27 +349,28 @@ fn mmr_rerank(memories: &[Value], checks: &mut Vec<Check>) {
         }
     }
     if problem.is_none() {
-        let mut previous: Option<f64> = None;
+        // The smallest objective picked so far (from the second pick on).
+        let mut lowest: Option<f64> = None;
         for (p, (i, j, s)) in &ordered {
             if *p < 2 {
                 continue;
             }
-            let obj = number(s.get("selection_objective"));
-            match (obj, previous) {
-                (Some(o), Some(prev)) if o > prev => {
-                    problem = Some((
-                        pointer(&stage_ptr(*i, *j), "selection_objective"),
-                        "an MMR pick with a larger objective than the one before it (the reference picks the argmax, and similarities only grow)".into(),
-                    ));
-                    break;
-                }
-                (None, _) => {
-                    problem = Some((pointer(&stage_ptr(*i, *j), "selection_objective"), "no objective".into()));
-                    break;
-                }
-                _ => {}
+            let (obj, sim) = (number(s.get("selection_objective")), number(s.get("max_selected_similarity")));
+            let Some(o) = obj else {
+                problem = Some((pointer(&stage_ptr(*i, *j), "selection_objective"), "no objective".into()));
+                break;
+            };
+            // An item's similarity only grows once an embedded item is
+            // selected; before that it is the default 0, so a pick whose
+            // own similarity is negative may score above an earlier pick.
+            if sim.is_some_and(|x| x >= 0.0) && lowest.is_some_and(|l| o > l + 1e-6) {
+                problem = Some((
+                    pointer(&stage_ptr(*i, *j), "selection_objective"),
+                    "an MMR pick with a larger objective than an earlier one, though its similarity is not negative (the reference picks the argmax, and similarities only grow)".into(),
+                ));
+                break;
             }
-            previous = obj;
+            lowest = Some(lowest.map_or(o, |l| l.min(o)));
         }
     }
     push(checks, "mmr_rerank_replay", AuditCode::StageReplayMismatch, problem, "/memories");
@@ -438,6 +441,10 @@ fn mmr_selection(memories: &[Value], rules: &Rules, checks: &mut Vec<Check>) {
             let ordered = by_position(group);
             let mut previous: Option<(i64, f64)> = None;
             for (p, (i, j, s)) in &ordered {
+                // The first record is the pool's top, not an argmax pick.
+                if *p < 2 {
+                    continue;
+                }
                 let o = number(s.get("selection_objective")).unwrap_or(f64::NAN);
                 if let Some((pp, po)) = previous {
                     if pp == *p || o > po {
