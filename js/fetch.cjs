@@ -14,6 +14,11 @@
 //     The report is also the response's `liansVerification` property.
 //   GET …/v1/decisions/{id}/evidence-pack (2xx), when `options.trustedPublicKey`
 //     is given: verifyEvidencePack with that key (and `expectedKeyId`).
+//   With `options.audit: true`, a verified recall response is also audited
+//     (auditRecall) against the request it answers (its JSON body, `sent_at`
+//     just before the call, `received_at` once the body is read): the report
+//     is `liansAudit` and `x-lians-audit: consistent|inconsistent`; an
+//     inconsistent one rejects (or is reported) like an invalid one.
 //   Everything else (other paths and methods, non-2xx answers) is returned
 //     as the base fetch returned it; a non-2xx answer of a verified route only
 //     loses `x-lians-*` verification headers it may carry (they are this
@@ -25,7 +30,7 @@
 // free of imports other than ./errors.mjs.
 const { LiansScoreError, LiansVerificationError } = require("./errors.cjs");
 
-const OPTION_NAMES = ["given", "onInvalid", "onVerified", "trustedPublicKey", "expectedKeyId"];
+const OPTION_NAMES = ["given", "onInvalid", "onVerified", "trustedPublicKey", "expectedKeyId", "audit"];
 /** The `given` fields a caller may add (the query always comes from the request). */
 const GIVEN_NAMES = [
   "contents",
@@ -39,6 +44,7 @@ const GIVEN_NAMES = [
 ];
 const HEADER_VERIFICATION = "x-lians-verification";
 const HEADER_SHA256 = "x-lians-receipt-sha256";
+const HEADER_AUDIT = "x-lians-audit";
 const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
 const PACK_PATH = /\/v1\/decisions\/[^/]+\/evidence-pack$/;
 
@@ -55,6 +61,9 @@ function verifyingFetchFor(api) {
       );
     }
     const opts = readOptions(options);
+    if (opts.audit && typeof api.auditRecall !== "function") {
+      throw new LiansScoreError("invalid_value", "lians-score: options.audit needs auditRecall (the full build, not lians-score/verify)", "/options/audit");
+    }
     const verifying = function fetch(input, init) {
       return verifyingCall(api, base, opts, input, init);
     };
@@ -108,8 +117,12 @@ function readOptions(options) {
       "/options/trustedPublicKey",
     );
   }
+  if (options.audit !== undefined && typeof options.audit !== "boolean") {
+    throw new LiansScoreError("wrong_type", `lians-score: options.audit must be a boolean, got ${describe(options.audit)}`, "/options/audit");
+  }
+  const audit = options.audit === true;
   const pack = key === undefined ? null : keyId === undefined ? { trusted_public_key: key } : { trusted_public_key: key, expected_key_id: keyId };
-  return { onInvalid, onVerified, given, pack };
+  return { onInvalid, onVerified, given, pack, audit };
 }
 
 async function verifyingCall(api, base, opts, input, init) {
@@ -133,24 +146,39 @@ async function verifyingCall(api, base, opts, input, init) {
     }
   }
 
+  const sentAt = new Date().toISOString();
   const res = await base(input, init);
   if (!(res.status >= 200 && res.status < 300)) return withoutVerificationHeaders(res);
 
-  const query = target.endpoint === "evidence_pack" ? null : await requestQuery(bodySource, target);
+  const request = target.endpoint === "evidence_pack" ? null : await requestBody(bodySource, target);
+  const query = request === null ? null : request.query;
   const bytes = new Uint8Array(await res.arrayBuffer());
+  const receivedAt = new Date().toISOString();
   if (typeof api.isInitialized === "function" && !api.isInitialized()) await api.init();
   let report;
   if (target.endpoint === "recall") report = api.verifyRecallReceipt(bytes, { ...opts.given, query });
   else if (target.endpoint === "context") report = api.verifyContextReceipt(bytes, { ...opts.given, query });
   else report = api.verifyEvidencePack(bytes, opts.pack);
+  const audit =
+    opts.audit && target.endpoint === "recall" && report.valid
+      ? api.auditRecall(bytes, { request: { ...request, sent_at: sentAt, received_at: receivedAt } })
+      : undefined;
 
   if (opts.onVerified !== undefined) {
-    await opts.onVerified(report, { url: target.url, method: target.method, endpoint: target.endpoint, query });
+    await opts.onVerified(report, { url: target.url, method: target.method, endpoint: target.endpoint, query, audit });
   }
   if (!report.valid && opts.onInvalid === "throw") {
     throw new LiansVerificationError(report, verificationMessage(report, target));
   }
-  return verifiedResponse(res, bytes, report);
+  if (audit !== undefined && !audit.consistent && opts.onInvalid === "throw") {
+    throw new LiansVerificationError(audit, `lians-score: the response of ${target.method} ${target.url} failed the audit: ${audit.failures.join(", ")}`);
+  }
+  const out = verifiedResponse(res, bytes, report);
+  if (audit !== undefined) {
+    out.headers.set(HEADER_AUDIT, audit.consistent ? "consistent" : "inconsistent");
+    defineValue(out, "liansAudit", audit);
+  }
+  return out;
 }
 
 /** {endpoint, url, method} when the request is one this wrapper verifies; null otherwise. */
@@ -189,8 +217,8 @@ function classify(input, init, opts) {
   return endpoint === null ? null : { endpoint, url: url.href, method };
 }
 
-/** The `query` of the request's JSON body; a request this wrapper cannot read fails closed. */
-async function requestQuery(source, target) {
+/** The request's JSON body, with a string `query`; a request this wrapper cannot read fails closed. */
+async function requestBody(source, target) {
   const route = `${target.method} /v1/${target.endpoint}`;
   let text;
   try {
@@ -219,7 +247,7 @@ async function requestQuery(source, target) {
       "/query",
     );
   }
-  return query;
+  return request;
 }
 
 async function bodyText(source) {
@@ -237,6 +265,7 @@ async function bodyText(source) {
 function verifiedResponse(res, bytes, report) {
   const headers = new Headers(res.headers);
   headers.set(HEADER_VERIFICATION, report.valid ? "valid" : "invalid");
+  headers.delete(HEADER_AUDIT);
   if (typeof report.receipt_sha256 === "string") headers.set(HEADER_SHA256, report.receipt_sha256);
   else headers.delete(HEADER_SHA256);
   // The bytes are the decoded body: the wire's encoding and length no longer describe them.
@@ -253,10 +282,11 @@ function verifiedResponse(res, bytes, report) {
 }
 
 function withoutVerificationHeaders(res) {
-  if (!res.headers.has(HEADER_VERIFICATION) && !res.headers.has(HEADER_SHA256)) return res;
+  if (!res.headers.has(HEADER_VERIFICATION) && !res.headers.has(HEADER_SHA256) && !res.headers.has(HEADER_AUDIT)) return res;
   const headers = new Headers(res.headers);
   headers.delete(HEADER_VERIFICATION);
   headers.delete(HEADER_SHA256);
+  headers.delete(HEADER_AUDIT);
   const out = new Response(res.body, { status: res.status, statusText: res.statusText, headers });
   defineValue(out, "url", res.url);
   defineValue(out, "redirected", res.redirected);

@@ -701,6 +701,8 @@ export interface VerifiedRequest {
   endpoint: VerifiedEndpoint;
   /** The `query` of the request's JSON body (null for an Evidence Pack). */
   query: string | null;
+  /** With `audit: true`, a recall response's audit against its request (else undefined). */
+  audit?: AuditReport;
 }
 
 /** Options of {@link createVerifyingFetch}. Unknown names throw `invalid_value` (with a did-you-mean hint). */
@@ -724,11 +726,19 @@ export interface VerifyingFetchOptions {
   trustedPublicKey?: string;
   /** The key id packs must name (needs `trustedPublicKey`). */
   expectedKeyId?: string;
+  /**
+   * Also audit each valid recall response ({@link auditRecall}) against the request it answers (its JSON body,
+   * with `sent_at`/`received_at` taken around the call): `x-lians-audit: consistent|inconsistent` and `liansAudit`;
+   * an inconsistent one rejects like an invalid one (or resolves with `onInvalid: "report"`). Full build only.
+   */
+  audit?: boolean;
 }
 
 /** A response a verifying fetch checked: the same bytes, plus `x-lians-verification` and `x-lians-receipt-sha256`. */
 export interface VerifiedResponse {
   readonly liansVerification: VerificationReport;
+  /** With `audit: true`, a recall response's audit (else undefined). */
+  readonly liansAudit?: AuditReport;
 }
 
 /**

@@ -108,7 +108,7 @@ def mmr_rerank_case(rng):
 
 
 def mmr_selection_case(rng):
-    n = rng.randint(2, 30)
+    n = rng.randint(2, 20)
     dim = rng.choice([2, 3, 8])
     rows = []
     for i in range(n):

@@ -236,7 +236,9 @@ fn audit_options(options: &Value) -> Result<crate::audit::AuditOptions> {
         return Err(Error::new(
             ErrorCode::InvalidValue,
             crate::receipt::report::pointer("", &name),
-            format!("unknown audit option {name:?}: the options are {}", NAMES.join(", ")),
+            format!(
+                "unknown audit option {name:?}: the options are query, request, cache_ttl_seconds, clock_skew_seconds"
+            ),
         ));
     }
     out.query = match options.get("query") {
@@ -256,7 +258,10 @@ fn audit_options(options: &Value) -> Result<crate::audit::AuditOptions> {
             Some(v @ (Value::Int(_) | Value::Float(_))) => {
                 let x = match v {
                     Value::Float(x) => *x,
-                    Value::Int(d) => d.parse::<f64>().unwrap_or(f64::NAN),
+                    Value::Int(d) => match crate::py::float::int_to_f64(d) {
+                        crate::py::float::PyFloat::Ok(x) => x,
+                        _ => f64::NAN,
+                    },
                     _ => f64::NAN,
                 };
                 if !(x.is_finite() && x >= 0.0 && x <= 86_400.0) {

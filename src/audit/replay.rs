@@ -28,8 +28,6 @@
 //!   without one) and then no distance; distance in 0..=3 (BFS depth 3);
 //!   0 exactly for the anchor itself.
 
-use std::collections::HashSet;
-
 use super::planner::collapse_whitespace;
 use super::report::{AuditCode, Check};
 use super::rules::Rules;
@@ -73,7 +71,21 @@ fn records<'a>(memories: &'a [Value], name: &str) -> Vec<Rec<'a>> {
     out
 }
 
-fn push(checks: &mut Vec<Check>, name: &str, code: AuditCode, problem: Option<(String, String)>, ok_at: &str) {
+/// No scope twice in the plan (at most four: a scan, no hash set).
+fn distinct(scopes: &[&str]) -> bool {
+    scopes.iter().enumerate().all(|(i, s)| !scopes[..i].contains(s))
+}
+
+/// One replay's check: passed at `ok_at`, or failed at the problem's pointer
+/// with its message (out of line: the wasm build is size-bound).
+#[inline(never)]
+pub(super) fn push(
+    checks: &mut Vec<Check>,
+    name: &str,
+    code: AuditCode,
+    problem: Option<(String, String)>,
+    ok_at: &str,
+) {
     match problem {
         None => checks.push(Check::new(name, code, true, ok_at)),
         Some((at, m)) => checks.push(Check::new(name, code, false, at).message(m)),
@@ -219,7 +231,7 @@ pub fn rank_tuples(weights: &[f64], floor: u32, ceiling: f64, target: f64) -> (O
 fn fusion(memories: &[Value], rules: &Rules, checks: &mut Vec<Check>) {
     let Some(policy) = &rules.policy else { return };
     let scopes_plan = &rules.plan.scopes;
-    if scopes_plan.len() < 2 || scopes_plan.iter().collect::<HashSet<_>>().len() != scopes_plan.len() {
+    if scopes_plan.len() < 2 || !distinct(scopes_plan) {
         return;
     }
     let weights: Vec<f64> = (0..scopes_plan.len()).map(|i| if i == 0 { 1.25 } else { 1.0 }).collect();
@@ -244,7 +256,14 @@ fn fusion(memories: &[Value], rules: &Rules, checks: &mut Vec<Check>) {
         if facets.is_empty() {
             continue; // reported by the fusion record's own rule
         }
-        facets.sort_unstable();
+        // At most four: insertion order by facet index.
+        for a in 1..facets.len() {
+            let mut b = a;
+            while b > 0 && facets[b - 1] > facets[b] {
+                facets.swap(b - 1, b);
+                b -= 1;
+            }
+        }
         let w: Vec<f64> = facets.iter().map(|&x| weights[x]).collect();
         let (found, feasible) = rank_tuples(&w, floor, ceiling, *target);
         if found.is_some() && !feasible && infeasible.is_none() {
@@ -258,65 +277,63 @@ fn fusion(memories: &[Value], rules: &Rules, checks: &mut Vec<Check>) {
     let problem = infeasible.map(|i| {
         (
             format!("/memories/{i}/score_breakdown/fusion/normalized_rrf_score"),
-            "no facet ranks within candidate_floor give this normalized_rrf_score".to_string(),
+            "no facet ranks give this normalized_rrf_score".to_string(),
         )
     });
     push(checks, "fusion_replay", AuditCode::FusionInconsistent, problem, "/memories");
     // A distinct assignment: each facet ranks each memory once.
-    let mut constrained: Vec<(usize, Vec<Vec<(usize, u32)>>)> = all
-        .iter()
-        .filter(|(_, t)| t.feasible)
-        .filter_map(|(i, t)| {
-            t.found.as_ref().map(|tuples| {
-                (*i, tuples.iter().map(|tu| t.facets.iter().copied().zip(tu.iter().copied()).collect()).collect())
-            })
-        })
-        .collect();
-    constrained.sort_by_key(|(_, opts)| opts.len());
-    let mut used: HashSet<(usize, u32)> = HashSet::new();
+    // The most constrained results first (bucketed by their number of tuples, at most MAX_TUPLES).
+    let mut constrained: Vec<(usize, &Tuples)> = Vec::new();
+    for size in 1..=MAX_TUPLES {
+        for (i, t) in all.iter().filter(|(_, t)| t.feasible && t.found.as_ref().is_some_and(|f| f.len() == size)) {
+            constrained.push((*i, t));
+        }
+    }
+    // (facet, rank) taken: one bit each.
+    let width = floor as usize + 1;
+    let mut used = vec![false; scopes_plan.len() * width];
     let mut nodes = 0usize;
     let mut deepest = 0usize;
     fn assign(
         d: usize,
-        items: &[(usize, Vec<Vec<(usize, u32)>>)],
-        used: &mut HashSet<(usize, u32)>,
+        items: &[(usize, &Tuples)],
+        used: &mut (Vec<bool>, usize),
         nodes: &mut usize,
         deepest: &mut usize,
     ) -> Option<bool> {
-        if d == items.len() {
-            return Some(true);
-        }
+        let Some((_, t)) = items.get(d) else { return Some(true) };
         *deepest = (*deepest).max(d);
-        for opt in &items[d].1 {
+        let w = used.1;
+        for ranks in t.found.iter().flatten() {
             *nodes += 1;
             if *nodes > ASSIGN_BUDGET {
                 return None;
             }
-            if opt.iter().any(|x| used.contains(x)) {
+            let slot = |x: usize| t.facets[x] * w + ranks[x] as usize;
+            if (0..ranks.len()).any(|x| used.0[slot(x)]) {
                 continue;
             }
-            for x in opt {
-                used.insert(*x);
+            for x in 0..ranks.len() {
+                used.0[slot(x)] = true;
             }
             let r = assign(d + 1, items, used, nodes, deepest);
-            for x in opt {
-                used.remove(x);
+            for x in 0..ranks.len() {
+                used.0[slot(x)] = false;
             }
             match r {
-                Some(true) => return Some(true),
-                None => return None,
                 Some(false) => {}
+                other => return other,
             }
         }
         Some(false)
     }
+    let mut used = (std::mem::take(&mut used), width);
     let result = assign(0, &constrained, &mut used, &mut nodes, &mut deepest);
     let problem = (result == Some(false)).then(|| {
         let i = constrained.get(deepest).map(|(i, _)| *i).unwrap_or(0);
         (
             format!("/memories/{i}/score_breakdown/fusion/normalized_rrf_score"),
-            "no assignment of distinct ranks within each facet gives the returned normalized_rrf_scores (one facet ranks each memory once)"
-                .to_string(),
+            "no distinct ranks per facet give these normalized_rrf_scores".to_string(),
         )
     });
     push(checks, "fusion_ranks", AuditCode::FusionInconsistent, problem, "/memories");
@@ -324,10 +341,21 @@ fn fusion(memories: &[Value], rules: &Rules, checks: &mut Vec<Check>) {
 
 // -------------------------------------------------------------- mmr-rerank
 
-fn by_position<'a>(recs: &[Rec<'a>]) -> Vec<(i64, Rec<'a>)> {
-    let mut v: Vec<(i64, Rec<'a>)> = recs.iter().filter_map(|r| int_of(r.2.get("position")).map(|p| (p, *r))).collect();
-    v.sort_by_key(|(p, _)| *p);
-    v
+/// The records by position (`1..=max(len, 200)`; out of range: left out,
+/// they fail their own checks), in position order, and whether a position
+/// repeats (linear: one slot per position).
+fn by_position<'a>(recs: &[Rec<'a>]) -> (Vec<(i64, Rec<'a>)>, bool) {
+    let width = recs.len().max(200) + 1;
+    let mut slots: Vec<Option<Rec<'a>>> = vec![None; width];
+    let mut repeated = false;
+    for r in recs {
+        if let Some(p) = int_of(r.2.get("position")).and_then(|p| usize::try_from(p).ok()).filter(|p| *p < width) {
+            repeated |= slots[p].is_some();
+            slots[p] = Some(*r);
+        }
+    }
+    let out = slots.into_iter().enumerate().filter_map(|(p, r)| r.map(|r| (p as i64, r))).collect();
+    (out, repeated)
 }
 
 fn mmr_rerank(memories: &[Value], checks: &mut Vec<Check>) {
@@ -335,7 +363,7 @@ fn mmr_rerank(memories: &[Value], checks: &mut Vec<Check>) {
     if recs.is_empty() {
         return;
     }
-    let ordered = by_position(&recs);
+    let (ordered, _) = by_position(&recs);
     let mut problem: Option<(String, String)> = None;
     let max_rel = recs.iter().filter_map(|r| number(r.2.get("input_relevance"))).fold(f64::NEG_INFINITY, f64::max);
     if let Some((1, (i, j, first))) = ordered.first().copied() {
@@ -343,8 +371,7 @@ fn mmr_rerank(memories: &[Value], checks: &mut Vec<Check>) {
         if !rel.is_some_and(|r| r >= max_rel) {
             problem = Some((
                 pointer(&stage_ptr(i, j), "input_relevance"),
-                "the first MMR pick is not the largest input (nothing is selected yet, so every similarity is 0)"
-                    .into(),
+                "the first MMR pick is not the largest input".into(),
             ));
         }
     }
@@ -364,10 +391,8 @@ fn mmr_rerank(memories: &[Value], checks: &mut Vec<Check>) {
             // selected; before that it is the default 0, so a pick whose
             // own similarity is negative may score above an earlier pick.
             if sim.is_some_and(|x| x >= 0.0) && lowest.is_some_and(|l| o > l + 1e-6) {
-                problem = Some((
-                    pointer(&stage_ptr(*i, *j), "selection_objective"),
-                    "an MMR pick with a larger objective than an earlier one, though its similarity is not negative (the reference picks the argmax, and similarities only grow)".into(),
-                ));
+                problem =
+                    Some((pointer(&stage_ptr(*i, *j), "selection_objective"), "not the argmax order of MMR".into()));
                 break;
             }
             lowest = Some(lowest.map_or(o, |l| l.min(o)));
@@ -392,21 +417,22 @@ fn mmr_selection(memories: &[Value], rules: &Rules, checks: &mut Vec<Check>) {
             (f("lambda"), f("selection_objective"), f("normalized_relevance"), f("max_selected_similarity"));
         let bad = |k: &str, m: &str| Some((pointer(&sp, k), m.to_string()));
         let p = if !lam.is_some_and(|l| l < 1.0) {
-            bad("lambda", "mmr-selection is written only with λ < 1 (_mmr_select returns early when λ ≥ 1)")
+            bad("lambda", "mmr-selection with λ ≥ 1")
         } else if lam != lam0 {
-            bad("lambda", "two λ in one body (the server's λ is one setting)")
+            bad("lambda", "two λ in one body")
         } else if !rel.is_some_and(|r| (0.0..=1.0).contains(&r)) {
             bad("normalized_relevance", "normalized relevance outside [0, 1]")
         } else if !sim.is_some_and(|s| s >= 0.0) {
-            bad("max_selected_similarity", "a negative similarity (_mmr_select starts it at 0.0)")
+            bad("max_selected_similarity", "a negative similarity")
         } else if let (Some(l), Some(o), Some(r), Some(x)) = (lam, obj, rel, sim) {
-            let tol = 1e-6 + (l.abs() + (1.0 - l).abs()) * 5e-7;
-            if (o - (l * r - (1.0 - l) * x)).abs() > tol + 1e-12 {
-                bad("selection_objective", "not λ·normalized_relevance − (1 − λ)·max_selected_similarity")
+            // Each of λ, rel, sim and the objective is bound rounded to 6 places.
+            let tol = 5e-7 * (1.0 + l.abs() + (1.0 - l).abs() + r.abs() + x.abs()) + 1e-9;
+            if (o - (l * r - (1.0 - l) * x)).abs() > tol {
+                bad("selection_objective", "not λ·relevance − (1 − λ)·similarity")
             } else if int_of(s.get("position")) == Some(1)
                 && !(r == 1.0 && x == 0.0 && Some(o) == Some(round6(l)) && s.get("lambda").is_some())
             {
-                bad("selection_objective", "not the first record _mmr_select writes (λ, λ, 1.0, 0.0)")
+                bad("selection_objective", "not the first record of _mmr_select")
             } else {
                 None
             }
@@ -419,7 +445,7 @@ fn mmr_selection(memories: &[Value], rules: &Rules, checks: &mut Vec<Check>) {
         }
     }
     // Objectives along one facet's selection do not increase.
-    let plan_unique = rules.plan.scopes.iter().collect::<HashSet<_>>().len() == rules.plan.scopes.len();
+    let plan_unique = distinct(&rules.plan.scopes);
     if problem.is_none() && plan_unique && !rules.context {
         let scope = |i: usize| {
             memories[i]
@@ -438,24 +464,24 @@ fn mmr_selection(memories: &[Value], rules: &Rules, checks: &mut Vec<Check>) {
             }
         }
         'groups: for (_, group) in &groups {
-            let ordered = by_position(group);
-            let mut previous: Option<(i64, f64)> = None;
+            let (ordered, repeated) = by_position(group);
+            let mut previous: Option<f64> = None;
             for (p, (i, j, s)) in &ordered {
                 // The first record is the pool's top, not an argmax pick.
                 if *p < 2 {
                     continue;
                 }
                 let o = number(s.get("selection_objective")).unwrap_or(f64::NAN);
-                if let Some((pp, po)) = previous {
-                    if pp == *p || o > po {
+                if let Some(po) = previous {
+                    if repeated || o > po {
                         problem = Some((
                             pointer(&stage_ptr(*i, *j), "selection_objective"),
-                            "one facet's MMR selection is not the reference's greedy argmax order (objectives rise, or a position repeats)".into(),
+                            "not the argmax order of MMR selection".into(),
                         ));
                         break 'groups;
                     }
                 }
-                previous = Some((*p, o));
+                previous = Some(o);
             }
         }
     }
@@ -475,11 +501,11 @@ fn cross_encoder(memories: &[Value], checks: &mut Vec<Check>) {
         let sp = stage_ptr(*i, *j);
         let bad = |k: &str, m: &str| Some((pointer(&sp, k), m.to_string()));
         let p = if !s.get("model").and_then(Value::as_str).is_some_and(|m| !m.is_empty()) || s.get("model") != model0 {
-            bad("model", "not the server's one reranker model")
+            bad("model", "not one model")
         } else if s.get("evaluated") != Some(&Value::Bool(true)) {
-            bad("evaluated", "a returned row the model did not evaluate (the window holds at least k rows)")
+            bad("evaluated", "a returned row not evaluated")
         } else if !number(s.get("raw_model_score")).is_some_and(f64::is_finite) {
-            bad("raw_model_score", "no finite raw_model_score")
+            bad("raw_model_score", "no raw_model_score")
         } else {
             None
         };
@@ -489,15 +515,13 @@ fn cross_encoder(memories: &[Value], checks: &mut Vec<Check>) {
         }
     }
     if problem.is_none() {
-        let ordered = by_position(&recs);
+        let (ordered, _) = by_position(&recs);
         let mut previous: Option<f64> = None;
         for (_, (i, j, s)) in &ordered {
             let raw = number(s.get("raw_model_score")).unwrap_or(f64::NAN);
             if previous.is_some_and(|p| raw > p) {
-                problem = Some((
-                    pointer(&stage_ptr(*i, *j), "raw_model_score"),
-                    "cross-encoder positions are not by raw_model_score descending".into(),
-                ));
+                problem =
+                    Some((pointer(&stage_ptr(*i, *j), "raw_model_score"), "not by raw_model_score descending".into()));
                 break;
             }
             previous = Some(raw);
@@ -548,23 +572,21 @@ fn graph(memories: &[Value], metadatas: &[Value], rules: &Rules, checks: &mut Ve
         };
         let truthy = meta_val.is_some_and(Value::truthy);
         let p = if dist.is_none() {
-            bad("distance", "a distance the server does not write (BFS to depth 3, or null)")
+            bad("distance", "not null or 0..=3")
         } else if matches!(entity, None | Some(Value::Null)) && dist != Some(None) {
-            bad("distance", "a distance for a result without an entity")
+            bad("distance", "a distance without an entity")
         } else if !truthy && dist != Some(None) {
-            bad("distance", "a distance although metadata has no entity under entity_key")
+            bad("distance", "a distance without metadata[entity_key]")
         } else if key.is_some()
             && expected_entity.as_ref().is_some_and(|e| e.as_deref() != entity.and_then(Value::as_str))
         {
-            bad("entity", "not str(metadata[entity_key]) of the returned memory")
+            bad("entity", "not str(metadata[entity_key])")
         } else {
             let canon = entity.and_then(Value::as_str).map(collapse_whitespace);
             let same = matches!((&canon, &anchor), (Some(e), Some(a)) if e == a);
             match dist {
-                Some(Some(0)) if !same && anchor.is_some() => {
-                    bad("distance", "distance 0 for an entity that is not the anchor")
-                }
-                Some(d) if same && truthy && d != Some(0) => bad("distance", "the anchor itself is at distance 0"),
+                Some(Some(0)) if !same && anchor.is_some() => bad("distance", "distance 0 off the anchor"),
+                Some(d) if same && truthy && d != Some(0) => bad("distance", "the anchor is at distance 0"),
                 _ => None,
             }
         };

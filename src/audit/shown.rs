@@ -3,7 +3,7 @@
 //! `_parent`; `_retrieval_scopes` is the fusion record's `scopes`; and, per
 //! result, what the receipt does not bind ([`UNBOUND`]).
 
-use super::replay::py_str;
+use super::replay::{push, py_str};
 use super::report::{AuditCode, Check};
 use super::request::CONTROL_FILTERS;
 use super::value::{number, py_eq};
@@ -101,14 +101,11 @@ fn filter_rule(memories: &[Value], metadatas: &[Value], filters: &Object, checks
             }
         }
     }
-    match problem {
-        None => checks.push(Check::new("filters_hold", AuditCode::FilterViolation, true, "/memories")),
-        Some((at, want, key)) => checks.push(
-            Check::new("filters_hold", AuditCode::FilterViolation, false, at)
-                .values(Value::Null, want)
-                .message(format!("a returned memory fails the request's filter {key:?} as the server compares it (metadata value == str(filter))")),
-        ),
-    }
+    let problem = problem.map(|(at, _want, key)| {
+        let key: String = key.chars().take(64).collect();
+        (at, format!("fails filter {key:?}"))
+    });
+    push(checks, "filters_hold", AuditCode::FilterViolation, problem, "/memories");
 }
 
 /// The hybrid score a result was ranked with before any stage: the first
@@ -128,10 +125,13 @@ fn hybrid(m: &Value) -> Option<f64> {
 /// kept above it in the hybrid order: a clause returned with its parent
 /// ranked strictly above it (without fusion) cannot come from the server.
 fn derived(memories: &[Value], metadatas: &[Value], checks: &mut Vec<Check>) {
-    let mut by_id: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    // The same map type as the duplicate-id rule's (one monomorphisation in the wasm).
+    let mut by_id: std::collections::HashMap<&[u8], usize> = std::collections::HashMap::new();
     for (i, m) in memories.iter().enumerate() {
-        if let Some(id) = m.get("id").and_then(py_str) {
-            by_id.entry(id).or_insert(i);
+        if let Some(Value::Str(id)) = m.get("id") {
+            if by_id.get(id.as_bytes()).is_none() {
+                by_id.insert(id.as_bytes(), i);
+            }
         }
     }
     let mut problem: Option<usize> = None;
@@ -139,7 +139,7 @@ fn derived(memories: &[Value], metadatas: &[Value], checks: &mut Vec<Check>) {
     for (i, m) in memories.iter().enumerate() {
         let Some(parent) = metadatas.get(i).and_then(|md| md.get("_parent")).filter(|p| p.truthy()) else { continue };
         any = true;
-        let Some(&pi) = py_str(parent).as_ref().and_then(|p| by_id.get(p)) else { continue };
+        let Some(&pi) = py_str(parent).and_then(|p| by_id.get(p.as_bytes()).copied()).as_ref() else { continue };
         if let (Some(hc), Some(hp)) = (hybrid(m), hybrid(&memories[pi])) {
             if hp > hc {
                 problem = Some(i);
@@ -150,18 +150,11 @@ fn derived(memories: &[Value], metadatas: &[Value], checks: &mut Vec<Check>) {
     if !any {
         return;
     }
-    match problem {
-        None => checks.push(Check::new("derived_clauses", AuditCode::DerivedClauseReturned, true, "/memories")),
-        Some(i) => checks.push(
-            Check::new(
-                "derived_clauses",
-                AuditCode::DerivedClauseReturned,
-                false,
-                format!("/memories/{i}/metadata/_parent"),
-            )
-            .message("a derived clause returned below its _parent in the hybrid order (_collapse_derived drops it)"),
-        ),
-    }
+    let problem = problem.map(|i| {
+        let m = "a derived clause below its _parent";
+        (format!("/memories/{i}/metadata/_parent"), m.to_string())
+    });
+    push(checks, "derived_clauses", AuditCode::DerivedClauseReturned, problem, "/memories");
 }
 
 /// `metadata._retrieval_scopes` is the fusion record's `scopes` (both come
@@ -183,16 +176,9 @@ fn scopes(memories: &[Value], metadatas: &[Value], checks: &mut Vec<Check>) {
     if !any {
         return;
     }
-    match problem {
-        None => checks.push(Check::new("retrieval_scopes", AuditCode::RetrievalScopesMismatch, true, "/memories")),
-        Some(i) => checks.push(
-            Check::new(
-                "retrieval_scopes",
-                AuditCode::RetrievalScopesMismatch,
-                false,
-                format!("/memories/{i}/metadata/_retrieval_scopes"),
-            )
-            .message("metadata._retrieval_scopes is not score_breakdown.fusion.scopes"),
-        ),
-    }
+    let problem = problem.map(|i| {
+        let m = "not fusion.scopes";
+        (format!("/memories/{i}/metadata/_retrieval_scopes"), m.to_string())
+    });
+    push(checks, "retrieval_scopes", AuditCode::RetrievalScopesMismatch, problem, "/memories");
 }

@@ -52,7 +52,7 @@ export function liansAvailable() {
 
 /**
  * Start a fresh server; resolves once GET /livez answers.
- * @param {{cors?: string, admissionMode?: string, keyId?: string, timeoutMs?: number}} [opts]
+ * @param {{cors?: string, admissionMode?: string, keyId?: string, timeoutMs?: number, env?: object}} [opts]
  * @returns {Promise<{url: string, pid: number, adminSecret: string, publicKey: string, keyId: string,
  *   startMs: number, makeKey: (ns: string, scopes?: string[]) => Promise<string>,
  *   call: (method: string, path: string, o?: {key?: string, body?: any, raw?: string, headers?: object}) =>
@@ -68,7 +68,8 @@ export async function startLians(opts = {}) {
     '--cors', opts.cors ?? '*', '--admission-mode', opts.admissionMode ?? 'enforce',
     '--key-id', opts.keyId ?? 'test-local'];
   const t0 = performance.now();
-  const child = spawn(avail.python, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  // opts.env: extra environment for the server (e.g. RECALL_MMR_LAMBDA).
+  const child = spawn(avail.python, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...(opts.env ?? {}) } });
   let log = '';
   const keep = (d) => { log += d; if (log.length > 400_000) log = log.slice(-200_000); };
   child.stdout.on('data', keep);
