@@ -22,17 +22,6 @@ use crate::scoring::rank::RANKING_WEIGHTS;
 use crate::scoring::{self, Scored, RECALL_WEIGHTS, SCORING_POLICY_VERSION};
 use crate::text;
 
-/// The six components that do not depend on the retrieval score, with their
-/// index in [`scoring::COMPONENTS`] order.
-const EXACT_COMPONENTS: [(usize, &str); 6] = [
-    (0, "importance_score"),
-    (1, "confidence_score"),
-    (2, "trust_score"),
-    (3, "freshness_score"),
-    (5, "stability_score"),
-    (6, "safety_score"),
-];
-
 /// The exact, interval, fusion and stage checks of the breakdown `bd` (at
 /// `bp`) against one scorer run (`scored`, with the query's `lexical`
 /// overlap), appended to `checks`. Returns the retrieval-score interval.
@@ -54,7 +43,10 @@ pub(super) fn rederive(
 /// §3: components, gates and the first seven (component) reasons.
 fn exact_checks(bd: &Object, bp: &str, scored: &Scored, checks: &mut Vec<Check>) {
     let at = |key: &str| pointer(bp, key);
-    for (idx, name) in EXACT_COMPONENTS {
+    // The components that do not depend on the retrieval score, from the
+    // contract's one list (`src/contract/components.rs`), in its order.
+    for (idx, c) in crate::contract::components::COMPONENTS.iter().enumerate().filter(|(_, c)| !c.uses_retrieval) {
+        let name = c.key;
         let rederived = round6(scored.components[idx]);
         let ok = number(bd.get(name)) == Some(rederived);
         checks.push(
