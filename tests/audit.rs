@@ -1140,7 +1140,8 @@ fn the_request_binds_the_receipt() {
         json::to_json_string(&Value::Object(r))
     };
     // Each field the receipt copies.
-    let cases: Vec<(&str, Box<dyn Fn(&mut Object)>, &str)> = vec![
+    type Edit = Box<dyn Fn(&mut Object)>;
+    let cases: Vec<(&str, Edit, &str)> = vec![
         ("k", Box::new(|r: &mut Object| r.insert("k", Value::int(3))), "request_mismatch"),
         ("mode", Box::new(|r: &mut Object| r.insert("mode", Value::str("deep"))), "request_mismatch"),
         ("strategy", Box::new(|r: &mut Object| r.insert("strategy", Value::str("adaptive"))), "request_mismatch"),

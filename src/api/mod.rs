@@ -264,7 +264,7 @@ fn audit_options(options: &Value) -> Result<crate::audit::AuditOptions> {
                     },
                     _ => f64::NAN,
                 };
-                if !(x.is_finite() && x >= 0.0 && x <= 86_400.0) {
+                if !(0.0..=86_400.0).contains(&x) {
                     return Err(Error::new(ErrorCode::InvalidValue, format!("/{name}"), "seconds in 0..=86400"));
                 }
                 *slot = x;

@@ -129,7 +129,7 @@ fn derived(memories: &[Value], metadatas: &[Value], checks: &mut Vec<Check>) {
     let mut by_id: std::collections::HashMap<&[u8], usize> = std::collections::HashMap::new();
     for (i, m) in memories.iter().enumerate() {
         if let Some(Value::Str(id)) = m.get("id") {
-            if by_id.get(id.as_bytes()).is_none() {
+            if !by_id.contains_key(id.as_bytes()) {
                 by_id.insert(id.as_bytes(), i);
             }
         }
