@@ -165,7 +165,9 @@ async function verifyingCall(api, base, opts, input, init) {
       : undefined;
 
   if (opts.onVerified !== undefined) {
-    await opts.onVerified(report, { url: target.url, method: target.method, endpoint: target.endpoint, query, audit });
+    const info = { url: target.url, method: target.method, endpoint: target.endpoint, query };
+    if (audit !== undefined) info.audit = audit;
+    await opts.onVerified(report, info);
   }
   if (!report.valid && opts.onInvalid === "throw") {
     throw new LiansVerificationError(report, verificationMessage(report, target));
