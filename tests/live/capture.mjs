@@ -141,6 +141,8 @@ export async function captureLive(lians, opts = {}) {
     const file = `${name}.json`;
     writeFileSync(join(outDir, file), res.text);
     items.push({ name, kind, file, method, path, request, status: res.status, query, sent_at: sentAt, received_at: receivedAt, memory_count: Array.isArray(res.json?.memories) ? res.json.memories.length : undefined });
+    sentAt = undefined; // only a timed call has its times
+    receivedAt = undefined;
   };
   const queryOf = (f) => `${f.ticker} ${f.thing} ${f.place}`;
   const q = () => queryOf(r.pick(facts));
