@@ -16,6 +16,11 @@
 //     The report is also the response's `liansVerification` property.
 //   GET …/v1/decisions/{id}/evidence-pack (2xx), when `options.trustedPublicKey`
 //     is given: verifyEvidencePack with that key (and `expectedKeyId`).
+//   With `options.audit: true`, a verified recall response is also audited
+//     (auditRecall) against the request it answers (its JSON body, `sent_at`
+//     just before the call, `received_at` once the body is read): the report
+//     is `liansAudit` and `x-lians-audit: consistent|inconsistent`; an
+//     inconsistent one rejects (or is reported) like an invalid one.
 //   Everything else (other paths and methods, non-2xx answers) is returned
 //     as the base fetch returned it; a non-2xx answer of a verified route only
 //     loses `x-lians-*` verification headers it may carry (they are this
@@ -27,7 +32,7 @@
 // free of imports other than ./errors.mjs.
 import { LiansScoreError, LiansVerificationError } from "./errors.mjs";
 
-const OPTION_NAMES = ["baseUrl", "baseUrls", "given", "onInvalid", "onVerified", "trustedPublicKey", "expectedKeyId", "ledger"];
+const OPTION_NAMES = ["baseUrl", "baseUrls", "given", "onInvalid", "onVerified", "trustedPublicKey", "expectedKeyId", "ledger", "audit"];
 /** The `given` fields a caller may add (the query always comes from the request). */
 const GIVEN_NAMES = [
   "contents",
@@ -41,6 +46,7 @@ const GIVEN_NAMES = [
 ];
 export const HEADER_VERIFICATION = "x-lians-verification";
 export const HEADER_SHA256 = "x-lians-receipt-sha256";
+export const HEADER_AUDIT = "x-lians-audit";
 const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
 const PACK_PATH = /\/v1\/decisions\/[^/]+\/evidence-pack$/;
 
@@ -57,6 +63,9 @@ export function verifyingFetchFor(api) {
       );
     }
     const opts = readOptions(options);
+    if (opts.audit && typeof api.auditRecall !== "function") {
+      throw new LiansScoreError("invalid_value", "lians-score: options.audit needs auditRecall (the full build, not lians-score/verify)", "/options/audit");
+    }
     const verifying = function fetch(input, init) {
       return verifyingCall(api, base, opts, input, init);
     };
@@ -111,6 +120,10 @@ function readOptions(options) {
       "/options/trustedPublicKey",
     );
   }
+  if (options.audit !== undefined && typeof options.audit !== "boolean") {
+    throw new LiansScoreError("wrong_type", `lians-score: options.audit must be a boolean, got ${describe(options.audit)}`, "/options/audit");
+  }
+  const audit = options.audit === true;
   const pack = key === undefined ? null : keyId === undefined ? { trusted_public_key: key } : { trusted_public_key: key, expected_key_id: keyId };
   // LEDGER HOOK (issue #30 item 3): `options.ledger` sets `onExchange` here (and its name joins OPTION_NAMES).
   // onExchange(exchange, report) is awaited for every verified recall/context answer before the fetch settles,
@@ -120,7 +133,7 @@ function readOptions(options) {
     throw new LiansScoreError("wrong_type", `lians-score: options.ledger must be a ledger (await createLedger(...)), got ${describe(ledger)}`, "/options/ledger");
   }
   const onExchange = ledger === null ? null : (exchange, report) => (report.valid ? ledger.record(exchange, { verification: report }) : null);
-  return { scopes, onInvalid, onVerified, given, pack, onExchange, ledger };
+  return { scopes, onInvalid, onVerified, given, pack, onExchange, ledger, audit };
 }
 
 /** The scope: `[{origin, prefix}]` from `baseUrl` or `baseUrls` (exactly one of them, required). */
@@ -219,14 +232,21 @@ async function verifyingCall(api, base, opts, input, init) {
   if (!(res.status >= 200 && res.status < 300)) return withoutVerificationHeaders(res);
 
   const requestText = target.endpoint === "evidence_pack" ? null : await requestBodyText(bodySource, target);
-  const query = requestText === null ? null : queryOfRequest(requestText, `${target.method} /v1/${target.endpoint}`);
+  const request = requestText === null ? null : requestOf(requestText, `${target.method} /v1/${target.endpoint}`);
+  const query = request === null ? null : request.query;
   const bytes = new Uint8Array(await res.arrayBuffer());
   const tRecv = isoNow();
   if (typeof api.isInitialized === "function" && !api.isInitialized()) await api.init();
   const report = target.endpoint === "evidence_pack" ? api.verifyEvidencePack(bytes, opts.pack) : verifyAnswer(api, target.endpoint, bytes, { ...opts.given, query });
+  const audit =
+    opts.audit && target.endpoint === "recall" && report.valid
+      ? api.auditRecall(bytes, { request: { ...request, sent_at: tSent, received_at: tRecv } })
+      : undefined;
 
   if (opts.onVerified !== undefined) {
-    await opts.onVerified(report, { url: target.url, method: target.method, endpoint: target.endpoint, query });
+    const info = { url: target.url, method: target.method, endpoint: target.endpoint, query };
+    if (audit !== undefined) info.audit = audit;
+    await opts.onVerified(report, info);
   }
   if (opts.onExchange !== null && target.endpoint !== "evidence_pack") {
     const exchange = exchangeOf({ client, tSent, tRecv, method: target.method, url: target.url, requestText, status: res.status, bytes });
@@ -236,7 +256,15 @@ async function verifyingCall(api, base, opts, input, init) {
   if (!report.valid && opts.onInvalid === "throw") {
     throw new LiansVerificationError(report, verificationMessage(report, target));
   }
-  return verifiedResponse(res, bytes, report);
+  if (audit !== undefined && !audit.consistent && opts.onInvalid === "throw") {
+    throw new LiansVerificationError(audit, `lians-score: the response of ${target.method} ${target.url} failed the audit: ${audit.failures.join(", ")}`);
+  }
+  const out = verifiedResponse(res, bytes, report);
+  if (audit !== undefined) {
+    out.headers.set(HEADER_AUDIT, audit.consistent ? "consistent" : "inconsistent");
+    defineValue(out, "liansAudit", audit);
+  }
+  return out;
 }
 
 /** The ledger's client name for a request: one per API key (a hash prefix, never the key), else "fetch". */
@@ -367,6 +395,11 @@ async function requestBodyText(source, target) {
 
 /** The string `query` of a recall/context request's JSON text (`route` names it in errors); fails closed. */
 export function queryOfRequest(text, route) {
+  return requestOf(text, route).query;
+}
+
+/** A recall/context request's JSON text as an object with a string `query` (`route` names it in errors); fails closed. */
+export function requestOf(text, route) {
   let request;
   try {
     request = JSON.parse(text);
@@ -381,7 +414,7 @@ export function queryOfRequest(text, route) {
       "/query",
     );
   }
-  return query;
+  return request;
 }
 
 async function bodyText(source) {
@@ -399,6 +432,7 @@ async function bodyText(source) {
 function verifiedResponse(res, bytes, report) {
   const headers = new Headers(res.headers);
   headers.set(HEADER_VERIFICATION, report.valid ? "valid" : "invalid");
+  headers.delete(HEADER_AUDIT);
   if (typeof report.receipt_sha256 === "string") headers.set(HEADER_SHA256, report.receipt_sha256);
   else headers.delete(HEADER_SHA256);
   // The bytes are the decoded body: the wire's encoding and length no longer describe them.
@@ -415,10 +449,11 @@ function verifiedResponse(res, bytes, report) {
 }
 
 function withoutVerificationHeaders(res) {
-  if (!res.headers.has(HEADER_VERIFICATION) && !res.headers.has(HEADER_SHA256)) return res;
+  if (!res.headers.has(HEADER_VERIFICATION) && !res.headers.has(HEADER_SHA256) && !res.headers.has(HEADER_AUDIT)) return res;
   const headers = new Headers(res.headers);
   headers.delete(HEADER_VERIFICATION);
   headers.delete(HEADER_SHA256);
+  headers.delete(HEADER_AUDIT);
   const out = new Response(res.body, { status: res.status, statusText: res.statusText, headers });
   defineValue(out, "url", res.url);
   defineValue(out, "redirected", res.redirected);

@@ -522,7 +522,13 @@ export type AuditFailure =
   | "as_of_mismatch"
   | "order_violation"
   | "duplicate_result"
-  | "candidate_count_mismatch";
+  | "candidate_count_mismatch"
+  | "request_mismatch"
+  | "reference_time_inconsistent"
+  | "stage_replay_mismatch"
+  | "filter_violation"
+  | "derived_clause_returned"
+  | "retrieval_scopes_mismatch";
 
 /** A closed interval `[lo, hi]` of retrieval scores. */
 export type RetrievalInterval = [number, number];
@@ -557,6 +563,8 @@ export interface AuditResult {
   /** The retrieval scores the server must have used (relevance, quality and blend together); null when none. */
   retrieval_score: RetrievalInterval | null;
   checks: AuditCheck[];
+  /** The memory's fields the score depends on that the receipt does not bind (`importance`, `metadata`, `metadata._admission`, `valid_from`, `valid_to`, `superseded_by`, `ingestion_time`). */
+  cannot_audit: string[];
 }
 
 /** The report of `auditRecall`. Findings are data, not exceptions. */
@@ -576,10 +584,35 @@ export interface AuditReport {
   cannot_audit: string[];
 }
 
+/** What the client sent: the `POST /v1/recall` body (unknown keys are an error) and when it was sent and received. */
+export interface AuditRequest {
+  agent_id?: string;
+  query?: string;
+  k?: number;
+  mode?: "fast" | "deep" | "reconstruct";
+  strategy?: "standard" | "adaptive";
+  max_query_variants?: number;
+  /** Filters as sent, control keys (`_rerank`, `_mmr_lambda`, `_near_entity`, `_near_key`) included. */
+  filters?: { [key: string]: JsonValue } | null;
+  as_of?: string | null;
+  include_context?: boolean;
+  decision_envelope_id?: string | null;
+  /** ISO-8601 time the request was sent (client clock). */
+  sent_at?: string | null;
+  /** ISO-8601 time the response was received (client clock). */
+  received_at?: string | null;
+}
+
 /** Options of `auditRecall`. */
 export interface AuditOptions {
-  /** The query the client sent. Absent: `query_variants[0]` if it hashes to `receipt.query_sha256`. */
+  /** The query the client sent. Absent: `request.query`, else `query_variants[0]` if it hashes to `receipt.query_sha256`. */
   query?: string | null;
+  /** The request the client sent: the receipt's copy of each field must equal it. */
+  request?: AuditRequest | null;
+  /** The server's recall cache TTL in seconds (default 60): how old `reference_time` may be at `sent_at`. */
+  cache_ttl_seconds?: number | null;
+  /** The clock skew allowed between client and server, in seconds (default 5). */
+  clock_skew_seconds?: number | null;
 }
 
 // ---------------------------------------------------------------- functions
@@ -709,6 +742,8 @@ export interface VerifiedRequest {
   endpoint: VerifiedEndpoint;
   /** The `query` of the request's JSON body (null for an Evidence Pack). */
   query: string | null;
+  /** With `audit: true`, a recall response's audit against its request (else undefined). */
+  audit?: AuditReport;
 }
 
 /**
@@ -749,6 +784,12 @@ export interface VerifyingFetchSettings {
    * with `onInvalid: "report"` resolves with `x-lians-ledger: alarm` and `liansLedger`.
    */
   ledger?: Ledger;
+  /**
+   * Also audit each valid recall response ({@link auditRecall}) against the request it answers (its JSON body,
+   * with `sent_at`/`received_at` taken around the call): `x-lians-audit: consistent|inconsistent` and `liansAudit`;
+   * an inconsistent one rejects like an invalid one (or resolves with `onInvalid: "report"`). Full build only.
+   */
+  audit?: boolean;
 }
 
 /**
@@ -760,6 +801,8 @@ export interface VerifiedResponse {
   readonly liansVerification?: VerificationReport;
   /** With `ledger` and `onInvalid: "report"`: the ledger's alarms on this answer (and its warnings). */
   readonly liansLedger?: { alarms: LedgerAlarm[]; warnings: LedgerWarning[] };
+  /** With `audit: true`, a recall response's audit (else undefined). */
+  readonly liansAudit?: AuditReport;
 }
 
 // ---- The consistency ledger (issue #30; docs/ledger.md). Node ESM (SQLite) and the web entry only.

@@ -157,6 +157,7 @@ else
   step "reference oracle (random inputs vs lians-sdk, CPython 3.12)" reference_oracle
   step "number differentials vs CPython (float, JSON numbers, repr, exp; 500,000 inputs)" number_differentials
   step "audit query planner vs the reference (20,000 queries, CPython 3.12)" bash scripts/audit/planner-diff.sh
+  step "audit stage replays vs the reference's stage functions (20,000 cases, CPython 3.12)" bash scripts/audit/stages-diff.sh
   step "wasm receipt conformance (= native bytes)" wasm_receipts
   step "node tests (ESM, CJS, web entry, CLI)" node_tests
   step "typescript (tsc --noEmit)" types

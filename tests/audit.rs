@@ -1067,3 +1067,187 @@ fn unknown_audit_options_fail_closed() {
     o.insert("query", Value::str(&query));
     assert!(api::audit_recall(&wire, &Value::Object(o)).is_ok());
 }
+
+// ------------------------------------------------------------ issue #29
+
+fn data(rel: &str) -> String {
+    std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/audit").join(rel))
+        .unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+fn audit_with_request(wire: &str, request: &str) -> Value {
+    let mut o = Object::new();
+    o.insert("request", json::parse(request).unwrap());
+    api::audit_recall(wire, &Value::Object(o)).expect("auditable")
+}
+
+/// The ten lies of issue #29 (tests/data/audit/lies, made by
+/// scripts/audit/lies.py with the reference's own stage functions from real
+/// captured bodies, re-hashed): each verifies, and each audits inconsistent
+/// with its code once the request is given.
+#[test]
+fn the_ten_lies_of_issue_29_are_caught() {
+    let index = json::parse(&data("lies/lies.json")).unwrap();
+    let lies = index.as_object().unwrap();
+    assert_eq!(lies.len(), 10);
+    for (name, entry) in lies.iter() {
+        let name = name.as_str().unwrap();
+        let wire = data(&format!("lies/{name}.json"));
+        let request = data(&format!("lies/{name}.request.json"));
+        let code = entry.get("code").and_then(Value::as_str).unwrap();
+        let query = json::parse(&request).unwrap().get("query").and_then(Value::as_str).unwrap().to_string();
+        assert!(verifies(&wire, &query), "{name}: the lie must still verify (re-hashed)");
+        let report = audit_with_request(&wire, &request);
+        assert_eq!(report.get("consistent"), Some(&Value::Bool(false)), "{name}: not caught");
+        assert!(failures(&report).iter().any(|f| f == code), "{name}: {:?} lacks {code}", failures(&report));
+        // The typed Rust API agrees.
+        let options = audit::AuditOptions {
+            request: Some(audit::AuditRequest::from_json(&json::parse(&request).unwrap(), "/request").unwrap()),
+            ..audit::AuditOptions::default()
+        };
+        let typed = audit::audit_recall_options(&wire, &options, &mut |_, _, _| Ok(())).unwrap();
+        assert!(typed.failures().iter().any(|c| c.as_str() == code), "{name}: typed API");
+    }
+}
+
+/// Every captured body audits consistent with the request it answered.
+#[test]
+fn captured_bodies_audit_consistent_with_their_request() {
+    let mut n = 0;
+    for (stem, wire, _) in captured() {
+        let request = data(&format!("requests/{stem}.json"));
+        let report = audit_with_request(&wire, &request);
+        assert_eq!(report.get("consistent"), Some(&Value::Bool(true)), "{stem}: {:?}", failures(&report));
+        // Every result lists what the receipt does not bind.
+        for r in report.get("results").and_then(Value::as_array).unwrap() {
+            let unbound = r.get("cannot_audit").and_then(Value::as_array).unwrap();
+            assert!(unbound.iter().any(|v| v.as_str() == Some("metadata")), "{stem}");
+        }
+        n += 1;
+    }
+    assert!(n >= 13);
+}
+
+/// The request is evidence: a receipt copy that differs from it, a time
+/// outside the window, and unknown keys.
+#[test]
+fn the_request_binds_the_receipt() {
+    let wire = data("recall-fast-standard.json");
+    let base = json::parse(&data("requests/recall-fast-standard.json")).unwrap();
+    let with = |edit: &dyn Fn(&mut Object)| {
+        let mut r = base.as_object().unwrap().clone();
+        edit(&mut r);
+        json::to_json_string(&Value::Object(r))
+    };
+    // Each field the receipt copies.
+    type Edit = Box<dyn Fn(&mut Object)>;
+    let cases: Vec<(&str, Edit, &str)> = vec![
+        ("k", Box::new(|r: &mut Object| r.insert("k", Value::int(3))), "request_mismatch"),
+        ("mode", Box::new(|r: &mut Object| r.insert("mode", Value::str("deep"))), "request_mismatch"),
+        ("strategy", Box::new(|r: &mut Object| r.insert("strategy", Value::str("adaptive"))), "request_mismatch"),
+        (
+            "include_context",
+            Box::new(|r: &mut Object| r.insert("include_context", Value::Bool(true))),
+            "request_mismatch",
+        ),
+        (
+            "filters",
+            Box::new(|r: &mut Object| r.insert("filters", json::parse(r#"{"_rerank":"mmr"}"#).unwrap())),
+            "request_mismatch",
+        ),
+        ("as_of", Box::new(|r: &mut Object| r.insert("as_of", Value::str("2026-06-15T00:00:00Z"))), "request_mismatch"),
+        (
+            "sent_at",
+            Box::new(|r: &mut Object| r.insert("sent_at", Value::str("2026-12-01T09:30:00+00:00"))),
+            "reference_time_inconsistent",
+        ),
+        (
+            "received_at",
+            Box::new(|r: &mut Object| r.insert("received_at", Value::str("2026-12-01T09:00:00+00:00"))),
+            "reference_time_inconsistent",
+        ),
+    ];
+    for (name, edit, code) in cases {
+        let report = audit_with_request(&wire, &with(&*edit));
+        assert!(failures(&report).iter().any(|f| f == code), "{name}: {:?}", failures(&report));
+    }
+    // Within the window (the body's reference_time is 09:19:11.507111).
+    let ok = with(&|r: &mut Object| {
+        r.insert("sent_at", Value::str("2026-12-01T09:19:11.400Z"));
+        r.insert("received_at", Value::str("2026-12-01T09:19:11.600Z"));
+    });
+    assert_eq!(audit_with_request(&wire, &ok).get("consistent"), Some(&Value::Bool(true)));
+    // A cached answer up to the TTL old; the TTL is an option.
+    let cached = with(&|r: &mut Object| r.insert("sent_at", Value::str("2026-12-01T09:20:00Z")));
+    assert_eq!(audit_with_request(&wire, &cached).get("consistent"), Some(&Value::Bool(true)));
+    let mut o = Object::new();
+    o.insert("request", json::parse(&cached).unwrap());
+    o.insert("cache_ttl_seconds", Value::int(10));
+    let report = api::audit_recall(&wire, &Value::Object(o)).unwrap();
+    assert!(failures(&report).contains(&"reference_time_inconsistent".to_string()));
+    // Unknown keys, wrong types and values the server refuses fail closed.
+    for (key, value, code) in [
+        ("qeury", Value::str("x"), ErrorCode::InvalidValue),
+        ("k", Value::int(0), ErrorCode::InvalidValue),
+        ("k", Value::str("5"), ErrorCode::WrongType),
+        ("mode", Value::str("slow"), ErrorCode::InvalidValue),
+        ("filters", Value::Array(vec![]), ErrorCode::WrongType),
+        ("sent_at", Value::str("yesterday"), ErrorCode::InvalidDatetime),
+    ] {
+        let mut r = base.as_object().unwrap().clone();
+        r.insert(key, value);
+        let mut o = Object::new();
+        o.insert("request", Value::Object(r));
+        let err = api::audit_recall(&wire, &Value::Object(o)).expect_err(key);
+        assert_eq!(err.code, code, "{key}");
+        assert!(err.path.starts_with(&format!("/request/{key}")), "{key}: {}", err.path);
+    }
+    // The query option and request.query must agree.
+    let mut o = Object::new();
+    o.insert("request", base.clone());
+    o.insert("query", Value::str("something else"));
+    assert_eq!(api::audit_recall(&wire, &Value::Object(o)).unwrap_err().code, ErrorCode::InvalidValue);
+}
+
+/// A 30 MB body (5 results × 20,000 stage records) audits with a report
+/// under 1 MB; `consistent` and `failures` are those of the whole audit.
+#[test]
+fn a_huge_body_gives_a_bounded_report() {
+    // A tenth first, for the ratio printed (time is measured in BENCHMARKS.md, not asserted).
+    let small = huge_body(2_000);
+    let t = std::time::Instant::now();
+    let _ = audit::audit_recall(&small.0, Some(&small.1)).unwrap();
+    let tenth = t.elapsed();
+    let (wire, query) = huge_body(20_000);
+    assert!(wire.len() > 29_000_000, "{} bytes", wire.len());
+    let t = std::time::Instant::now();
+    let report = audit::audit_recall(&wire, Some(&query)).unwrap();
+    let elapsed = t.elapsed();
+    assert!(!report.consistent());
+    let printed = json::to_json_string(&report.into_json());
+    eprintln!(
+        "{} MB body: {} bytes of report, {elapsed:?} ({:.1}x the {} MB body's {tenth:?})",
+        wire.len() / 1_000_000,
+        printed.len(),
+        elapsed.as_secs_f64() / tenth.as_secs_f64(),
+        small.0.len() / 1_000_000
+    );
+    assert!(printed.len() < 1_000_000, "{} bytes", printed.len());
+}
+
+/// The captured MMR body with `records` copies of a stage record appended
+/// to each of its five results (memories and receipt alike).
+fn huge_body(records: usize) -> (String, String) {
+    let (mut body, query) = captured_body("recall-fast-mmr");
+    let mut stage: Option<Value> = None;
+    each_breakdown(&mut body, 0, &mut |bd| stage = stages_of(bd).first().cloned());
+    let stage = stage.unwrap();
+    for i in 0..5 {
+        each_breakdown(&mut body, i, &mut |bd| {
+            let mut stages = stages_of(bd);
+            stages.extend(std::iter::repeat(stage.clone()).take(records));
+            bd.insert("ranking_stages", Value::Array(stages));
+        });
+    }
+    (json::to_json_string(&body), query)
+}

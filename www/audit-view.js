@@ -137,15 +137,16 @@ export function renderAudit(out, report, names = null) {
 
 /**
  * Wire the panel: `button` runs the audit of `wire.value` with `query.value`
- * (empty: the response's own query_variants[0], when it hashes), `out`
+ * (empty: the response's own query_variants[0], when it hashes) and the
+ * request JSON in `request.value` (optional; not JSON: a coded error), `out`
  * shows it; `ready` resolves when the package is loaded; `resets` lists
  * `[element, event]` pairs that replace the text (samples, files, drops).
  */
-export function mountAuditPanel({ button, wire, query, out, ready, resets = [] }) {
+export function mountAuditPanel({ button, wire, query, request = null, out, ready, resets = [] }) {
   const empty = () => replace(out, h('p', { class: 'empty' }, 'Audit scores re-derives every score of a POST /v1/recall body.'));
   empty();
   // A verdict never outlives the text it is about: typing, a sample, a file or a drop clears it.
-  for (const el of [wire, query]) el.addEventListener('input', empty);
+  for (const el of [wire, query, request]) el?.addEventListener('input', empty);
   for (const [el, type] of resets) el?.addEventListener(type, empty);
   button.addEventListener('click', async () => {
     if (!(await ready)) { replace(out, h('p', { class: 'status bad' }, 'The lians-score package is not loaded: cannot audit.')); return; }
@@ -153,7 +154,9 @@ export function mountAuditPanel({ button, wire, query, out, ready, resets = [] }
     if (!text.trim()) { replace(out, h('p', { class: 'empty' }, 'Paste a recall response first.')); return; }
     let report;
     try {
-      report = lians.auditRecall(text, query.value === '' ? undefined : query.value);
+      // The request the client sent (optional JSON): the receipt's copy of each field must equal it.
+      const sent = request && request.value.trim() ? JSON.parse(request.value) : undefined;
+      report = lians.auditRecall(text, query.value === '' ? undefined : query.value, sent);
     } catch (e) {
       const info = lians.errorInfo(e);
       replace(out, h('p', { class: 'status bad', dataset: { error: info.code } }, `Cannot audit: ${info.code}${info.path ? ` at ${info.path}` : ''}: ${info.message}`));

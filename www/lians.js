@@ -100,11 +100,14 @@ export function verifyReceipt(kind, wireText, given) {
   return kind === 'context' ? m.verifyContextReceipt(wireText, g) : m.verifyRecallReceipt(wireText, g);
 }
 
-/** Recall audit: re-derive the server's scores from a raw recall body. `query` undefined: the body's own. */
-export function auditRecall(wireText, query) {
+/** Recall audit: re-derive the server's scores from a raw recall body. `query` undefined: the body's own; `request` (optional): what the client sent. */
+export function auditRecall(wireText, query, request) {
   const m = need();
   if (typeof m.auditRecall !== 'function') throw Object.assign(new Error('this lians-score build has no auditRecall()'), { code: 'package_unavailable' });
-  return m.auditRecall(wireText, query === undefined ? undefined : { query });
+  const options = {};
+  if (query !== undefined) options.query = query;
+  if (request !== undefined) options.request = request;
+  return m.auditRecall(wireText, Object.keys(options).length ? options : undefined);
 }
 
 // The consistency ledger of this browser (IndexedDB "lians-ledger:dashboard"): every valid answer verified

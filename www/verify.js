@@ -136,6 +136,6 @@ async function runVerify() {
 }
 $('#v-run').addEventListener('click', runVerify);
 mountAuditPanel({
-  button: $('#v-audit-run'), wire: v.wire, query: v.query, out: $('#v-audit-out'), ready: lians.load(),
+  button: $('#v-audit-run'), wire: v.wire, query: v.query, request: $('#v-audit-request'), out: $('#v-audit-out'), ready: lians.load(),
   resets: [[$('#v-sample-recall'), 'click'], [$('#v-sample-context'), 'click'], [$('#v-file'), 'change'], [$('#verify-drop'), 'drop']],
 });

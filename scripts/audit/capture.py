@@ -148,5 +148,8 @@ for name, req in recalls.items():
         f.write(r.content)
     with open(os.path.join(out_dir, f"recall-{name}.query.txt"), "w", encoding="utf-8") as f:
         f.write(req["query"])
+    os.makedirs(os.path.join(out_dir, "requests"), exist_ok=True)
+    with open(os.path.join(out_dir, "requests", f"recall-{name}.json"), "w", encoding="utf-8") as f:
+        f.write(json.dumps({"agent_id": AGENT, **req}, ensure_ascii=False, indent=1) + "\n")
     print(name, len(json.loads(r.content)["memories"]), "results")
 server.should_exit = True

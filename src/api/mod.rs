@@ -184,9 +184,11 @@ pub fn verify_canonical(wire: &str, given: &Value) -> Result<Value> {
 }
 
 /// Audit a recall response (raw `POST /v1/recall` body text): re-derive the
-/// server's scores ([`crate::audit`]). `options` is `{query?}` (the query the
-/// client sent; null or absent: `query_variants[0]` when it hashes to the
-/// receipt's `query_sha256`). Returns the report object
+/// server's scores ([`crate::audit`]). `options` is `{query?, request?,
+/// cache_ttl_seconds?, clock_skew_seconds?}`: the query the client sent
+/// (null or absent: `request.query`, else `query_variants[0]` when it hashes
+/// to the receipt's `query_sha256`) and the request it sent
+/// ([`crate::audit::AuditRequest`]). Returns the report object
 /// ([`crate::audit::Audit::to_json`]); findings are report data, input that
 /// cannot be audited is an error.
 ///
@@ -195,8 +197,9 @@ pub fn verify_canonical(wire: &str, given: &Value) -> Result<Value> {
 /// ([`limits`]); the audit itself applies none.
 pub fn audit_recall(wire: &str, options: &Value) -> Result<Value> {
     receipt_limits(wire, options, "the recall response")?;
-    let query = audit_query(options)?;
-    if let Some(q) = &query {
+    let options = audit_options(options)?;
+    let query = options.query.as_ref().or(options.request.as_ref().and_then(|r| r.query.as_ref()));
+    if let Some(q) = query {
         if q.len() > limits::MAX_STRING_BYTES {
             return Err(Error::new(
                 ErrorCode::TooLarge,
@@ -212,33 +215,64 @@ pub fn audit_recall(wire: &str, options: &Value) -> Result<Value> {
         }
         Ok(())
     };
-    Ok(crate::audit::audit_recall_with(wire, query.as_deref(), &mut caps)?.into_json())
+    Ok(crate::audit::audit_recall_options(wire, &options, &mut caps)?.into_json())
 }
 
-/// The audit's options object, `{query?: string}` or `null`: the query.
-fn audit_query(options: &Value) -> Result<Option<String>> {
-    let query = match options.get("query") {
+/// The audit's options (`docs/audit.md`): `{query?, request?,
+/// cache_ttl_seconds?, clock_skew_seconds?}` or `null`. Unknown keys fail
+/// closed, in the options and in the request.
+fn audit_options(options: &Value) -> Result<crate::audit::AuditOptions> {
+    const NAMES: [&str; 4] = ["query", "request", "cache_ttl_seconds", "clock_skew_seconds"];
+    let mut out = crate::audit::AuditOptions::default();
+    let o = match options {
+        Value::Null => return Ok(out),
+        Value::Object(o) => o,
+        other => return Err(Error::wrong_type("", "an options object or null", other.type_name())),
+    };
+    // Fail closed: a misspelled option (`Query`, `qeury`, `q`) would
+    // otherwise be ignored and the audit run without it.
+    if let Some((k, _)) = o.iter().find(|(k, _)| !NAMES.contains(&k.to_str_lossy().as_ref())) {
+        let name: String = k.to_str_lossy().chars().take(64).collect();
+        return Err(Error::new(
+            ErrorCode::InvalidValue,
+            crate::receipt::report::pointer("", &name),
+            format!(
+                "unknown audit option {name:?}: the options are query, request, cache_ttl_seconds, clock_skew_seconds"
+            ),
+        ));
+    }
+    out.query = match options.get("query") {
         None | Some(Value::Null) => None,
         Some(Value::Str(s)) => Some(s.to_str_lossy().into_owned()),
         Some(other) => return Err(Error::wrong_type("/query", "a string", other.type_name())),
     };
-    match options {
-        Value::Null => {}
-        Value::Object(o) => {
-            // Fail closed: a misspelled option (`Query`, `qeury`, `q`) would
-            // otherwise be ignored and the audit run without the query.
-            if let Some((k, _)) = o.iter().find(|(k, _)| k.to_str_lossy() != "query") {
-                let name: String = k.to_str_lossy().chars().take(64).collect();
-                return Err(Error::new(
-                    ErrorCode::InvalidValue,
-                    crate::receipt::report::pointer("", &name),
-                    format!("unknown audit option {name:?}: the only option is `query`"),
-                ));
+    out.request = match options.get("request") {
+        None | Some(Value::Null) => None,
+        Some(r) => Some(crate::audit::AuditRequest::from_json(r, "/request")?),
+    };
+    for (name, slot) in
+        [("cache_ttl_seconds", &mut out.cache_ttl_seconds), ("clock_skew_seconds", &mut out.clock_skew_seconds)]
+    {
+        match options.get(name) {
+            None | Some(Value::Null) => {}
+            Some(v @ (Value::Int(_) | Value::Float(_))) => {
+                let x = match v {
+                    Value::Float(x) => *x,
+                    Value::Int(d) => match crate::py::float::int_to_f64(d) {
+                        crate::py::float::PyFloat::Ok(x) => x,
+                        _ => f64::NAN,
+                    },
+                    _ => f64::NAN,
+                };
+                if !(0.0..=86_400.0).contains(&x) {
+                    return Err(Error::new(ErrorCode::InvalidValue, format!("/{name}"), "seconds in 0..=86400"));
+                }
+                *slot = x;
             }
+            Some(other) => return Err(Error::wrong_type(format!("/{name}"), "a number of seconds", other.type_name())),
         }
-        other => return Err(Error::wrong_type("", "an options object or null", other.type_name())),
     }
-    Ok(query)
+    Ok(out)
 }
 
 /// The receipt entry points' input caps ([`limits::check_receipt_input`]).

@@ -54,8 +54,10 @@
 //!
 //! # What it cannot audit
 //! The retrieval score itself (embeddings, BM25, recency, neighbour
-//! smoothing), the per-facet ranks behind a rounded rrf, the MMR and graph
-//! objectives, and the candidate set ([`CANNOT_AUDIT`], stated in
+//! smoothing), the exact per-facet ranks behind a rounded rrf (only that
+//! distinct ranks give them, [`replay`]), the similarities and the graph
+//! behind MMR and graph proximity (only what their bound values imply), the
+//! fields the receipt does not bind (per result, [`UNBOUND`]), and the candidate set ([`CANNOT_AUDIT`], stated in
 //! every report). Nor does it check integrity or authorship: that is
 //! [`crate::receipt::verify_recall_receipt`] and the Evidence Pack.
 //!
@@ -93,10 +95,13 @@
 mod interval;
 mod planner;
 mod rederive;
+mod replay;
 mod report;
+mod request;
 mod response;
 mod result;
 mod rules;
+mod shown;
 mod stages;
 mod value;
 
@@ -106,7 +111,10 @@ use response::Response;
 use result::Context;
 
 pub use interval::Interval;
-pub use report::{Audit, AuditCode, Check, ResultAudit, CANNOT_AUDIT, PROVES};
+pub use replay::{fused_rrf, rank_tuples};
+pub use report::{Audit, AuditCode, Check, ResultAudit, CANNOT_AUDIT, MAX_FAILED_PER_CODE, PROVES};
+pub use request::{AuditOptions, AuditRequest, CONTROL_FILTERS, REQUEST_KEYS};
+pub use shown::UNBOUND;
 
 /// A check the caller runs on each memory before the audit scores it: the
 /// memory (its `metadata` moved out, as `null`), its metadata (`null` when
@@ -129,13 +137,46 @@ pub fn audit_recall(wire: &str, query: Option<&str>) -> Result<Audit> {
 
 /// [`audit_recall`], running `admit` on each memory before it is scored.
 pub fn audit_recall_with(wire: &str, query: Option<&str>, admit: Admit<'_>) -> Result<Audit> {
+    let options = AuditOptions { query: query.map(str::to_string), ..AuditOptions::default() };
+    audit_recall_options(wire, &options, admit)
+}
+
+/// Audit a recall response body with the request the client sent
+/// (`options.request`: its query, `k`, mode, filters, `as_of`, ..., and
+/// when it was sent and received) as evidence; `admit` runs on each memory
+/// before it is scored.
+pub fn audit_recall_options(wire: &str, options: &AuditOptions, admit: Admit<'_>) -> Result<Audit> {
+    let given = match (&options.query, options.request.as_ref().and_then(|r| r.query.as_ref())) {
+        (Some(q), Some(r)) if q != r => {
+            return Err(crate::Error::new(
+                crate::ErrorCode::InvalidValue,
+                "/request/query",
+                "the query option and request.query differ",
+            ))
+        }
+        (Some(q), _) | (None, Some(q)) => Some(q.as_str()),
+        (None, None) => None,
+    };
     let mut doc = json::parse(wire)?;
     // Each memory's metadata moves (not copies) into its scorer input.
     let metadatas = response::take_metadata(&mut doc);
     let response = Response::read(&doc)?;
-    let (query, query_source) = response.query(query)?;
+    let (query, query_source) = response.query(given)?;
     let mut checks = response.checks(&query, query_source);
-    let rules = server_rules(&response, &query, &mut checks);
+    let rules = server_rules(&response, &query, options.request.as_ref(), &mut checks);
+    if let Some(request) = &options.request {
+        request::request_checks(response.receipt, request, rules.context, response.memories.len(), &mut checks);
+    }
+    request::reference_time_checks(
+        &response.reference_time,
+        &response.reference_text,
+        rules.as_of_null,
+        options,
+        response.memories,
+        &mut checks,
+    );
+    replay::replay(response.memories, &metadatas, &rules, &mut checks);
+    shown::rules(response.memories, &metadatas, rules.filters.as_ref(), rules.context, &mut checks);
     let ctx = Context {
         reference_text: response.reference_text.clone(),
         reference_time: response.reference_time,
@@ -147,15 +188,54 @@ pub fn audit_recall_with(wire: &str, query: Option<&str>, admit: Admit<'_>) -> R
     let mut audited = Vec::with_capacity(response.memories.len().min(response.results.len()));
     for (i, (memory, result)) in response.memories.iter().zip(response.results).enumerate() {
         let metadata = metadatas.next().unwrap_or(Value::Null);
-        audited.push(result::audit_result(&ctx, i, memory, metadata, result, admit)?);
+        let unbound = shown::cannot_audit(memory, &metadata);
+        let mut r = result::audit_result(&ctx, i, memory, metadata, result, admit)?;
+        r.cannot_audit = unbound;
+        audited.push(r);
     }
-    Ok(Audit { query_source, checks, results: audited })
+    let mut audit = Audit { query_source, checks, results: audited };
+    audit.bound();
+    Ok(audit)
+}
+
+/// The stage replays ([`replay`]) alone, on `memories` (recall-body
+/// memories with their `score_breakdown`) and `metadatas` (each memory's
+/// metadata), under a plan of `scopes` (facet order) and `candidate_floor`:
+/// the checks they add. For the differential test against the reference's
+/// own stage functions (`tests/audit_stages.rs`).
+#[doc(hidden)]
+pub fn replay_checks(memories: &[Value], metadatas: &[Value], scopes: &[&str], candidate_floor: i64) -> Vec<Check> {
+    const KNOWN: [&str; 4] = ["episodic", "temporal", "relational", "typed"];
+    let scopes: Vec<&'static str> =
+        scopes.iter().map(|s| KNOWN.iter().copied().find(|k| k == s).unwrap_or("unknown")).collect();
+    let rules = rules::Rules {
+        policy: Some(rules::Policy {
+            mode: "deep".to_string(),
+            strategy: "adaptive".to_string(),
+            max_variants: scopes.len() as i64,
+            candidate_floor,
+            k_max: 200,
+        }),
+        plan: planner::QueryPlan { variants: scopes.iter().map(|s| s.to_string()).collect(), scopes },
+        context: false,
+        filters: None,
+        as_of_null: true,
+        results: memories.len(),
+    };
+    let mut checks = Vec::new();
+    replay::replay(memories, metadatas, &rules, &mut checks);
+    checks
 }
 
 /// The server's own rules that bind the response as a whole (the policy,
 /// the query plan, `as_of`, order, duplicates, stage positions: see
 /// [`rules`]), checked into `checks`; returns what the per-result rules share.
-fn server_rules(response: &Response<'_>, query: &str, checks: &mut Vec<report::Check>) -> rules::Rules {
+fn server_rules(
+    response: &Response<'_>,
+    query: &str,
+    request: Option<&AuditRequest>,
+    checks: &mut Vec<report::Check>,
+) -> rules::Rules {
     let receipt = response.receipt;
     let schema = receipt.get("schema").and_then(Value::as_str).and_then(crate::contract::schema);
     let context =
@@ -166,7 +246,13 @@ fn server_rules(response: &Response<'_>, query: &str, checks: &mut Vec<report::C
         policy,
         plan,
         context,
-        filters: if context { None } else { receipt.get("filters").and_then(Value::as_object).cloned() },
+        // What the client sent when given (the receipt's copy is checked
+        // against it), else the receipt's copy.
+        filters: match (context, request) {
+            (true, _) => None,
+            (false, Some(r)) => Some(r.filters.clone().unwrap_or_default()),
+            (false, None) => receipt.get("filters").and_then(Value::as_object).cloned(),
+        },
         as_of_null: receipt.get("as_of").map_or(true, Value::is_null),
         results: response.memories.len(),
     };

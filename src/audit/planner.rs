@@ -91,15 +91,6 @@ pub const SCOPE_SUFFIXES: [(&str, &str); 6] = [
     ("provenance", " source provenance evidence lineage decision context"),
 ];
 
-/// The fusion weight of a facet scope: 1.25 for the first (`episodic`), 1.0 for the others.
-pub fn scope_weight(scope: &str) -> f64 {
-    if scope == "episodic" {
-        1.25
-    } else {
-        1.0
-    }
-}
-
 /// `" ".join(s.split())`: Python whitespace runs collapsed, ends trimmed.
 pub fn collapse_whitespace(s: &str) -> String {
     let mut out = String::with_capacity(s.len());

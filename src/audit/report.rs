@@ -95,6 +95,24 @@ audit_codes! {
     /// A rank-calibration stage's `candidate_count` or `position` is not
     /// consistent with the returned results and the policy's caps.
     CandidateCountMismatch = "candidate_count_mismatch",
+    /// The receipt's copy of a request field (`filters`, `as_of`, the
+    /// policy resolved from `mode`, `strategy`, `max_query_variants`, `k`,
+    /// `include_context`) is not what the client sent (`request` option).
+    RequestMismatch = "request_mismatch",
+    /// `reference_time` is not `as_of`, lies outside `[sent − cache TTL −
+    /// skew, received + skew]`, or (without `as_of`) is before a returned
+    /// memory's `ingestion_time`.
+    ReferenceTimeInconsistent = "reference_time_inconsistent",
+    /// A ranking stage (mmr-rerank, mmr-selection, cross-encoder, graph
+    /// proximity) is not what the reference's algorithm writes on the bound values.
+    StageReplayMismatch = "stage_replay_mismatch",
+    /// A returned memory's metadata fails a (non-control) filter of the
+    /// request as the server compares it.
+    FilterViolation = "filter_violation",
+    /// A derived clause is returned below its `_parent` (`_collapse_derived` drops it).
+    DerivedClauseReturned = "derived_clause_returned",
+    /// `metadata._retrieval_scopes` differs from `score_breakdown.fusion.scopes`.
+    RetrievalScopesMismatch = "retrieval_scopes_mismatch",
 }
 
 impl std::fmt::Display for AuditCode {
@@ -112,8 +130,8 @@ follow their formulas. Integrity and authorship are not audited: verify the rece
 /// What no client can audit from a response, stated in every report.
 pub const CANNOT_AUDIT: [&str; 4] = [
     "the retrieval score itself (embeddings, BM25, recency, neighbour smoothing): only the interval it must lie in",
-    "the per-facet ranks behind a rounded normalized_rrf_score",
-    "the MMR and graph-proximity objectives (only their rank calibration)",
+    "the exact per-facet ranks behind normalized_rrf_score (only that distinct ranks give them)",
+    "the similarities behind MMR and the graph behind graph proximity (only what their bound values imply)",
     "the candidate set: ineligible memories are dropped before the response, so nothing shows that better candidates were not left out",
 ];
 
@@ -246,12 +264,18 @@ pub struct ResultAudit {
     pub retrieval_score: Option<Interval>,
     /// The result's checks, in the order they ran.
     pub checks: Vec<Check>,
+    /// The memory's fields the score depends on that the receipt does not
+    /// bind (`importance`, `metadata`, ...): scored as the body sends them.
+    pub cannot_audit: Vec<&'static str>,
+    /// Failed checks of this result not listed (the report's bound): they
+    /// are counted in a summary check of their code in [`Audit::checks`].
+    pub omitted_failures: usize,
 }
 
 impl ResultAudit {
     /// True exactly when none of the result's checks failed.
     pub fn consistent(&self) -> bool {
-        !self.checks.iter().any(Check::failed)
+        self.omitted_failures == 0 && !self.checks.iter().any(Check::failed)
     }
 
     /// `{id, rank, consistent, query_variant, retrieval_score, checks}`.
@@ -269,6 +293,7 @@ impl ResultAudit {
         o.push_unique("query_variant", self.query_variant.map(|i| Value::int(i as i64)).unwrap_or(Value::Null));
         o.push_unique("retrieval_score", interval_json(self.retrieval_score));
         o.push_unique("checks", Value::Array(self.checks.into_iter().map(Check::into_json).collect()));
+        o.push_unique("cannot_audit", Value::Array(self.cannot_audit.iter().map(|s| Value::str(*s)).collect()));
         Value::Object(o)
     }
 }
@@ -318,5 +343,159 @@ impl Audit {
         o.push_unique("proves", Value::str(PROVES));
         o.push_unique("cannot_audit", Value::Array(CANNOT_AUDIT.iter().map(|s| Value::str(*s)).collect()));
         Value::Object(o)
+    }
+}
+
+/// At most this many failed checks of one code are listed in an audit
+/// report; the rest are counted in one summary check of that code.
+pub const MAX_FAILED_PER_CODE: usize = 20;
+/// At most this many passed checks are listed; the rest are counted.
+pub const MAX_PASSED: usize = 2_000;
+/// At most this many results are listed; the rest are counted (their
+/// failures summarised per code).
+pub const MAX_RESULTS: usize = 1_000;
+/// The bytes of listed checks and results (as printed) a report may hold.
+const BUDGET: usize = 700_000;
+/// A bound or re-derived value longer than this (as JSON) is not echoed.
+const MAX_ECHO: usize = 1_024;
+
+/// A value echoed in a report: itself when short, else a note of its size.
+fn shrink(v: Value) -> Value {
+    match &v {
+        Value::Null | Value::Bool(_) | Value::Int(_) | Value::Float(_) => v,
+        Value::Str(s) if s.as_bytes().len() <= MAX_ECHO => v,
+        _ => {
+            let n = crate::json::to_json_string(&v).len();
+            if n <= MAX_ECHO {
+                v
+            } else {
+                Value::str(format!("<{} of {n} bytes as JSON, not echoed>", v.type_name()))
+            }
+        }
+    }
+}
+
+fn clip(s: &mut String, most: usize) {
+    if s.len() > most {
+        let mut end = most;
+        while !s.is_char_boundary(end) {
+            end -= 1;
+        }
+        s.truncate(end);
+        s.push('…');
+    }
+}
+
+fn approx_size(c: &Check) -> usize {
+    let v = |x: &Value| match x {
+        Value::Str(s) => s.as_bytes().len() + 2,
+        Value::Null => 4,
+        Value::Int(d) => d.len(),
+        Value::Float(_) | Value::Bool(_) => 24,
+        other => crate::json::to_json_string(other).len(),
+    };
+    120 + c.name.len() + c.pointer.len() + c.message.len() + v(&c.bound) + v(&c.rederived)
+}
+
+impl Audit {
+    /// Bound the report: echoed values and pointers shortened, at most
+    /// [`MAX_FAILED_PER_CODE`] failed checks per code (the rest counted in
+    /// one summary check of that code, first pointer kept), at most
+    /// [`MAX_PASSED`] passed checks and [`MAX_RESULTS`] results listed, and
+    /// the listed part within a fixed byte budget: the printed report stays
+    /// under 1 MB whatever the body, and `consistent`/`failures` are those
+    /// of the whole audit.
+    pub(crate) fn bound(&mut self) {
+        struct State {
+            budget: usize,
+            passed: usize,
+            passed_omitted: usize,
+            per_code: Vec<(AuditCode, usize, usize, String)>,
+        }
+        let mut st = State { budget: BUDGET, passed: 0, passed_omitted: 0, per_code: Vec::new() };
+        fn keep(st: &mut State, mut c: Check, listed: bool) -> Option<Check> {
+            clip(&mut c.pointer, 512);
+            clip(&mut c.message, 1_024);
+            c.bound = shrink(std::mem::replace(&mut c.bound, Value::Null));
+            c.rederived = shrink(std::mem::replace(&mut c.rederived, Value::Null));
+            let size = approx_size(&c);
+            if c.failed() {
+                let i = match st.per_code.iter().position(|e| e.0 == c.code) {
+                    Some(i) => i,
+                    None => {
+                        st.per_code.push((c.code, 0, 0, String::new()));
+                        st.per_code.len() - 1
+                    }
+                };
+                let e = &mut st.per_code[i];
+                if listed && e.1 < MAX_FAILED_PER_CODE && size <= st.budget {
+                    e.1 += 1;
+                    st.budget -= size;
+                    Some(c)
+                } else {
+                    if e.2 == 0 {
+                        e.3 = c.pointer.clone();
+                    }
+                    e.2 += 1;
+                    None
+                }
+            } else if listed && st.passed < MAX_PASSED && size <= st.budget {
+                st.passed += 1;
+                st.budget -= size;
+                Some(c)
+            } else {
+                st.passed_omitted += 1;
+                None
+            }
+        }
+        let checks = std::mem::take(&mut self.checks);
+        self.checks = checks.into_iter().filter_map(|c| keep(&mut st, c, true)).collect();
+        let results = std::mem::take(&mut self.results);
+        let mut listed = Vec::with_capacity(results.len().min(MAX_RESULTS));
+        let mut results_omitted = 0usize;
+        for mut r in results {
+            r.id = shrink(r.id);
+            let header = 200
+                + match &r.id {
+                    Value::Str(s) => s.as_bytes().len(),
+                    _ => 64,
+                };
+            let list = listed.len() < MAX_RESULTS && header <= st.budget;
+            if list {
+                st.budget -= header;
+            }
+            let mut kept = Vec::new();
+            for c in std::mem::take(&mut r.checks) {
+                let failed = c.failed();
+                match keep(&mut st, c, list) {
+                    Some(c) => kept.push(c),
+                    None if failed => r.omitted_failures += 1,
+                    None => {}
+                }
+            }
+            if list {
+                r.checks = kept;
+                listed.push(r);
+            } else {
+                results_omitted += 1;
+            }
+        }
+        self.results = listed;
+        for (code, _, omitted, first) in &st.per_code {
+            if *omitted > 0 {
+                self.checks.push(
+                    Check::new("omitted_failures", *code, false, first.as_str())
+                        .values(Value::int(*omitted as i64), Value::Null)
+                        .message(format!("and {omitted} more `{code}` failure(s), first at {first}")),
+                );
+            }
+        }
+        if st.passed_omitted > 0 || results_omitted > 0 {
+            self.checks.push(
+                Check::new("not_listed", AuditCode::PairingMismatch, true, "")
+                    .values(Value::int(st.passed_omitted as i64), Value::int(results_omitted as i64))
+                    .note(format!("{} passed check(s) and {results_omitted} result(s) not listed", st.passed_omitted)),
+            );
+        }
     }
 }

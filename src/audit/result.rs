@@ -46,6 +46,8 @@ pub(super) fn audit_result(
         query_variant: None,
         retrieval_score: None,
         checks: Vec::new(),
+        cannot_audit: Vec::new(),
+        omitted_failures: 0,
     };
     let breakdown = mem.get("score_breakdown").and_then(Value::as_object);
     audit.checks.push(pairing(mem, breakdown, result, &mp, i));

@@ -186,7 +186,12 @@ pub fn audit(wire: &str, query: Option<&str>) -> Outcome {
     if let Some(q) = query {
         options.push_unique("query", Value::str(q));
     }
-    match api::audit_recall(wire, &Value::Object(options)) {
+    audit_options(wire, &Value::Object(options))
+}
+
+/// [`audit`] with the whole options object (`query`, `request`, ...).
+pub fn audit_options(wire: &str, options: &Value) -> Outcome {
+    match api::audit_recall(wire, options) {
         Ok(report) => {
             let consistent = report.get("consistent") == Some(&Value::Bool(true));
             Outcome {
@@ -357,11 +362,18 @@ pub const COMMANDS: &[Command] = &[
         args: "FILE|-",
         summary: "re-derive the server's scores from a recall response body (exit 0 consistent, 1 findings)",
         files: Files::One,
-        flags: &[Flag::value(
-            "query",
-            "Q",
-            To::Given("query"),
-            "the query you sent (default: query_variants[0] if it hashes to query_sha256)",
+        flags: &[
+            Flag::value(
+                "query",
+                "Q",
+                To::Given("query"),
+                "the query you sent (default: query_variants[0] if it hashes to query_sha256)",
+            ),
+        Flag::value(
+            "request",
+            "FILE",
+            To::GivenFile("request", false),
+            "the request you sent (JSON: the POST /v1/recall body, plus sent_at/received_at)",
         )],
         run: run_audit,
     },
@@ -596,8 +608,20 @@ fn run_verify_pack(inv: &Invocation, read: &mut Reader<'_>, out: &mut String) ->
 
 fn run_audit(inv: &Invocation, read: &mut Reader<'_>, out: &mut String) -> std::result::Result<u8, Stop> {
     let wire = read_text(read, &inv.files[0])?;
-    let query = inv.given.get("query").and_then(Value::as_str).map(str::to_string);
-    let outcome = audit(&wire, query.as_deref());
+    let mut options = Object::new();
+    if let Some(q) = inv.given.get("query") {
+        options.push_unique("query", q.clone());
+    }
+    if let Some(text) = inv.given.get("request").and_then(Value::as_str) {
+        match json::parse(text) {
+            Ok(request) => options.push_unique("request", request),
+            Err(e) => {
+                out.push_str(&format!("{}\n", json::to_json_string(&e.under("/request").to_json())));
+                return Ok(INVALID);
+            }
+        }
+    }
+    let outcome = audit_options(&wire, &Value::Object(options));
     out.push_str(&outcome.output);
     Ok(outcome.status)
 }

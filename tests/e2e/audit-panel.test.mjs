@@ -1,6 +1,6 @@
 // Verify tab → "Audit scores" in headless Chromium (the dashboard server on
 // 127.0.0.1): the real recall sample audits consistent, a lying body shows
-// its finding, untrusted text stays text, errors are coded, axe finds no
+// its finding, the ten lies of issue #29 are caught with their request, untrusted text stays text, errors are coded, axe finds no
 // serious violations, nothing leaves 127.0.0.1. Plus the DOM-free helpers.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,6 +17,7 @@ const skip = strict ? false : noAudit;
 const SAMPLE = readFileSync(join(REPO, 'tests/data/samples/recall-08-fast-filters-acme-tinyfloat.json'), 'utf8');
 const DEEP = readFileSync(join(REPO, 'tests/data/audit/recall-deep-mmr-graph.json'), 'utf8');
 const DEEP_QUERY = readFileSync(join(REPO, 'tests/data/audit/recall-deep-mmr-graph.query.txt'), 'utf8');
+const LIES = JSON.parse(readFileSync(join(REPO, 'tests/data/audit/lies/lies.json'), 'utf8'));
 
 describe('audit view helpers (DOM-free)', () => {
   it('formats intervals outward to 6 places and draws a visible bar', () => {
@@ -90,6 +91,16 @@ describe('Audit scores panel', { skip }, () => {
     await audit(page, DEEP, DEEP_QUERY);
     assert.equal(await page.getAttribute('#v-audit-out .verdict', 'data-consistent'), 'true');
     assert.ok(await page.locator('#v-audit-out tr[data-check="fusion"]').count() >= 1);
+
+    // The ten lies of issue #29, each with the request it answers (tests/data/audit/lies).
+    for (const [name, { code }] of Object.entries(LIES)) {
+      await page.evaluate(() => { document.querySelector('details:has(#v-audit-request)')?.setAttribute('open', ''); });
+      await page.fill('#v-audit-request', readFileSync(join(REPO, `tests/data/audit/lies/${name}.request.json`), 'utf8'));
+      await audit(page, readFileSync(join(REPO, `tests/data/audit/lies/${name}.json`), 'utf8'), '');
+      assert.equal(await page.getAttribute('#v-audit-out .verdict', 'data-consistent'), 'false', name);
+      assert.match(await page.textContent('#audit-failures'), new RegExp(code), name);
+    }
+    await page.fill('#v-audit-request', '');
 
     // A lying server: result 0's relevance changed in memories and receipt alike.
     await audit(page, SAMPLE.replaceAll('"relevance_score":0.514078', '"relevance_score":0.524078'), 'Acme revenue');

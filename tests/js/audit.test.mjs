@@ -119,3 +119,78 @@ test("lians-score audit: npm CLI prints the native CLI's bytes and exit statuses
     assert.equal(native(["audit", "/nonexistent/file.json"]).status, 2);
   }
 });
+
+// ---------------------------------------------------------------- issue #29: the request as evidence
+
+const LIES = path.join(CAPTURED, "lies");
+const lies = Object.entries(JSON.parse(readFileSync(path.join(LIES, "lies.json"), "utf8"))).map(([name, entry]) => ({
+  name,
+  code: entry.code,
+  file: path.join(LIES, `${name}.json`),
+  requestFile: path.join(LIES, `${name}.request.json`),
+  wire: readFileSync(path.join(LIES, `${name}.json`), "utf8"),
+  request: JSON.parse(readFileSync(path.join(LIES, `${name}.request.json`), "utf8")),
+}));
+
+test("the ten lies of issue #29 are caught by auditRecall with the request, and by both CLIs with --request", () => {
+  assert.equal(lies.length, 10);
+  const native = existsSync(NATIVE) ? (args) => spawnSync(NATIVE, args, { encoding: "utf8" }) : null;
+  for (const lie of lies) {
+    const report = lians.auditRecall(lie.wire, { request: lie.request });
+    assert.equal(report.consistent, false, lie.name);
+    assert.ok(report.failures.includes(lie.code), `${lie.name}: ${report.failures}`);
+    // The lie still verifies: only the audit sees it.
+    assert.equal(lians.verifyRecallReceipt(lie.wire, { query: lie.request.query }).valid, true, lie.name);
+    const r = cli(["audit", lie.file, "--request", lie.requestFile]);
+    assert.equal(r.status, 1, `${lie.name}: ${r.stderr}`);
+    assert.deepEqual(JSON.parse(r.stdout), report, lie.name);
+    if (native) {
+      const n = native(["audit", lie.file, "--request", lie.requestFile]);
+      assert.equal(n.status, 1, lie.name);
+      assert.equal(n.stdout, r.stdout, lie.name);
+    }
+  }
+});
+
+test("captured bodies audit consistent with their request; unknown request keys fail closed", () => {
+  for (const b of bodies) {
+    const request = JSON.parse(readFileSync(path.join(CAPTURED, "requests", b.name), "utf8"));
+    const report = lians.auditRecall(b.wire, { request });
+    assert.equal(report.consistent, true, `${b.name}: ${report.failures}`);
+    for (const r of report.results) assert.ok(r.cannot_audit.includes("metadata"), b.name);
+  }
+  const b = bodies[0];
+  const request = JSON.parse(readFileSync(path.join(CAPTURED, "requests", b.name), "utf8"));
+  assert.throws(() => lians.auditRecall(b.wire, { request: { ...request, qeury: "x" } }), (e) => e.code === "invalid_value" && e.path === "/request/qeury");
+  assert.throws(() => lians.auditRecall(b.wire, { request, clock_skew_seconds: -1 }), (e) => e.code === "invalid_value");
+});
+
+test("createVerifyingFetch({ audit: true }) audits each recall response against its request", async () => {
+  const serve = (wire) => async () => new Response(wire, { status: 200, headers: { "content-type": "application/json" } });
+  for (const lie of lies) {
+    const fetch = lians.createVerifyingFetch(serve(lie.wire), { audit: true });
+    await assert.rejects(
+      fetch("http://127.0.0.1:1/v1/recall", { method: "POST", body: JSON.stringify(lie.request) }),
+      (e) => e.name === "LiansVerificationError" && e.report.failures.includes(lie.code) && /failed the audit/.test(e.message),
+      lie.name,
+    );
+    const reported = await lians.createVerifyingFetch(serve(lie.wire), { audit: true, onInvalid: "report" })(
+      "http://127.0.0.1:1/v1/recall",
+      { method: "POST", body: JSON.stringify(lie.request) },
+    );
+    assert.equal(reported.headers.get("x-lians-audit"), "inconsistent", lie.name);
+    assert.equal(reported.liansAudit.consistent, false);
+    // Without audit the lie passes: the receipt is intact.
+    const plain = await lians.createVerifyingFetch(serve(lie.wire))("http://127.0.0.1:1/v1/recall", { method: "POST", body: JSON.stringify(lie.request) });
+    assert.equal(plain.headers.get("x-lians-verification"), "valid");
+    assert.equal(plain.headers.get("x-lians-audit"), null);
+  }
+  // A genuine body passes the audit through the fetch (its time window is the capture's, so as_of bodies only:
+  // without as_of, reference_time is long before this call's sent_at).
+  const asof = bodies.find((b) => b.name === "recall-fast-asof.json");
+  const request = JSON.parse(readFileSync(path.join(CAPTURED, "requests", asof.name), "utf8"));
+  const res = await lians.createVerifyingFetch(serve(asof.wire), { audit: true })("http://127.0.0.1:1/v1/recall", { method: "POST", body: JSON.stringify(request) });
+  assert.equal(res.headers.get("x-lians-audit"), "consistent");
+  assert.deepEqual(await res.json(), JSON.parse(asof.wire));
+  assert.throws(() => lians.createVerifyingFetch(serve(asof.wire), { audit: "yes" }), (e) => e.code === "wrong_type");
+});

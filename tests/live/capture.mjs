@@ -119,11 +119,30 @@ export async function captureLive(lians, opts = {}) {
     await must('POST', '/v1/graph/relate', { agent_id: agent, src_entity: src, rel_type: rel, dst_entity: dst, event_time: isoNow() });
   }
 
+  // opts.asOfEverywhere: every recall carries an as_of after the writes (a server with
+  // RECALL_MMR_LAMBDA < 1 answers 500 MissingGreenlet in _mmr_select without one);
+  // opts.recallsOnly: no context calls and no Evidence Pack.
+  let asOfEnd;
+  if (opts.asOfEverywhere) {
+    await new Promise((res) => setTimeout(res, 1100));
+    asOfEnd = isoNow();
+  }
   const items = [];
+  // When each call was sent and its answer received (client clock), for the audit's request.
+  let sentAt;
+  let receivedAt;
+  const timed = async (method, path, body) => {
+    sentAt = new Date().toISOString();
+    const res = await must(method, path, body);
+    receivedAt = new Date().toISOString();
+    return res;
+  };
   const save = (name, kind, method, path, request, res, query) => {
     const file = `${name}.json`;
     writeFileSync(join(outDir, file), res.text);
-    items.push({ name, kind, file, method, path, request, status: res.status, query, memory_count: Array.isArray(res.json?.memories) ? res.json.memories.length : undefined });
+    items.push({ name, kind, file, method, path, request, status: res.status, query, sent_at: sentAt, received_at: receivedAt, memory_count: Array.isArray(res.json?.memories) ? res.json.memories.length : undefined });
+    sentAt = undefined; // only a timed call has its times
+    receivedAt = undefined;
   };
   const queryOf = (f) => `${f.ticker} ${f.thing} ${f.place}`;
   const q = () => queryOf(r.pick(facts));
@@ -140,9 +159,14 @@ export async function captureLive(lians, opts = {}) {
     ['adaptive', { strategy: 'adaptive', max_query_variants: 4, query: `what changed for ${r.pick(TICKERS)} and ${r.pick(TICKERS)} after week ${r.int(1, 30)}` }],
   ];
   for (const [kind, extra] of recalls) {
-    const request = { agent_id: agent, query: q(), k: 5, ...extra };
-    const res = await must('POST', '/v1/recall', request);
+    const request = { agent_id: agent, query: q(), k: 5, ...(asOfEnd ? { as_of: asOfEnd } : {}), ...extra };
+    const res = await timed('POST', '/v1/recall', request);
     save(`recall-${kind}`, 'recall', 'POST', '/v1/recall', request, res, request.query);
+  }
+  if (opts.recallsOnly) {
+    const manifest = { seed, agent, items };
+    writeFileSync(join(outDir, 'manifest.json'), JSON.stringify(manifest, null, 1));
+    return manifest;
   }
   for (const [kind, extra] of [['default', {}], ['fast-mmr', { mode: 'fast', strategy: 'standard', mmr: true, max_tokens: 256 }]]) {
     const request = { agent_id: agent, query: q(), ...extra };
@@ -154,7 +178,7 @@ export async function captureLive(lians, opts = {}) {
   const env = await must('POST', '/v1/decision-envelopes', { agent_id: agent, decision_type: 'vendor_review' });
   const envelopeId = env.json.id;
   const bound = { agent_id: agent, query: q(), k: 5, decision_envelope_id: envelopeId };
-  const boundRes = await must('POST', '/v1/recall', bound);
+  const boundRes = await timed('POST', '/v1/recall', bound);
   save('recall-envelope', 'recall', 'POST', '/v1/recall', bound, boundRes, bound.query);
   const evidenceIds = (boundRes.json.memories ?? []).map((m) => m.id);
   const seal = await must('POST', `/v1/decision-envelopes/${envelopeId}/seal`, {

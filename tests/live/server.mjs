@@ -52,8 +52,9 @@ export function liansAvailable() {
 
 /**
  * Start a fresh server; resolves once GET /livez answers.
- * @param {{cors?: string, admissionMode?: string, keyId?: string, timeoutMs?: number, dataDir?: string, port?: number}} [opts]
- *   dataDir: keep the database and secrets there (a later start with it serves the same data); port: this port
+ * @param {{cors?: string, admissionMode?: string, keyId?: string, timeoutMs?: number, dataDir?: string, port?: number, env?: object}} [opts]
+ *   dataDir: keep the database and secrets there (a later start with it serves the same data); port: this port;
+ *   env: extra environment for the server (e.g. RECALL_MMR_LAMBDA)
  * @returns {Promise<{url: string, pid: number, adminSecret: string, publicKey: string, keyId: string,
  *   startMs: number, makeKey: (ns: string, scopes?: string[]) => Promise<string>,
  *   call: (method: string, path: string, o?: {key?: string, body?: any, raw?: string, headers?: object}) =>
@@ -70,7 +71,8 @@ export async function startLians(opts = {}) {
     '--key-id', opts.keyId ?? 'test-local', ...(opts.dataDir ? ['--data-dir', opts.dataDir] : []),
     ...(opts.port ? ['--port', String(opts.port)] : [])];
   const t0 = performance.now();
-  const child = spawn(avail.python, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  // opts.env: extra environment for the server (e.g. RECALL_MMR_LAMBDA).
+  const child = spawn(avail.python, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...(opts.env ?? {}) } });
   let log = '';
   const keep = (d) => { log += d; if (log.length > 400_000) log = log.slice(-200_000); };
   child.stdout.on('data', keep);
