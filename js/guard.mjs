@@ -24,7 +24,7 @@
 // This file is the source of js/guard.cjs (scripts/gen-entries.mjs): relative
 // imports only.
 import { LiansScoreError } from "./errors.mjs";
-import { HEADER_SHA256, HEADER_VERIFICATION, exchangeOf, isoNow, queryOfRequest, readScope, receiptEndpoint, verifyAnswer } from "./fetch.mjs";
+import { HEADER_SHA256, HEADER_VERIFICATION, exchangeOf, isoNow, readScope, requestOf, receiptEndpoint, verifyAnswer } from "./fetch.mjs";
 
 export const HEADER_AUDIT = "x-lians-audit";
 /** The defaults of the bounds: 16 MiB per buffered body, 30 s per upstream exchange. */
@@ -61,10 +61,13 @@ export function createGuard(api, options) {
       return reject({ error: "lians_unverifiable", code: "invalid_utf8", path: "", message: `the body of ${method} /v1/${endpoint} is not UTF-8 text` });
     }
     try {
-      const query = queryOfRequest(requestText, `${method} /v1/${endpoint}`);
-      report = verifyAnswer(api, endpoint, responseBody, { query });
-      // TODO(#29): pass the request itself (`{ request: { ...body, t_sent, t_recv } }`) once auditRecall takes it.
-      if (opts.audit && endpoint === "recall" && report.valid) audit = api.auditRecall(responseBody, { query });
+      const request = requestOf(requestText, `${method} /v1/${endpoint}`);
+      report = verifyAnswer(api, endpoint, responseBody, { query: request.query });
+      // The audit checks the receipt against the request it answers, and reference_time against when it was sent.
+      if (opts.audit && endpoint === "recall" && report.valid) {
+        const times = parts.tSent && parts.tRecv ? { sent_at: parts.tSent, received_at: parts.tRecv } : {};
+        audit = api.auditRecall(responseBody, { request: { ...request, ...times } });
+      }
     } catch (error) {
       if (!(error instanceof LiansScoreError)) throw error;
       // A request or answer the verifier cannot read (not JSON, no query, over the limits): not passed on either.
