@@ -168,20 +168,20 @@ test("captured bodies audit consistent with their request; unknown request keys 
 test("createVerifyingFetch({ audit: true }) audits each recall response against its request", async () => {
   const serve = (wire) => async () => new Response(wire, { status: 200, headers: { "content-type": "application/json" } });
   for (const lie of lies) {
-    const fetch = lians.createVerifyingFetch(serve(lie.wire), { audit: true });
+    const fetch = lians.createVerifyingFetch(serve(lie.wire), { baseUrl: "http://127.0.0.1:1", audit: true });
     await assert.rejects(
       fetch("http://127.0.0.1:1/v1/recall", { method: "POST", body: JSON.stringify(lie.request) }),
       (e) => e.name === "LiansVerificationError" && e.report.failures.includes(lie.code) && /failed the audit/.test(e.message),
       lie.name,
     );
-    const reported = await lians.createVerifyingFetch(serve(lie.wire), { audit: true, onInvalid: "report" })(
+    const reported = await lians.createVerifyingFetch(serve(lie.wire), { baseUrl: "http://127.0.0.1:1", audit: true, onInvalid: "report" })(
       "http://127.0.0.1:1/v1/recall",
       { method: "POST", body: JSON.stringify(lie.request) },
     );
     assert.equal(reported.headers.get("x-lians-audit"), "inconsistent", lie.name);
     assert.equal(reported.liansAudit.consistent, false);
     // Without audit the lie passes: the receipt is intact.
-    const plain = await lians.createVerifyingFetch(serve(lie.wire))("http://127.0.0.1:1/v1/recall", { method: "POST", body: JSON.stringify(lie.request) });
+    const plain = await lians.createVerifyingFetch(serve(lie.wire), { baseUrl: "http://127.0.0.1:1" })("http://127.0.0.1:1/v1/recall", { method: "POST", body: JSON.stringify(lie.request) });
     assert.equal(plain.headers.get("x-lians-verification"), "valid");
     assert.equal(plain.headers.get("x-lians-audit"), null);
   }
@@ -189,8 +189,8 @@ test("createVerifyingFetch({ audit: true }) audits each recall response against 
   // without as_of, reference_time is long before this call's sent_at).
   const asof = bodies.find((b) => b.name === "recall-fast-asof.json");
   const request = JSON.parse(readFileSync(path.join(CAPTURED, "requests", asof.name), "utf8"));
-  const res = await lians.createVerifyingFetch(serve(asof.wire), { audit: true })("http://127.0.0.1:1/v1/recall", { method: "POST", body: JSON.stringify(request) });
+  const res = await lians.createVerifyingFetch(serve(asof.wire), { baseUrl: "http://127.0.0.1:1", audit: true })("http://127.0.0.1:1/v1/recall", { method: "POST", body: JSON.stringify(request) });
   assert.equal(res.headers.get("x-lians-audit"), "consistent");
   assert.deepEqual(await res.json(), JSON.parse(asof.wire));
-  assert.throws(() => lians.createVerifyingFetch(serve(asof.wire), { audit: "yes" }), (e) => e.code === "wrong_type");
+  assert.throws(() => lians.createVerifyingFetch(serve(asof.wire), { baseUrl: "http://127.0.0.1:1", audit: "yes" }), (e) => e.code === "wrong_type");
 });
