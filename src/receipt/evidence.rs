@@ -10,7 +10,7 @@
 use ed25519_dalek::{Signature, Verifier, VerifyingKey};
 
 use super::base64::decode_strict;
-use super::checks::{self, find_non_finite, hex_eq};
+use super::checks::{self, find_non_finite, hex_eq, non_json_numbers};
 use super::given::Given;
 use super::hash::sha256_hex;
 use super::report::{pointer, BoundReceipt, CheckCode, ReportBuilder, VerificationReport};
@@ -41,7 +41,7 @@ fn verify_pack(wire: &str, options: &Value) -> ReportBuilder {
     };
     let mut manifest = Object::with_capacity(pack.len());
     for (k, v) in pack.iter() {
-        if !matches!(k.as_bytes(), b"manifest_hash" | b"signature" | b"pack_hash") {
+        if !is_control(k.as_bytes()) {
             manifest.push_unique(k.clone(), v.clone());
         }
     }
@@ -74,6 +74,8 @@ fn verify_pack(wire: &str, options: &Value) -> ReportBuilder {
         }
         None => report.pass(CheckCode::NonFiniteNumber, "", "every number in the manifest is finite"),
     }
+    let controls = pack.iter().filter(|(k, _)| is_control(k.as_bytes()));
+    non_json_numbers(&mut report, controls.map(|(k, v)| (String::from_utf8_lossy(k.as_bytes()).into_owned(), v)));
 
     // manifest_hash: exact string comparison.
     let manifest_hash = pack.get("manifest_hash");
@@ -109,7 +111,42 @@ fn verify_pack(wire: &str, options: &Value) -> ReportBuilder {
 
     signature_checks(&mut report, signature, manifest_text.as_bytes(), &g);
     bound_receipts(&mut report, &manifest);
+    report.out.unbound_fields = signature_unbound(signature, &g);
     report
+}
+
+/// The pack's members outside the manifest (`PACK_CONTROL_FIELDS` of the
+/// engine's `evidence_signing.py`).
+fn is_control(k: &[u8]) -> bool {
+    matches!(k, b"manifest_hash" | b"signature" | b"pack_hash")
+}
+
+/// The `signature` members that neither the signature nor the caller's
+/// pins cover. The Ed25519 signature covers the manifest only, and
+/// `pack_hash` is recomputable by anyone, so a rewritten `signature` block
+/// with a recomputed `pack_hash` still verifies: its `identity_note` (the
+/// server's words, not signed), any member the server does not write (an
+/// added `approved_by`), `key_id` unless `expected_key_id` pins it, and
+/// `public_key` unless `trusted_public_key` pins it (an unpinned key proves
+/// only that *someone* signed). `status`, and for a signed pack
+/// `algorithm` and `value`, are checked above.
+fn signature_unbound(signature: Option<&Value>, g: &Given) -> Vec<String> {
+    let Some(Value::Object(sig)) = signature else { return Vec::new() };
+    let signed = sig.get("status").and_then(Value::as_str) == Some("signed");
+    let mut out = Vec::new();
+    for (k, _) in sig.iter() {
+        let bound = match k.as_bytes() {
+            b"status" => true,
+            b"algorithm" | b"value" => signed,
+            b"public_key" => g.trusted_public_key.is_some(),
+            b"key_id" => g.expected_key_id.is_some(),
+            _ => false,
+        };
+        if !bound && out.len() < 200 {
+            out.push(pointer("/signature", &String::from_utf8_lossy(k.as_bytes())));
+        }
+    }
+    out
 }
 
 fn field<'a>(sig: Option<&'a Value>, name: &str) -> Option<&'a Value> {

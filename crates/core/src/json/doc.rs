@@ -74,12 +74,24 @@ pub struct Doc<'a> {
     text: String,
     wtf8: Vec<u8>,
     root: u32,
+    /// How many floats are NaN or infinite (`NaN`, `Infinity`, `1e400`).
+    non_finite: u32,
     // Build state (empty once parsed).
     open_items: Vec<u32>,
     open_members: Vec<(Str<'a>, u32)>,
     /// Start of each open array in `open_items`.
     open_arrays: Vec<usize>,
     open_objects: Vec<Open<'a>>,
+}
+
+/// Python's digits of an integer node (`-0` is kept as its token).
+#[inline(always)]
+fn py_int(d: &str) -> &str {
+    if d == "-0" {
+        "0"
+    } else {
+        d
+    }
 }
 
 #[inline(always)]
@@ -162,6 +174,7 @@ impl<'a> Doc<'a> {
             text: String::new(),
             wtf8: Vec::new(),
             root: 0,
+            non_finite: 0,
             open_items: spare.open_items,
             open_members: spare.open_members,
             open_arrays: Vec::new(),
@@ -179,6 +192,7 @@ impl<'a> Doc<'a> {
             text: String::new(),
             wtf8: Vec::new(),
             root: 0,
+            non_finite: 0,
             open_items: Vec::new(),
             open_members: Vec::new(),
             open_arrays: Vec::new(),
@@ -207,6 +221,7 @@ impl<'a> Doc<'a> {
         self.text.clear();
         self.wtf8.clear();
         self.root = 0;
+        self.non_finite = 0;
         self.open_items.clear();
         self.open_members.clear();
         self.open_arrays.clear();
@@ -248,6 +263,9 @@ impl<'a> Sink<'a> for Doc<'a> {
         self.push(Node::Int(digits))
     }
     fn float(&mut self, f: f64, lexeme: Option<&'a str>) -> u32 {
+        if !f.is_finite() {
+            self.non_finite += 1;
+        }
         self.push(Node::Float(f, lexeme.filter(|l| super::write::is_repr_lexeme(l))))
     }
     fn string(&mut self, s: Token<'a>) -> u32 {
@@ -539,7 +557,7 @@ impl<'d> Ref<'d> {
         match self.node() {
             Node::Null => Shape::Null,
             Node::Bool(b) => Shape::Bool(b),
-            Node::Int(d) => Shape::Int(d),
+            Node::Int(d) => Shape::Int(py_int(d)),
             Node::Float(_, Some(lexeme)) => Shape::Lexeme(lexeme),
             Node::Float(f, None) => Shape::Float(f),
             Node::Str(s) => Shape::Str(self.doc.text_of(s).as_bytes()),
@@ -555,7 +573,7 @@ impl<'d> Ref<'d> {
         match self.node() {
             Node::Null => Kind::Null,
             Node::Bool(b) => Kind::Bool(b),
-            Node::Int(d) => Kind::Int(d),
+            Node::Int(d) => Kind::Int(py_int(d)),
             Node::Float(f, _) => Kind::Float(f),
             Node::Str(s) => Kind::Str(doc.text_of(s)),
             Node::Array(a, n) => Kind::Array(self.items(a, n)),
@@ -591,6 +609,22 @@ impl<'d> Ref<'d> {
             Node::Array(..) => "array",
             Node::Object(..) => "object",
         }
+    }
+
+    /// True for a number JavaScript reads as `-0` (`-0`, `-0.0`, `-1e-400`),
+    /// which Python reads as `0` or `-0.0`.
+    pub fn is_negative_zero(self) -> bool {
+        match self.node() {
+            Node::Int(d) => d == "-0",
+            Node::Float(f, _) => f == 0.0 && f.is_sign_negative(),
+            _ => false,
+        }
+    }
+
+    /// False when no float of the whole document (not only this node's
+    /// subtree) is NaN or infinite: a scan for one can be skipped.
+    pub fn doc_has_non_finite(self) -> bool {
+        self.doc.non_finite > 0
     }
 
     /// True for `null`.
