@@ -13,6 +13,7 @@
 //! | module | job |
 //! |---|---|
 //! | [`json`], [`py`], [`hash`], [`text`], [`error`] | the Python-exact primitives (the crate `lians-score-core`): one lexeme-preserving JSON parser and one printer (canonical = `json.dumps(sort_keys=True, separators=(",", ":"))`), float repr/round/sum, datetimes, Unicode 15.0 tables, SHA-256 hex, the tokenizer and signals, the one error type |
+//! | [`contract`] | the wire contract as data: score components, risk tags, every response member (sent, type, binding, time form), the schema ids |
 //! | [`scoring`] | the seven components, weights, gates, [`ScoreInput`] and [`ScoreBreakdown`]; public metadata ([`scoring::metadata`]), ranking ([`scoring::rank`]), batch scoring ([`scoring::batch`]) |
 //! | [`admission`] | risk detectors and spans, [`AdmissionDecision`], reserved-metadata attach, approval; review-queue re-scoring ([`admission::review`]) |
 //! | [`receipt`] | recall/context receipt and Evidence Pack verifiers, the body binding, and the one report type: [`VerificationReport`], [`Check`], [`CheckCode`] |
@@ -26,8 +27,8 @@
 //! ## Layers
 //!
 //! Calls go one way, bottom to top: **primitives** (`lians-score-core`'s
-//! [`json`], [`py`], [`hash`], [`text`], [`error`], and [`args`], the
-//! keyword-argument readers) → **rules** ([`scoring`], [`admission`] with
+//! [`json`], [`py`], [`hash`], [`text`], [`error`], [`args`], the
+//! keyword-argument readers, and [`contract`], the wire contract as data) → **rules** ([`scoring`], [`admission`] with
 //! review, [`receipt`], [`audit`]) → **typed API** (this file)
 //! → **JSON façade** ([`api`], the one place that applies the input caps)
 //! → **commands** ([`cli`]) and the binding crate. A module uses only its
@@ -81,6 +82,7 @@ pub mod api;
 pub mod args;
 pub mod audit;
 pub mod cli;
+pub mod contract;
 pub use lians_score_core::error;
 pub use lians_score_core::hash;
 pub use lians_score_core::json;

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 /// Bottom to top. A module may use its own layer and those below.
 const LAYERS: &[(&str, &[&str])] = &[
-    ("primitives", &["error", "json", "py", "hash", "text", "args"]),
+    ("primitives", &["error", "json", "py", "hash", "text", "args", "contract"]),
     ("rules", &["scoring", "admission", "receipt", "audit"]),
     ("typed API", &["lib", "serde_support"]),
     ("JSON façade", &["api"]),
