@@ -516,17 +516,20 @@ pub const CONFLICT: ObjectSpec = ObjectSpec {
 };
 
 /// A context body's `provenance` (a dict literal of `assemble_context`).
+/// lians-sdk 0.5.0 writes all seven members; the receipt corpus's context
+/// bodies (another real server) only the two hashes: the five unbound ones
+/// are optional.
 pub const PROVENANCE: ObjectSpec = ObjectSpec {
     kind: ObjectKind::Provenance,
     rest: Unbound,
     fields: &[
-        t("as_of", true, IsoFormat, Unbound),
-        f("total_candidates", Integer, false, Unbound),
-        f("query_variants", Array, false, Unbound),
+        optional(t("as_of", true, IsoFormat, Unbound)),
+        optional(f("total_candidates", Integer, false, Unbound)),
+        optional(f("query_variants", Array, false, Unbound)),
         f("recall_receipt_sha256", Str, false, Bind::Digest("retrieval_receipt_sha256")),
         f("context_receipt_sha256", Str, false, Bind::ReceiptHash),
-        f("provenance_coverage", Number, false, Unbound),
-        f("mode", Str, false, Unbound),
+        optional(f("provenance_coverage", Number, false, Unbound)),
+        optional(f("mode", Str, false, Unbound)),
     ],
 };
 

@@ -266,6 +266,50 @@ pub(crate) fn pins_and_finiteness(
     }
 }
 
+/// An integer spelled `-0` anywhere in a recall/context wire: Python's
+/// encoder never writes one (it has no integer -0), the receipt's hash and
+/// every comparison read it as 0, a JavaScript client reads -0. A failed
+/// `body_mismatch` at the first one (the parser counted them: none, no scan).
+pub(crate) fn negative_zero_ints(report: &mut ReportBuilder, root: Ref<'_>) {
+    if !root.doc_has_negative_zero_int() {
+        return;
+    }
+    // Depth-first, in document order, with the path of the open containers.
+    fn find(v: Ref<'_>, path: &mut Vec<String>) -> bool {
+        match v.kind() {
+            Kind::Int(_) => v.is_negative_zero(),
+            Kind::Array(items) => items.iter().enumerate().any(|(i, x)| {
+                path.push(i.to_string());
+                let hit = find(x, path);
+                if !hit {
+                    path.pop();
+                }
+                hit
+            }),
+            Kind::Object(members) => members.iter().any(|(k, x)| {
+                path.push(k.to_str_lossy().into_owned());
+                let hit = find(x, path);
+                if !hit {
+                    path.pop();
+                }
+                hit
+            }),
+            _ => false,
+        }
+    }
+    let mut path = Vec::new();
+    if find(root, &mut path) {
+        let at = path.iter().fold(String::new(), |p, k| pointer(&p, k));
+        report.fail(
+            CheckCode::BodyMismatch,
+            &at,
+            "an integer -0: no server writes one (Python's encoder writes 0), the receipt and its hash read it as 0, \
+             and a JavaScript client reads -0"
+                .to_string(),
+        );
+    }
+}
+
 /// `non_json_number`: the first NaN/infinite number among `members` (a
 /// body's members outside its receipt, or a pack's outside its manifest),
 /// each at `/<key>`. Reported only when there is one (a body without any

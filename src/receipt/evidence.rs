@@ -14,6 +14,7 @@ use super::checks::{self, find_non_finite, hex_eq, non_json_numbers};
 use super::given::Given;
 use super::hash::sha256_hex;
 use super::report::{pointer, BoundReceipt, CheckCode, ReportBuilder, VerificationReport};
+use crate::contract::fields::{Bind, PACK_SIGNATURE};
 use crate::json::{self, Object, Value};
 
 pub const SCHEMA: &str = "https://lians.ai/schemas/evidence-pack/v2";
@@ -122,28 +123,31 @@ fn is_control(k: &[u8]) -> bool {
 }
 
 /// The `signature` members that neither the signature nor the caller's
-/// pins cover. The Ed25519 signature covers the manifest only, and
-/// `pack_hash` is recomputable by anyone, so a rewritten `signature` block
-/// with a recomputed `pack_hash` still verifies: its `identity_note` (the
-/// server's words, not signed), any member the server does not write (an
-/// added `approved_by`), `key_id` unless `expected_key_id` pins it, and
-/// `public_key` unless `trusted_public_key` pins it (an unpinned key proves
-/// only that *someone* signed). `status`, and for a signed pack
-/// `algorithm` and `value`, are checked above.
+/// pins cover, by the contract's `PACK_SIGNATURE` rows. The Ed25519
+/// signature covers the manifest only, and `pack_hash` is recomputable by
+/// anyone, so a rewritten `signature` block with a recomputed `pack_hash`
+/// still verifies: its `identity_note` (the server's words, not signed), any
+/// member the server does not write (an added `approved_by`), and each
+/// [`Bind::Pinned`] member (`key_id`, `public_key`) the caller does not pin
+/// (an unpinned key proves only that *someone* signed). The checked members
+/// (`status`; for a signed pack `algorithm` and the signature `value`) are
+/// verified above.
 fn signature_unbound(signature: Option<&Value>, g: &Given) -> Vec<String> {
     let Some(Value::Object(sig)) = signature else { return Vec::new() };
     let signed = sig.get("status").and_then(Value::as_str) == Some("signed");
+    let mut lookup = PACK_SIGNATURE.lookup();
     let mut out = Vec::new();
     for (k, _) in sig.iter() {
-        let bound = match k.as_bytes() {
-            b"status" => true,
-            b"algorithm" | b"value" => signed,
-            b"public_key" => g.trusted_public_key.is_some(),
-            b"key_id" => g.expected_key_id.is_some(),
+        let name = String::from_utf8_lossy(k.as_bytes());
+        let bound = match lookup.bind_of(&name) {
+            // `status` is checked whatever it says; the others only in a signed pack.
+            Bind::Checked => signed || name == "status",
+            Bind::Signature => signed,
+            Bind::Pinned(given) => g.pins(given),
             _ => false,
         };
         if !bound && out.len() < 200 {
-            out.push(pointer("/signature", &String::from_utf8_lossy(k.as_bytes())));
+            out.push(pointer("/signature", &name));
         }
     }
     out

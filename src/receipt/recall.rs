@@ -57,6 +57,7 @@ fn verify_into(
     }
     drop(canonical);
     checks::pins_and_finiteness(report, receipt, rptr, body, &sha, &g);
+    checks::negative_zero_ints(report, doc.root());
     if !checks::schema_gate(report, receipt, rptr, schema) {
         return;
     }

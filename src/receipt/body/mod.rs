@@ -55,6 +55,7 @@
 mod compare;
 mod memories;
 mod mirrors;
+mod required;
 mod tally;
 mod unbound;
 mod view;
@@ -88,6 +89,7 @@ pub(crate) fn bind(
 ) {
     let mut b = Binder::new(report, body, receipt, rptr, sha, kind, g.privacy_minimal);
     b.shapes();
+    b.required();
     b.hash_pins();
     b.memories();
     b.view_memories();

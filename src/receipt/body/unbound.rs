@@ -1,6 +1,7 @@
 //! What the receipt does not bind: the body's other members, listed in the
 //! report's `unbound_fields` (bounded), and the `__proto__` members found in
-//! the same pass over the keys.
+//! the same pass over the keys. Bound or not is the contract's
+//! ([`crate::contract::fields`]): a member is listed unless its row binds it.
 
 use std::borrow::Cow;
 use std::collections::HashSet;
@@ -8,41 +9,8 @@ use std::collections::HashSet;
 use super::super::report::pointer;
 use super::compare::at_index;
 use super::BodyKind;
+use crate::contract::fields::{self as contract, ObjectSpec};
 use crate::json::{Ref, Text};
-
-/// The neighbour positions a memory object can carry (`context_<pos>`).
-const POSITIONS: [&str; 4] = ["before", "before_2", "after", "after_2"];
-
-/// Memory-object fields the receipt binds (compared below).
-const MEMORY_BOUND: &[&str] = &["id", "content", "content_hash", "source", "score", "score_breakdown", "event_time"];
-/// Top-level fields bound in a recall body (`receipt` and the hash pins included).
-const RECALL_BOUND: &[&str] =
-    &["memories", "receipt", "receipt_sha256", "receipt_view", "retrieval_degraded", "mode", "strategy", "as_of"];
-/// Top-level fields bound in a context body.
-const CONTEXT_BOUND: &[&str] = &[
-    "memories",
-    "receipt",
-    "receipt_sha256",
-    "receipt_view",
-    "retrieval_degraded",
-    "mode",
-    "strategy",
-    "context",
-    "context_text",
-    "excluded",
-    "budget",
-    "ranking_policy",
-    "provenance",
-    "open_conflicts",
-];
-/// `provenance` members bound in a context body.
-const PROVENANCE_BOUND: &[&str] = &["recall_receipt_sha256", "context_receipt_sha256"];
-/// `receipt_view` members bound.
-const VIEW_BOUND: &[&str] = &["receipt_sha256", "memories_used"];
-/// `receipt_view.memories_used[j]` members bound.
-const VIEW_MEMORY_BOUND: &[&str] = &["id", "content", "source", "score", "event_time"];
-/// `open_conflicts[j]` members bound.
-const CONFLICT_BOUND: &[&str] = &["id", "memory_a_id", "memory_b_id", "memory_a_content", "memory_b_content"];
 
 /// At most this many patterns are listed in `unbound_fields` (a real body
 /// has a few dozen), each of a key of at most [`MAX_UNBOUND_KEY_BYTES`]: a
@@ -72,76 +40,51 @@ pub(super) fn unbound_fields<'d>(body: Ref<'d>, kind: BodyKind, protos: &mut Vec
         }
     };
     let Some(top) = body.as_object() else { return (Vec::new(), false) };
-    let bound = if kind == BodyKind::Recall { RECALL_BOUND } else { CONTEXT_BOUND };
+    let spec = if kind == BodyKind::Recall { &contract::RECALL_RESPONSE } else { &contract::CONTEXT_RESPONSE };
     let is_proto = |k: Text<'_>| k.as_bytes() == b"__proto__";
-    for (k, _) in top.iter() {
-        if is_proto(k) {
-            protos.push("/__proto__".to_string());
-            continue;
-        }
-        let k = k.to_str_lossy();
-        if !bound.contains(&k.as_ref()) {
-            add("", k);
-        }
-    }
-    let is_neighbour_key = |k: &str| {
-        POSITIONS.iter().any(|pos| {
-            k.strip_prefix("context_")
-                .and_then(|rest| rest.strip_prefix(pos))
-                .is_some_and(|tail| tail.is_empty() || tail == "_id" || tail == "_metadata")
-        })
-    };
-    let members = |list: Option<Ref<'d>>,
-                   base: &'static str,
-                   bound: &[&str],
-                   neighbours: bool,
-                   add: &mut dyn FnMut(&'static str, Cow<'d, str>),
-                   protos: &mut Vec<String>| {
-        if let Some(items) = list.and_then(Ref::as_array) {
-            for (i, item) in items.iter().enumerate() {
-                if let Some(o) = item.as_object() {
-                    for (k, _) in o.iter() {
-                        if is_proto(k) {
-                            protos.push(pointer(&at_index(base.trim_end_matches("/*"), i), "__proto__"));
-                            continue;
-                        }
-                        let k = k.to_str_lossy();
-                        if !(bound.contains(&k.as_ref()) || neighbours && is_neighbour_key(&k)) {
-                            add(base, k);
-                        }
-                    }
-                }
-            }
-        }
-    };
-    members(body.get("memories"), "/memories/*", MEMORY_BOUND, true, &mut add, protos);
-    if let Some(view) = body.get("receipt_view").and_then(Ref::as_object) {
-        for (k, _) in view.iter() {
+    // The members of one object `o` (at `at`, listed under `base`) that `spec` does not bind.
+    let object = |o: crate::json::Members<'d>,
+                  spec: &ObjectSpec,
+                  base: &'static str,
+                  at: &dyn Fn() -> String,
+                  add: &mut dyn FnMut(&'static str, Cow<'d, str>),
+                  protos: &mut Vec<String>| {
+        let mut lookup = spec.lookup();
+        for (k, _) in o.iter() {
             if is_proto(k) {
-                protos.push("/receipt_view/__proto__".to_string());
+                protos.push(pointer(&at(), "__proto__"));
                 continue;
             }
             let k = k.to_str_lossy();
-            if !VIEW_BOUND.contains(&k.as_ref()) {
-                add("/receipt_view", k);
+            if !lookup.bind_of(&k).is_bound() {
+                add(base, k);
             }
         }
-        members(view.get("memories_used"), "/receipt_view/memories_used/*", VIEW_MEMORY_BOUND, false, &mut add, protos);
+    };
+    let items = |list: Option<Ref<'d>>,
+                 spec: &ObjectSpec,
+                 base: &'static str,
+                 add: &mut dyn FnMut(&'static str, Cow<'d, str>),
+                 protos: &mut Vec<String>| {
+        if let Some(list) = list.and_then(Ref::as_array) {
+            for (i, item) in list.iter().enumerate() {
+                if let Some(o) = item.as_object() {
+                    object(o, spec, base, &|| at_index(base.trim_end_matches("/*"), i), add, protos);
+                }
+            }
+        }
+    };
+    object(top, spec, "", &String::new, &mut add, protos);
+    items(body.get("memories"), &contract::MEMORY, "/memories/*", &mut add, protos);
+    if let Some(view) = body.get("receipt_view").and_then(Ref::as_object) {
+        object(view, &contract::RECEIPT_VIEW, "/receipt_view", &|| "/receipt_view".to_string(), &mut add, protos);
+        items(view.get("memories_used"), &contract::VIEW_MEMORY, "/receipt_view/memories_used/*", &mut add, protos);
     }
     if kind == BodyKind::Context {
         if let Some(prov) = body.get("provenance").and_then(Ref::as_object) {
-            for (k, _) in prov.iter() {
-                if is_proto(k) {
-                    protos.push("/provenance/__proto__".to_string());
-                    continue;
-                }
-                let k = k.to_str_lossy();
-                if !PROVENANCE_BOUND.contains(&k.as_ref()) {
-                    add("/provenance", k);
-                }
-            }
+            object(prov, &contract::PROVENANCE, "/provenance", &|| "/provenance".to_string(), &mut add, protos);
         }
-        members(body.get("open_conflicts"), "/open_conflicts/*", CONFLICT_BOUND, false, &mut add, protos);
+        items(body.get("open_conflicts"), &contract::CONFLICT, "/open_conflicts/*", &mut add, protos);
     }
     (out, omitted > 0)
 }

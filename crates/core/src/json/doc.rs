@@ -76,6 +76,8 @@ pub struct Doc<'a> {
     root: u32,
     /// How many floats are NaN or infinite (`NaN`, `Infinity`, `1e400`).
     non_finite: u32,
+    /// How many integers are spelled `-0` (Python reads 0, JavaScript -0).
+    negative_zero_ints: u32,
     // Build state (empty once parsed).
     open_items: Vec<u32>,
     open_members: Vec<(Str<'a>, u32)>,
@@ -175,6 +177,7 @@ impl<'a> Doc<'a> {
             wtf8: Vec::new(),
             root: 0,
             non_finite: 0,
+            negative_zero_ints: 0,
             open_items: spare.open_items,
             open_members: spare.open_members,
             open_arrays: Vec::new(),
@@ -193,6 +196,7 @@ impl<'a> Doc<'a> {
             wtf8: Vec::new(),
             root: 0,
             non_finite: 0,
+            negative_zero_ints: 0,
             open_items: Vec::new(),
             open_members: Vec::new(),
             open_arrays: Vec::new(),
@@ -222,6 +226,7 @@ impl<'a> Doc<'a> {
         self.wtf8.clear();
         self.root = 0;
         self.non_finite = 0;
+        self.negative_zero_ints = 0;
         self.open_items.clear();
         self.open_members.clear();
         self.open_arrays.clear();
@@ -260,6 +265,9 @@ impl<'a> Sink<'a> for Doc<'a> {
         self.push(Node::Bool(b))
     }
     fn int(&mut self, digits: &'a str) -> u32 {
+        if digits == "-0" {
+            self.negative_zero_ints += 1;
+        }
         self.push(Node::Int(digits))
     }
     fn float(&mut self, f: f64, lexeme: Option<&'a str>) -> u32 {
@@ -625,6 +633,11 @@ impl<'d> Ref<'d> {
     /// subtree) is NaN or infinite: a scan for one can be skipped.
     pub fn doc_has_non_finite(self) -> bool {
         self.doc.non_finite > 0
+    }
+
+    /// False when no integer of the whole document is spelled `-0`.
+    pub fn doc_has_negative_zero_int(self) -> bool {
+        self.doc.negative_zero_ints > 0
     }
 
     /// True for `null`.
