@@ -549,7 +549,7 @@ pub const RECEIPT_VIEW: ObjectSpec = ObjectSpec {
         f("headline", Str, false, Unbound),
         t("reference_time", true, Encoded, Unbound),
         t("as_of", true, Encoded, Unbound),
-        f("memories_used", Array, false, Bind::Items { of: ObjectKind::ViewMemory, path: "results", by: Match::Id }),
+        f("memories_used", Array, false, Bind::Items { of: ObjectKind::ViewMemory, path: "results", by: Match::Index }),
         f("memories_excluded", Array, false, Unbound),
         f("exclusion_scope", Str, false, Unbound),
         f("open_conflicts", Integer, false, Unbound),
@@ -558,7 +558,7 @@ pub const RECEIPT_VIEW: ObjectSpec = ObjectSpec {
     ],
 };
 
-/// `receipt_view.memories_used[j]`, bound to the result with its `id`.
+/// `receipt_view.memories_used[j]`, bound to the receipt's `results[j]` (the same count, order and ids).
 pub const VIEW_MEMORY: ObjectSpec = ObjectSpec {
     kind: ObjectKind::ViewMemory,
     rest: Unbound,

@@ -22,7 +22,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync, readFileSync, readdirSync, existsSync, rmSync } from "node:fs";
+import { mkdtempSync, writeFileSync, readFileSync, readdirSync, existsSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import * as lians from "lians-score";
@@ -64,7 +64,10 @@ test("the six classes: every case is rejected with its code and pointer by the J
   assert.equal(lians.verifyEvidencePack(PACK, { trusted_public_key: PACK_KEY, expected_key_id: PACK_KEY_ID }).valid, true);
 });
 
-const NATIVE = [path.join(ROOT, "target/release/lians-score"), path.join(ROOT, "target/debug/lians-score")].find(existsSync);
+// The native binary (scripts/test-all.sh builds the release one before the Node tests): the newest built.
+const NATIVE = [path.join(ROOT, "target/release/lians-score"), path.join(ROOT, "target/debug/lians-score")]
+  .filter(existsSync)
+  .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
 
 for (const [name, argv0] of [["npm CLI", [path.join(ROOT, "js/cli.mjs")]], ["native CLI", NATIVE && []]]) {
   test(`the six classes through the ${name}: exit 1, the code and pointer in the report`, { skip: !argv0 && "native binary not built" }, () => {
