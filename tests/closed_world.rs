@@ -535,12 +535,11 @@ fn non_finite_numbers_outside_the_receipt_fail_at_their_pointer() {
         let mut n = 0;
         for p in paths.iter().filter(|p| p[0] != "receipt") {
             // One token per pointer, in turn.
-            for token in [["NaN", "Infinity", "-Infinity", "1e400"][n % 4]] {
-                let refs: Vec<&str> = p.iter().map(String::as_str).collect();
-                let r = verify(kind, &with_raw(body, &refs, token), &Value::Null);
-                assert_fails_at(&format!("{kind} {token}"), &r, "non_json_number", &pointer_of(p));
-                n += 1;
-            }
+            let token = ["NaN", "Infinity", "-Infinity", "1e400"][n % 4];
+            let refs: Vec<&str> = p.iter().map(String::as_str).collect();
+            let r = verify(kind, &with_raw(body, &refs, token), &Value::Null);
+            assert_fails_at(&format!("{kind} {token}"), &r, "non_json_number", &pointer_of(p));
+            n += 1;
         }
         assert!(n > 50, "{n}");
     }
