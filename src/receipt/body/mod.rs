@@ -60,9 +60,7 @@ mod tally;
 mod unbound;
 mod view;
 
-use std::collections::HashMap;
-
-use super::checks::{result_index, results};
+use super::checks::results;
 use super::given::Given;
 use super::report::{pointer, CheckCode, ReportBuilder};
 use crate::json::Ref;
@@ -117,8 +115,6 @@ struct Binder<'r, 'd> {
     privacy: bool,
     results: Vec<Ref<'d>>,
     results_ptr: String,
-    /// Index of the first result with each id.
-    index: HashMap<&'d [u8], usize>,
     content: Tally,
     neighbours: Tally,
     fields: Tally,
@@ -139,7 +135,6 @@ impl<'r, 'd> Binder<'r, 'd> {
         privacy: bool,
     ) -> Binder<'r, 'd> {
         let results = results(receipt);
-        let index = result_index(&results);
         let memory_hashes = vec![None; results.len()];
         Binder {
             report,
@@ -151,7 +146,6 @@ impl<'r, 'd> Binder<'r, 'd> {
             privacy,
             results,
             results_ptr: pointer(rptr, "results"),
-            index,
             content: Tally::new(CheckCode::ContentHashMismatch),
             neighbours: Tally::new(CheckCode::NeighborHashMismatch),
             fields: Tally::new(CheckCode::BodyMismatch),

@@ -26,11 +26,35 @@ pub(super) const MAX_UNBOUND_KEY_BYTES: usize = 256;
 pub(super) fn unbound_fields<'d>(body: Ref<'d>, kind: BodyKind, protos: &mut Vec<String>) -> (Vec<String>, bool) {
     let mut out: Vec<String> = Vec::new();
     let mut omitted = 0u8;
-    // (base, key): the same pair always spells the same pointer and distinct
-    // pairs distinct pointers (tokens are escaped), so this dedupes pointers
-    // without building one per member.
+    // Members the contract lists: deduped by (base, row) in a bitmask per
+    // base (no hashing, no key copy: a real body's unbound members are all
+    // contract rows, repeated in every memory).
+    let mut rows: Vec<(&'static str, u64)> = Vec::new();
+    // Other members: (base, key). The same pair always spells the same
+    // pointer and distinct pairs distinct pointers (tokens are escaped), so
+    // this dedupes pointers without building one per member.
     let mut seen: HashSet<(&'static str, Cow<'d, str>)> = HashSet::new();
-    let mut add = |base: &'static str, k: Cow<'d, str>| {
+    let mut add = |base: &'static str, row: Option<(usize, &'static str)>, k: Text<'d>| {
+        if let Some((i, name)) = row.filter(|(i, _)| *i < 64) {
+            let slot = match rows.iter().position(|(b, _)| std::ptr::eq(*b, base) || *b == base) {
+                Some(j) => j,
+                None => {
+                    rows.push((base, 0));
+                    rows.len() - 1
+                }
+            };
+            if rows[slot].1 & (1 << i) != 0 {
+                return;
+            }
+            rows[slot].1 |= 1 << i;
+            if out.len() >= MAX_UNBOUND {
+                omitted = 1;
+            } else {
+                out.push(pointer(base, name));
+            }
+            return;
+        }
+        let k = k.to_str_lossy();
         if k.len() > MAX_UNBOUND_KEY_BYTES || out.len() >= MAX_UNBOUND {
             // Not listed (nor remembered: a hostile body's million keys are not hashed twice).
             omitted = 1;
@@ -47,24 +71,37 @@ pub(super) fn unbound_fields<'d>(body: Ref<'d>, kind: BodyKind, protos: &mut Vec
                   spec: &ObjectSpec,
                   base: &'static str,
                   at: &dyn Fn() -> String,
-                  add: &mut dyn FnMut(&'static str, Cow<'d, str>),
+                  add: &mut dyn FnMut(&'static str, Option<(usize, &'static str)>, Text<'d>),
                   protos: &mut Vec<String>| {
-        let mut lookup = spec.lookup();
+        let fields = spec.fields;
+        let n = fields.len();
+        // The server writes the contract's order: try the row after the last one found first.
+        let mut next = 0;
         for (k, _) in o.iter() {
             if is_proto(k) {
                 protos.push(pointer(&at(), "__proto__"));
                 continue;
             }
-            let k = k.to_str_lossy();
-            if !lookup.bind_of(&k).is_bound() {
-                add(base, k);
+            let kb = k.as_bytes();
+            match (0..n).map(|j| (next + j) % n).find(|&i| fields[i].name.as_bytes() == kb) {
+                Some(i) => {
+                    next = i + 1;
+                    if !fields[i].bind.is_bound() {
+                        add(base, Some((i, fields[i].name)), k);
+                    }
+                }
+                None => {
+                    if !spec.rest.is_bound() {
+                        add(base, None, k);
+                    }
+                }
             }
         }
     };
     let items = |list: Option<Ref<'d>>,
                  spec: &ObjectSpec,
                  base: &'static str,
-                 add: &mut dyn FnMut(&'static str, Cow<'d, str>),
+                 add: &mut dyn FnMut(&'static str, Option<(usize, &'static str)>, Text<'d>),
                  protos: &mut Vec<String>| {
         if let Some(list) = list.and_then(Ref::as_array) {
             for (i, item) in list.iter().enumerate() {

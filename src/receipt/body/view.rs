@@ -52,7 +52,11 @@ impl<'d> Binder<'_, 'd> {
                 || pointer(&at_index("/receipt_view/memories_used", j), "id"),
                 || pointer(&at_index(&self.results_ptr, j), "id"),
                 || {
-                    let named = match str_of(id).and_then(|id| self.index.get(id.as_bytes())) {
+                    let named = match str_of(id).and_then(|id| {
+                        self.results
+                            .iter()
+                            .position(|r| str_of(r.get("id")).is_some_and(|b| b.as_bytes() == id.as_bytes()))
+                    }) {
                         Some(i) => format!(" (result {i}'s id: the view repeats or reorders the results)"),
                         None => String::new(),
                     };
