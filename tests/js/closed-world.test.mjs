@@ -360,7 +360,8 @@ test("receipt_view.memories_used repeated, dropped or reordered: valid only when
     }
   }
   console.log(`closed-world: ${tried} view variants`);
-  assert.ok(tried > 50);
+  // (lians-sdk 0.5.0's live bodies carry no receipt_view: the samples and the corpus do.)
+  if (!process.env.LIANS_AIRTIGHT_BODIES_DIR) assert.ok(tried > 50);
   assert.deepEqual(problems.slice(0, 20), [], `${problems.length} problems`);
 });
 
