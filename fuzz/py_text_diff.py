@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """Differential check of the tokenizer and the admission detectors against
 CPython (`str.casefold`, `str.isalnum`, and `re` patterns restating spec
-§3.4 and §8.2), over fuzz corpora and/or random strings.
+`scoring-admission.md` §3.4 and §8.2), over fuzz corpora and/or random strings.
 
     python3 fuzz/py_text_diff.py [--bin target/release/lians-score] [--random N] [--seed S] [DIR_OR_FILE...]
 
 The native side is `lians-score replay` on `tokenize_for_scoring` and
 `detect_risk_tags` vectors. The patterns below are this script's own
 restatement of the reference's (`\\w`, `\\d`, `\\s`, `\\b` and `re.I` are
-CPython's Unicode-aware ones, exactly the semantics spec §7 describes);
+CPython's Unicode-aware ones, exactly the semantics spec `scoring-admission.md` §7 describes);
 spec §8 says its scanner restatements were fuzzed against the reference
 patterns. Strings holding a code point unassigned in this CPython's Unicode
 database are skipped (CPython 3.11 has Unicode 14.0, the reference 3.12 has

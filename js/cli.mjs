@@ -39,4 +39,14 @@ export function main(argv) {
   return status;
 }
 
-process.exitCode = main(process.argv.slice(2));
+// `guard` and `ledger` are JavaScript only (js/guard-node.mjs, js/ledger-cli.mjs); every other command is the crate's.
+const args = process.argv.slice(2);
+if (args[0] === "guard") {
+  const { runGuard } = await import("./guard-node.mjs");
+  process.exitCode = await runGuard(args.slice(1));
+} else if (args[0] === "ledger") {
+  const { ledgerMain } = await import("./ledger-cli.mjs");
+  process.exitCode = await ledgerMain(args.slice(1));
+} else {
+  process.exitCode = main(args);
+}

@@ -1,7 +1,11 @@
 "use strict";
 // GENERATED from js/fetch.mjs by scripts/gen-entries.mjs: do not edit (edit js/fetch.mjs).
-// `createVerifyingFetch(baseFetch = globalThis.fetch, options?)`: a fetch that
-// verifies Lians responses from their raw bytes before any caller sees them.
+// `createVerifyingFetch(baseFetch = globalThis.fetch, { baseUrl | baseUrls, … })`:
+// a fetch that verifies Lians responses from their raw bytes before any caller
+// sees them. Only requests under the scope (`baseUrl`: an origin plus a path
+// prefix, `baseUrls` for several) are looked at; every other request goes to
+// the base fetch untouched. The scope is required (`invalid_value` without it).
+// Under the scope:
 //
 //   POST …/v1/recall, POST …/v1/context (2xx): the response bytes are verified
 //     (verifyRecallReceipt / verifyContextReceipt; body binding is always on:
@@ -25,7 +29,7 @@
 // free of imports other than ./errors.mjs.
 const { LiansScoreError, LiansVerificationError } = require("./errors.cjs");
 
-const OPTION_NAMES = ["given", "onInvalid", "onVerified", "trustedPublicKey", "expectedKeyId"];
+const OPTION_NAMES = ["baseUrl", "baseUrls", "given", "onInvalid", "onVerified", "trustedPublicKey", "expectedKeyId", "ledger"];
 /** The `given` fields a caller may add (the query always comes from the request). */
 const GIVEN_NAMES = [
   "contents",
@@ -70,6 +74,7 @@ function readOptions(options) {
   for (const key of Object.keys(options)) {
     if (!OPTION_NAMES.includes(key)) throw unknownName("createVerifyingFetch option", key, OPTION_NAMES, `/options/${key}`);
   }
+  const scopes = readScopes(options);
   const onInvalid = options.onInvalid === undefined ? "throw" : options.onInvalid;
   if (onInvalid !== "throw" && onInvalid !== "report") {
     throw new LiansScoreError("invalid_value", `lians-score: options.onInvalid must be "throw" or "report", got ${describe(onInvalid)}`, "/options/onInvalid");
@@ -109,12 +114,90 @@ function readOptions(options) {
     );
   }
   const pack = key === undefined ? null : keyId === undefined ? { trusted_public_key: key } : { trusted_public_key: key, expected_key_id: keyId };
-  return { onInvalid, onVerified, given, pack };
+  // LEDGER HOOK (issue #30 item 3): `options.ledger` sets `onExchange` here (and its name joins OPTION_NAMES).
+  // onExchange(exchange, report) is awaited for every verified recall/context answer before the fetch settles,
+  // valid or not; a throw or rejection rejects the fetch. `exchange` is the ledger's log line (exchangeOf).
+  const ledger = options.ledger === undefined || options.ledger === null ? null : options.ledger;
+  if (ledger !== null && (typeof ledger !== "object" || typeof ledger.record !== "function" || typeof ledger.accepts !== "function")) {
+    throw new LiansScoreError("wrong_type", `lians-score: options.ledger must be a ledger (await createLedger(...)), got ${describe(ledger)}`, "/options/ledger");
+  }
+  const onExchange = ledger === null ? null : (exchange, report) => (report.valid ? ledger.record(exchange, { verification: report }) : null);
+  return { scopes, onInvalid, onVerified, given, pack, onExchange, ledger };
+}
+
+/** The scope: `[{origin, prefix}]` from `baseUrl` or `baseUrls` (exactly one of them, required). */
+function readScopes(options) {
+  const hint =
+    'pass the Lians server\'s URL: createVerifyingFetch(fetch, { baseUrl: "https://lians.example" }) ' +
+    "(or baseUrls: [...] for several); requests elsewhere then pass through untouched";
+  const one = options.baseUrl;
+  const many = options.baseUrls;
+  if (one !== undefined && many !== undefined) {
+    throw new LiansScoreError("invalid_value", "lians-score: give createVerifyingFetch options.baseUrl or options.baseUrls, not both", "/options/baseUrls");
+  }
+  if (one === undefined && many === undefined) {
+    throw new LiansScoreError("invalid_value", `lians-score: createVerifyingFetch needs a scope: ${hint}`, "/options/baseUrl");
+  }
+  if (one !== undefined) return [readScope(one, "/options/baseUrl", hint)];
+  if (!Array.isArray(many)) {
+    throw new LiansScoreError("wrong_type", `lians-score: options.baseUrls must be an array of URLs, got ${describe(many)}`, "/options/baseUrls");
+  }
+  if (many.length === 0) throw new LiansScoreError("invalid_value", `lians-score: options.baseUrls is empty: ${hint}`, "/options/baseUrls");
+  return many.map((u, i) => readScope(u, `/options/baseUrls/${i}`, hint));
+}
+
+/** One base URL as `{origin, prefix}` (the decoded path without a trailing slash; "" for the root). */
+function readScope(value, pointer, hint = "") {
+  let href;
+  if (typeof value === "string") href = value;
+  else if (value !== null && typeof value === "object" && typeof value.href === "string") href = value.href;
+  else throw new LiansScoreError("wrong_type", `lians-score: ${pointer.slice(1).replace(/\//g, ".")} must be a URL string, got ${describe(value)}`, pointer);
+  let url;
+  try {
+    url = new URL(href, globalThis.location !== undefined ? globalThis.location.href : undefined);
+  } catch {
+    throw new LiansScoreError("invalid_value", `lians-score: ${describe(href)} is not an absolute URL${hint ? `: ${hint}` : ""}`, pointer);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new LiansScoreError("invalid_value", `lians-score: the base URL ${describe(href)} is not http: or https:`, pointer);
+  }
+  if (url.search !== "" || url.hash !== "" || url.username !== "" || url.password !== "") {
+    throw new LiansScoreError("invalid_value", `lians-score: the base URL ${describe(href)} must be an origin and a path only (no query, fragment or credentials)`, pointer);
+  }
+  return { origin: url.origin, prefix: routePath(url.pathname) };
+}
+
+/** The path as the server routes it: percent-decoded, without trailing slashes. */
+function routePath(pathname) {
+  let path = pathname;
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    // keep the raw path
+  }
+  return path.replace(/\/+$/, "");
+}
+
+/** True when `url` (a URL) is under the scope `{origin, prefix}`. */
+function inScope(scope, url) {
+  if (url.origin !== scope.origin) return false;
+  const path = routePath(url.pathname);
+  return scope.prefix === "" || path === scope.prefix || path.startsWith(`${scope.prefix}/`);
+}
+
+/** "recall" | "context" for a route whose answer carries a receipt (method upper case, path as the server routes it), else null. */
+function receiptEndpoint(method, pathname) {
+  const path = routePath(pathname);
+  if (method === "POST" && path.endsWith("/v1/recall")) return "recall";
+  if (method === "POST" && path.endsWith("/v1/context")) return "context";
+  return null;
 }
 
 async function verifyingCall(api, base, opts, input, init) {
   const target = classify(input, init, opts);
   if (target === null) return base(input, init);
+  const client = opts.ledger === null ? null : clientOf(api, input, init);
+  if (target.endpoint === "event") return recordEvent(opts, base, input, init, target, client);
 
   // Keep a readable copy of the request body before the base fetch consumes it.
   let bodySource;
@@ -133,24 +216,107 @@ async function verifyingCall(api, base, opts, input, init) {
     }
   }
 
+  const tSent = isoNow();
   const res = await base(input, init);
   if (!(res.status >= 200 && res.status < 300)) return withoutVerificationHeaders(res);
 
-  const query = target.endpoint === "evidence_pack" ? null : await requestQuery(bodySource, target);
+  const requestText = target.endpoint === "evidence_pack" ? null : await requestBodyText(bodySource, target);
+  const query = requestText === null ? null : queryOfRequest(requestText, `${target.method} /v1/${target.endpoint}`);
   const bytes = new Uint8Array(await res.arrayBuffer());
+  const tRecv = isoNow();
   if (typeof api.isInitialized === "function" && !api.isInitialized()) await api.init();
-  let report;
-  if (target.endpoint === "recall") report = api.verifyRecallReceipt(bytes, { ...opts.given, query });
-  else if (target.endpoint === "context") report = api.verifyContextReceipt(bytes, { ...opts.given, query });
-  else report = api.verifyEvidencePack(bytes, opts.pack);
+  const report = target.endpoint === "evidence_pack" ? api.verifyEvidencePack(bytes, opts.pack) : verifyAnswer(api, target.endpoint, bytes, { ...opts.given, query });
 
   if (opts.onVerified !== undefined) {
     await opts.onVerified(report, { url: target.url, method: target.method, endpoint: target.endpoint, query });
+  }
+  if (opts.onExchange !== null && target.endpoint !== "evidence_pack") {
+    const exchange = exchangeOf({ client, tSent, tRecv, method: target.method, url: target.url, requestText, status: res.status, bytes });
+    const recorded = await opts.onExchange(exchange, report);
+    if (recorded && recorded.alarms.length > 0) return ledgerAlarm(opts, target, recorded, verifiedResponse(res, bytes, report), report);
   }
   if (!report.valid && opts.onInvalid === "throw") {
     throw new LiansVerificationError(report, verificationMessage(report, target));
   }
   return verifiedResponse(res, bytes, report);
+}
+
+/** The ledger's client name for a request: one per API key (a hash prefix, never the key), else "fetch". */
+function clientOf(api, input, init) {
+  let key = null;
+  try {
+    const headers = new Headers(init !== null && typeof init === "object" && init.headers !== undefined ? init.headers : isRequest(input) ? input.headers : undefined);
+    key = headers.get("x-api-key");
+  } catch {
+    // unreadable headers: one client
+  }
+  return key && typeof api.sha256Hex === "function" ? `fetch:${api.sha256Hex(key).slice(0, 16)}` : "fetch";
+}
+
+/** A write, erasure, certificate, prune or key creation under the scope: passed on, and its answer recorded in the ledger. */
+async function recordEvent(opts, base, input, init, target, client) {
+  let requestText = null;
+  const body = init !== null && typeof init === "object" ? init.body : undefined;
+  if (typeof body === "string") requestText = body;
+  else if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) requestText = await bodyText(body);
+  else if ((body === undefined || body === null) && isRequest(input)) requestText = (await input.clone().text()) || null;
+  const tSent = isoNow();
+  const res = await base(input, init);
+  if (!(res.status >= 200 && res.status < 300)) return res;
+  const text = await res.clone().text();
+  const exchange = exchangeOf({ client, tSent, tRecv: isoNow(), method: target.method, url: target.url, requestText, status: res.status, bytes: text });
+  let key = null;
+  try {
+    key = new Headers(init !== null && typeof init === "object" && init.headers !== undefined ? init.headers : isRequest(input) ? input.headers : undefined).get("idempotency-key");
+  } catch {
+    // no key
+  }
+  if (key !== null) exchange.request.headers = { "idempotency-key": key };
+  const recorded = await opts.ledger.record(exchange);
+  return recorded.alarms.length > 0 ? ledgerAlarm(opts, target, recorded, res, null) : res;
+}
+
+/** An exchange the ledger raised alarms on: rejects (LiansVerificationError with `alarms`), or with onInvalid "report" marks the response. */
+function ledgerAlarm(opts, target, recorded, res, report) {
+  const first = recorded.alarms[0];
+  const message = `lians-score: the answer of ${target.method} ${target.url} contradicts an earlier one: ${recorded.alarms.map((a) => `${a.invariant} ${a.memory_id ?? ""}`.trim()).join(", ")} (${first.message})`;
+  if (opts.onInvalid === "throw") {
+    const error = new LiansVerificationError(report ?? { valid: false, failures: ["ledger_alarm"], checks: [] }, message);
+    error.alarms = recorded.alarms;
+    throw error;
+  }
+  const headers = new Headers(res.headers);
+  headers.set("x-lians-ledger", "alarm");
+  const out = new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+  defineValue(out, "url", res.url);
+  if (report !== null) defineValue(out, "liansVerification", report);
+  defineValue(out, "liansLedger", { alarms: recorded.alarms, warnings: recorded.warnings });
+  return out;
+}
+
+/** The verification of a recall/context answer's bytes (body binding on) against `given` (its request's query and more). */
+function verifyAnswer(api, endpoint, bytes, given) {
+  return endpoint === "recall" ? api.verifyRecallReceipt(bytes, given) : api.verifyContextReceipt(bytes, given);
+}
+
+/**
+ * One exchange as the consistency ledger logs it (one JSON object per line of an exchange log):
+ * `{ client, t_sent, t_recv, request: { method, url, body }, response: { status, body } }`, bodies as raw text
+ * (a request without a body: null), times ISO 8601 with an offset.
+ */
+function exchangeOf({ client, tSent, tRecv, method, url, requestText, status, bytes }) {
+  return {
+    client,
+    t_sent: tSent,
+    t_recv: tRecv,
+    request: { method, url, body: requestText === undefined ? null : requestText },
+    response: { status, body: typeof bytes === "string" ? bytes : new TextDecoder().decode(bytes) },
+  };
+}
+
+/** Now, as ISO 8601 with an explicit offset (`…+00:00`). */
+function isoNow() {
+  return new Date().toISOString().replace(/Z$/, "+00:00");
 }
 
 /** {endpoint, url, method} when the request is one this wrapper verifies; null otherwise. */
@@ -172,25 +338,18 @@ function classify(input, init, opts) {
   } catch {
     return null; // the base fetch reports the bad URL itself
   }
+  if (!opts.scopes.some((scope) => inScope(scope, url))) return null; // not the Lians server's: untouched
   const initMethod = init !== null && typeof init === "object" ? init.method : undefined;
   const method = String(initMethod !== undefined ? initMethod : isRequest(input) ? input.method : "GET").toUpperCase();
   // The server routes on the percent-decoded path; a trailing slash is redirected to the route.
-  let path = url.pathname;
-  try {
-    path = decodeURIComponent(path);
-  } catch {
-    // keep the raw path
-  }
-  path = path.replace(/\/+$/, "");
-  let endpoint = null;
-  if (method === "POST" && path.endsWith("/v1/recall")) endpoint = "recall";
-  else if (method === "POST" && path.endsWith("/v1/context")) endpoint = "context";
-  else if (method === "GET" && opts.pack !== null && PACK_PATH.test(path)) endpoint = "evidence_pack";
+  let endpoint = receiptEndpoint(method, url.pathname);
+  if (endpoint === null && method === "GET" && opts.pack !== null && PACK_PATH.test(routePath(url.pathname))) endpoint = "evidence_pack";
+  if (endpoint === null && opts.ledger !== null && opts.ledger.accepts(method, url.href)) endpoint = "event";
   return endpoint === null ? null : { endpoint, url: url.href, method };
 }
 
-/** The `query` of the request's JSON body; a request this wrapper cannot read fails closed. */
-async function requestQuery(source, target) {
+/** The request's body text; a request this wrapper cannot read fails closed. */
+async function requestBodyText(source, target) {
   const route = `${target.method} /v1/${target.endpoint}`;
   let text;
   try {
@@ -205,6 +364,11 @@ async function requestQuery(source, target) {
       "/query",
     );
   }
+  return text;
+}
+
+/** The string `query` of a recall/context request's JSON text (`route` names it in errors); fails closed. */
+function queryOfRequest(text, route) {
   let request;
   try {
     request = JSON.parse(text);
@@ -355,4 +519,4 @@ function editDistance(a, b) {
   return prev[b.length];
 }
 
-module.exports = { verifyingFetchFor };
+module.exports = { verifyingFetchFor, readScope, inScope, receiptEndpoint, verifyAnswer, exchangeOf, isoNow, queryOfRequest, HEADER_VERIFICATION, HEADER_SHA256 };

@@ -2,6 +2,6 @@
 // (read next to the module on import: --allow-read).
 import { initSync } from "./verify.mjs";
 
-initSync({ module: Deno.readFileSync(new URL("../dist/verify/lians_score_bg.wasm", import.meta.url)) });
+initSync({ module: Deno.readFileSync(new URL("../dist/verify/lians_score_verify_bg.wasm", import.meta.url)) });
 
 export * from "./verify.mjs";

@@ -6,7 +6,7 @@
 // createVerifyingFetch call it. The workerd, edge-light and deno conditions
 // get js/verify-{workerd,edge-light,deno}.mjs (ready on import); Node.js gets
 // the full entry (js/node.mjs / js/node.cjs), where size does not matter.
-import initGlue, * as glue from "../dist/verify/lians_score.js";
+import initGlue, * as glue from "../dist/verify/lians_score_verify.js";
 import { createApi } from "./core.mjs";
 import { verifyingFetchFor } from "./fetch.mjs";
 import { VERIFY_NAMES } from "./names.mjs";

@@ -53,4 +53,5 @@ else
   npm ci --no-audit --no-fund
   echo "$lock_sum" > "$stamp"
 fi
-echo "wasm-opt: $(node_modules/.bin/wasm-opt --version)"
+# (binaryen's package.json rather than `wasm-opt --version`, which takes seconds to start)
+echo "wasm-opt: binaryen $(node -p 'require("./node_modules/binaryen/package.json").version')"

@@ -8,7 +8,8 @@
 // It also writes the CommonJS twins of the ESM-only modules the CommonJS entry
 // needs (js/errors.cjs from js/errors.mjs, js/fetch.cjs from js/fetch.mjs):
 // the same text with `import {…} from "./x.mjs"` as `require("./x.cjs")` and
-// the `export`s collected into `module.exports`, so there is one source.
+// the `export`s collected into `module.exports`, so there is one source
+// (and js/guard.cjs from js/guard.mjs, the `lians-score/guard` subpath).
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -48,7 +49,7 @@ function toCommonJs(source, text) {
   if (/^\s*(import|export)\b/m.test(out)) throw new Error(`gen-entries: ${source} has an import/export toCommonJs cannot rewrite`);
   return `"use strict";\n// GENERATED from ${source} by scripts/gen-entries.mjs: do not edit (edit ${source}).\n${out}\nmodule.exports = { ${names.join(", ")} };\n`;
 }
-const twins = { "js/errors.cjs": "js/errors.mjs", "js/fetch.cjs": "js/fetch.mjs" };
+const twins = { "js/errors.cjs": "js/errors.mjs", "js/fetch.cjs": "js/fetch.mjs", "js/guard.cjs": "js/guard.mjs" };
 
 const check = process.argv.includes("--check");
 let stale = 0;

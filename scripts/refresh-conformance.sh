@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Refresh the vendored conformance corpus and samples from ../shared (or
-# $LIANS_SHARED_SRC) and say what changed. The copies in tests/data/conformance and
-# tests/data/samples are what every test reads, so a clone anywhere tests itself;
-# never edit them by hand (the corpus is recorded from the Python reference).
+# Refresh the vendored conformance corpus, samples and behavioural specification
+# from ../shared (or $LIANS_SHARED_SRC) and say what changed. The copies in
+# tests/data/conformance and tests/data/samples are what every test reads, and
+# docs/spec is what the code's `§` references point into (tests/js/links.test.mjs
+# checks each names a file and a heading there), so a clone anywhere tests and
+# documents itself; never edit them by hand (the corpus is recorded from the
+# Python reference).
 #   bash scripts/refresh-conformance.sh          # copy, then list changes
 #   bash scripts/refresh-conformance.sh --check  # exit 1 if they differ
 set -euo pipefail
@@ -10,12 +13,12 @@ cd "$(dirname "$0")/.."
 src=${LIANS_SHARED_SRC:-../shared}
 check=0
 [[ "${1-}" == "--check" ]] && check=1
-if [[ ! -d "$src/conformance" || ! -d "$src/samples" ]]; then
-  echo "refresh-conformance: no $src/conformance or $src/samples here; nothing to do" >&2
+if [[ ! -d "$src/conformance" || ! -d "$src/samples" || ! -d "$src/spec" ]]; then
+  echo "refresh-conformance: no $src/conformance, $src/samples or $src/spec here; nothing to do" >&2
   exit 0
 fi
 changed=0
-for pair in "conformance:tests/data/conformance" "samples:tests/data/samples"; do
+for pair in "conformance:tests/data/conformance" "samples:tests/data/samples" "spec:docs/spec"; do
   from="$src/${pair%%:*}" to="${pair#*:}"
   mkdir -p "$to"
   # What differs, file by file (added, removed, changed).
@@ -31,7 +34,7 @@ for pair in "conformance:tests/data/conformance" "samples:tests/data/samples"; d
 done
 if ((changed)); then
   if ((check)); then echo "refresh-conformance: the vendored copies differ from $src" >&2; exit 1; fi
-  echo "refresh-conformance: updated from $src (review with git diff --stat tests/data/conformance tests/data/samples)"
+  echo "refresh-conformance: updated from $src (review with git diff --stat tests/data/conformance tests/data/samples docs/spec)"
 else
-  echo "refresh-conformance: tests/data/conformance and tests/data/samples equal $src"
+  echo "refresh-conformance: tests/data/conformance, tests/data/samples and docs/spec equal $src"
 fi

@@ -33,7 +33,7 @@ try {
     ["JS of the browser entry (`js/web.mjs`, `core.mjs`, `names.mjs`, `constants.mjs`, `errors.mjs`, `fetch.mjs`, glue)",
       ["js/web.mjs", "js/core.mjs", "js/names.mjs", "js/constants.mjs", "js/errors.mjs", "js/fetch.mjs", "dist/web/lians_score.js"]],
     ["`lians-score/inline`: the wasm as base64 JS (`dist/inline/lians_score_bg.wasm.mjs`)", ["dist/inline/lians_score_bg.wasm.mjs"]],
-    ["`lians-score/verify`: the verify-only `.wasm` (`dist/verify/lians_score_bg.wasm`)", ["dist/verify/lians_score_bg.wasm"]],
+    ["`lians-score/verify`: the verify-only `.wasm` (`dist/verify/lians_score_verify_bg.wasm`)", ["dist/verify/lians_score_verify_bg.wasm"]],
   ].map(([label, files]) => ({ label, ...measure(files) }));
 } catch (error) {
   console.error(`size.mjs: ${error.message} (run scripts/build.sh)`);

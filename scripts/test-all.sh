@@ -162,6 +162,7 @@ else
   step "typescript (tsc --noEmit)" types
   step "headless chromium (playwright-core)" node --test --test-reporter=spec tests/js/browser.e2e.mjs
   step "workerd" node --test --test-reporter=spec tests/edge/workerd.test.mjs
+  step "consistency ledger: IndexedDB in chromium, a Durable Object in workerd" node --test --test-reporter=spec tests/js/ledger-browser.e2e.mjs tests/edge/ledger-workerd.test.mjs
   step "deno" deno_tests
   step "npm package + packaging matrix (tests/package: pack, publish --dry-run, install; TS x3, attw, Vite, webpack, esbuild, Rollup, Parcel, Bun, Deno, workerd, edge-runtime, Next.js x2)" bash tests/package/run.sh
   step "crate package contents (cargo package --list)" bash tests/package/crate.sh

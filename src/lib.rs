@@ -1,9 +1,58 @@
 //! # lians-score
 //!
-//! The deterministic Lians memory scorer and receipt verifier, exact to the
-//! Python reference (CPython 3.12, Unicode 15.0), as a pure Rust library.
-//! The WebAssembly binding is a crate of its own (`crates/wasm`); this crate
-//! is plain Rust: a typed API
+//! Verify what a Lians server sends, and score memories exactly as it does:
+//! the recall/context receipt and Evidence Pack verifiers and the memory
+//! scorer of the Python reference (`lians-sdk` 0.5.0, CPython 3.12, Unicode
+//! 15.0), as a pure Rust library. The same code is the npm package
+//! `lians-score` (WebAssembly).
+//!
+//! ## Verify a response
+//!
+//! Pass the **raw text** of a `POST /v1/recall` (or `/v1/context`) answer and
+//! what you sent. The report binds the body's own plaintext (every memory
+//! content, neighbour, the context text) to the receipt; a failed check is
+//! data in the report, never an error:
+//!
+//! ```
+//! use lians_score::{json, verify_recall_receipt};
+//!
+//! // The body as received: never a re-serialized object (`1e-07` is not `1e-7`).
+//! let wire = include_str!("../tests/data/samples/recall-08-fast-filters-acme-tinyfloat.json");
+//! let given = json::parse(r#"{"query": "Acme revenue"}"#)?; // the query you sent
+//! let report = verify_recall_receipt(wire, &given)?; // Err only for input it cannot read
+//! assert!(report.valid, "{:?}", report.failures);
+//!
+//! // A proxy rewrote the first memory's content in transit.
+//! let tampered = wire.replacen("$48,500 with", "$84,500 with", 1);
+//! let report = verify_recall_receipt(&tampered, &given)?;
+//! assert!(!report.valid);
+//! assert!(report.failures.iter().any(|code| code == "content_hash_mismatch"));
+//! let failed = report.checks.iter().find(|c| c.is_failure()).unwrap();
+//! assert_eq!(failed.pointer, "/memories/0/content");
+//! # Ok::<(), lians_score::Error>(())
+//! ```
+//!
+//! [`verify_context_receipt`] and [`verify_evidence_pack`] work the same way;
+//! [`audit::audit_recall`] re-derives the server's scores from a recall body.
+//!
+//! ## Score a memory
+//!
+//! ```
+//! use lians_score::{score_memory, PyDateTime, ScoreInput};
+//!
+//! let now = PyDateTime::parse("2026-08-01T00:00:00+00:00")?;
+//! let breakdown = score_memory(
+//!     &ScoreInput::new("NVDA guidance is $36B", now).query("NVDA guidance").source("user_provided").event_time(now),
+//! );
+//! assert_eq!(breakdown.final_score, 0.8475); // the reference's value, to the last bit
+//! assert!(breakdown.eligible);
+//! # Ok::<(), lians_score::Error>(())
+//! ```
+//!
+//! ## The crate
+//!
+//! This crate is plain Rust (the WebAssembly binding is the crate
+//! `lians-score-wasm`, in `crates/wasm`): a typed API
 //! ([`score_memory`], [`evaluate_admission`], [`verify_recall_receipt`], ...)
 //! and the JSON façade built on it ([`api`]).
 //!
@@ -37,7 +86,7 @@
 //! reason (the typed verify functions refuse oversize input through the leaf
 //! module [`api::limits`], as they always did). Rules keep only the
 //! limits that are part of the algorithm (the scorer's text sample, token
-//! and metadata caps of spec §3, [`ScoringLimits`]).
+//! and metadata caps of spec `scoring-admission.md` §3, [`ScoringLimits`]).
 //!
 //! ## The typed API
 //!
@@ -101,7 +150,7 @@ pub use scoring::{ScoreBreakdown, ScoreInput, ScoringLimits, Weights};
 
 use json::Value;
 
-/// `score_memory(**input)`: score one memory (spec §4–§6).
+/// `score_memory(**input)`: score one memory (spec `scoring-admission.md` §4–§6).
 ///
 /// ```
 /// use lians_score::{score_memory, PyDateTime, ScoreInput};
@@ -113,7 +162,7 @@ pub fn score_memory(input: &ScoreInput) -> ScoreBreakdown {
     scoring::score_memory(input).into()
 }
 
-/// Admission `evaluate(content, source, mode, blocked_sources)` (spec §9.1):
+/// Admission `evaluate(content, source, mode, blocked_sources)` (spec `scoring-admission.md` §9.1):
 /// `mode` is `enforce` (decide) or anything else (monitor: always admit, tags
 /// still reported); `blocked_sources` is used as given (see
 /// [`admission::normalize_blocked_sources`] for the server's setting).

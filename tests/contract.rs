@@ -235,9 +235,28 @@ fn the_components_are_the_scorers() {
 fn the_risk_tags_are_the_admission_detectors() {
     let Some(rec) = recording("admission.json") else { return };
     let tags = rec["tags"].as_array().unwrap();
-    let ours: Vec<(&str, &str)> = RISK_TAGS.iter().map(|t| (t.tag, t.action.as_str())).collect();
-    let theirs: Vec<(&str, &str)> =
-        tags.iter().map(|t| (t["tag"].as_str().unwrap(), t["action"].as_str().unwrap())).collect();
+    let ours: Vec<(&str, &str, bool)> = RISK_TAGS.iter().map(|t| (t.tag, t.action.as_str(), t.gates_safety)).collect();
+    let theirs: Vec<(&str, &str, bool)> = tags
+        .iter()
+        .map(|t| (t["tag"].as_str().unwrap(), t["action"].as_str().unwrap(), t["gates_safety"].as_bool().unwrap()))
+        .collect();
     assert_eq!(ours, theirs);
     assert!(RISK_TAGS.iter().all(|t| t.action == RiskAction::Review || t.action == RiskAction::Reject));
+    // Each recorded example: the reference's tag and action are this crate's too.
+    for t in tags {
+        let (tag, example) = (t["tag"].as_str().unwrap(), t["example"].as_str().unwrap());
+        if tag == "source:blocked" {
+            let d = lians_score::evaluate_admission(
+                "the finance team gets the renewal invoice",
+                Some("Scraper"),
+                "enforce",
+                &["scraper".to_string()],
+            );
+            assert_eq!((d.risk_tags, d.action.as_str()), (vec![tag.to_string()], t["action"].as_str().unwrap()));
+            continue;
+        }
+        assert!(lians_score::admission::detect_risk_tags(example).contains(&tag), "{tag}: {example}");
+        let d = lians_score::evaluate_admission(example, Some("crm"), "enforce", &[]);
+        assert_eq!(d.action.as_str(), t["action"].as_str().unwrap(), "{tag}");
+    }
 }

@@ -381,7 +381,7 @@ pub mod detectors {
             .any(|i| INJECTION_PHRASES.iter().any(|p| chars.get(i..i + p.len()).is_some_and(|s| ieq_str(p, s))))
     }
 
-    /// Spec §8.2, restated: "Take `content.lower()` and find the runs of
+    /// Spec `scoring-admission.md` §8.2, restated: "Take `content.lower()` and find the runs of
     /// ASCII `[a-z0-9]`. The tag applies if there are fewer than 3 distinct
     /// runs." Full `lower()` (Final_Sigma, `İ` → `i̇`), then a plain scan.
     pub fn is_vague(content: &str) -> bool {

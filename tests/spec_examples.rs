@@ -212,7 +212,7 @@ fn bad_input_is_a_typed_error() {
     }
 }
 
-/// The review-queue drift analysis (spec §11.1–11.2): which stored fields
+/// The review-queue drift analysis (spec `scoring-admission.md` §11.1–11.2): which stored fields
 /// differ from the held re-score, and which known cause explains them.
 mod drift {
     use super::*;

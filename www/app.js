@@ -14,6 +14,7 @@ import * as rescore from './rescore.js'; // re-scoring in Web Workers, the progr
 import * as list from './list.js';       // filters, sort, the listbox, selection, counts, keys
 import * as detail from './detail.js';   // the selected item
 import * as decisions from './decisions.js'; // decisions: bulk, export, Submit
+import * as undo from './undo.js';           // the Undo toast (u, z)
 import './verify.js';          // the "Verify receipt" tab (and its audit panel, audit-view.js)
 import './pack.js';            // the "Evidence Pack" tab
 
@@ -23,6 +24,14 @@ const wiring = {
   apiKey: load.apiKeyText,
   fetchQueue: load.fetchQueue,
   cspHint: load.cspHint,
+  fetchTimeoutMs: load.fetchTimeoutMs,
+  decideAndNext: list.decideAndNext,
+  startAtTop: list.startAtTop,
+  checkLike: list.checkLike,
+  selectItem: list.selectItem,
+  showUndo: undo.showUndo,
+  undo: undo.undo,
+  hideUndo: undo.hideUndo,
   startScoring: rescore.startScoring,
   buildRows: list.buildRows,
   populateTagFilter: list.populateTagFilter,

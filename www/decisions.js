@@ -1,12 +1,13 @@
 // Decisions: the reviewer's approve/reject choices, decided one by one or in
 // bulk (after an in-page confirmation), saved in the tab (state.js, saved.js),
 // exported (JSON, curl) or submitted to the Lians server after an in-page
-// confirmation.
-import { state, ui, safeOrigin, rowById, decideMany, forgetSaved, saveNow } from './state.js';
+// confirmation, a few requests at a time, with the progress in the sticky bar.
+import { state, ui, safeOrigin, rowById, decideMany, forgetSaved, saveNow, registerConfirm, closeConfirms } from './state.js';
 import { h, replace, $, download, setText } from './dom.js';
 import { buildDecisionExport, snippetOf, isUuid } from './queue.js';
 import { scopeLabel } from './saved.js';
-import { OUTCOMES, resolveUrl, submitDecisions } from './resolve.js';
+import { OUTCOMES, CONCURRENCY, outcomeName, resolveUrl, submitDecisions } from './resolve.js';
+import { showControls } from './controls.js';
 
 const decPreview = $('#dec-preview');
 const decFormat = $('#dec-format');
@@ -49,7 +50,7 @@ function renderDecisions() {
   for (const [id, v] of state.decisions) { if (!isUuid(id)) skipped++; else if (v === 'approve') a++; else rj++; }
   const text = a + rj + skipped ? `${a} approve · ${rj} reject${skipped ? ` · ${skipped} skipped (id not a UUID)` : ''}` : 'none yet';
   setText(decCount, text);
-  setText(barDecisions, a + rj ? `${text} · unsent` : 'no decisions');
+  setText(barDecisions, a + rj ? `${text} · ${state.sending ? 'sending' : 'not sent yet'}` : 'no decisions');
   $('#discard-saved').disabled = !(state.decisions.size || state.notes.size || state.savedOther.size);
   schedulePreview();
   if (!confirmBox.hidden && !sending) renderConfirm();
@@ -71,7 +72,7 @@ const results = $('#dec-results');
 let sending = false;
 let planned = null; // {entries, base, origin}: exactly what the confirmation lists
 
-const snippet = (id) => snippetOf(rowById(id)?.obj?.content);
+const snippet = (id) => showControls(snippetOf(rowById(id)?.obj?.content));
 
 /** Fill the confirmation from the current decisions and the Fetch form's URL and key. */
 function renderConfirm() {
@@ -86,29 +87,38 @@ function renderConfirm() {
   replace($('#dec-confirm-target'), problem
     ? h('span', { class: 'status bad' }, problem)
     : h('span', null, `${ex.doc.count} decision${ex.doc.count === 1 ? '' : 's'} will be sent to `, h('strong', { class: 'mono' }, origin),
-      ` as POST /v1/admissions/{id}/resolve, one at a time, with the API key from this page${ex.skipped.length ? ` (${ex.skipped.length} skipped: id not a UUID)` : ''}.`));
+      ` as POST /v1/admissions/{id}/resolve, up to ${CONCURRENCY} at a time, with the API key from this page${ex.skipped.length ? ` (${ex.skipped.length} skipped: id not a UUID)` : ''}. The list is read again when you press Send.`));
   replace($('#dec-confirm-list'), ...(planned ? planned.entries : []).map((e) => h('li', { dataset: { id: e.pending_id, action: e.body.action } },
     h('strong', null, e.body.action), ' ', h('span', { class: 'mono' }, e.pending_id), ' ', h('span', { class: 'muted' }, snippet(e.pending_id)),
     e.body.note ? h('span', null, ` · note: ${e.body.note}`) : null)));
   confirmBtn.disabled = !planned;
 }
 
+// The safe button (Cancel) takes the focus: Enter twice never sends.
 function openConfirm(open) {
+  if (open) closeConfirms(confirmBox);
   confirmBox.hidden = !open;
   submitBtn.setAttribute('aria-expanded', String(open));
-  if (open) { renderConfirm(); (planned ? confirmBtn : cancelBtn).focus(); }
+  if (open) { renderConfirm(); cancelBtn.focus(); }
 }
+registerConfirm(confirmBox, () => { openConfirm(false); ui.say('Nothing was sent.'); });
 
 submitBtn.addEventListener('click', () => { if (!sending) openConfirm(confirmBox.hidden); });
 cancelBtn.addEventListener('click', () => { openConfirm(false); ui.say('Nothing was sent.'); submitBtn.focus(); });
 
-function outcomeText(entry, r) {
+function outcomeText(entry, r, origin) {
   const base = OUTCOMES[r.outcome] ?? r.outcome;
   if (r.outcome === 'approved') return `${base}${r.memory_id ? `, memory ${r.memory_id}` : ''}`;
   if (r.outcome === 'rejected') return base;
-  if (r.outcome === 'network') return `${base}: ${r.detail}.${ui.cspHint(planned?.origin ?? '')}`;
-  return `${base}${r.status ? ` (HTTP ${r.status})` : ''}${r.detail ? `: ${r.detail}` : ''}`;
+  if (r.outcome === 'network') return `${base}.${ui.cspHint(origin)}`;
+  if (r.outcome === 'timeout') return `${base}: ${r.detail}; it may or may not have been applied (a retry of an applied one answers "already resolved").`;
+  return r.detail || base;
 }
+
+const progressEl = $('#send-progress');
+/** "140 approved, 7 rejected, 1 already resolved" */
+// In one fixed order (approved first), whatever order the answers came in.
+const countsText = (counts) => [...new Set([...Object.keys(OUTCOMES), ...Object.keys(counts)])].filter((k) => counts[k]).map((k) => `${counts[k]} ${outcomeName(k, counts[k])}`).join(', ');
 
 // Outcomes after which a retry cannot help: the item is resolved (or gone).
 const FINAL = new Set(['approved', 'rejected', 'conflict', 'not_found']);
@@ -127,33 +137,56 @@ function restoreDecisions(bodies) {
 }
 
 confirmBtn.addEventListener('click', async () => {
-  if (sending || !planned) return;
+  if (sending) return;
+  // The list is built now, from the decisions as they are (not as they were when the box opened).
+  renderConfirm();
+  if (!planned) return;
   const plan = planned;
   const key = ui.apiKey();
+  const total = plan.entries.length;
   sending = true;
+  state.sending = true;
   submitBtn.disabled = true;
   confirmBtn.disabled = true;
   confirmBox.hidden = true;
   submitBtn.setAttribute('aria-expanded', 'false');
   const list = h('ul');
-  const head = h('p', { class: 'status' }, `Sending ${plan.entries.length} decision${plan.entries.length === 1 ? '' : 's'} to ${plan.origin}…`);
+  const head = h('p', { class: 'status', id: 'send-summary' }, `Sending ${total} decision${total === 1 ? '' : 's'} to ${plan.origin}…`);
   const tail = h('p', { class: 'status' });
   replace(results, head, list, tail);
   results.dataset.state = 'sending';
+  progressEl.hidden = false;
+  progressEl.dataset.state = 'sending';
+  progressEl.dataset.done = '0';
+  progressEl.dataset.total = String(total);
+  replace(progressEl, `Sending 0 of ${total}…`);
+  renderDecisions();
   const counts = {};
   const retry = new Map(); // pending_id → body, for outcomes worth retrying
+  const placed = new Array(total); // the outcome items by plan index
   try {
     await submitDecisions(plan.entries, {
       base: plan.base,
       key,
-      onOutcome: (entry, r) => {
+      timeoutMs: ui.fetchTimeoutMs(),
+      onOutcome: (entry, r, done, k) => {
         counts[r.outcome] = (counts[r.outcome] ?? 0) + 1;
         if (!FINAL.has(r.outcome)) retry.set(entry.pending_id, entry.body);
-        list.appendChild(h('li', { dataset: { id: entry.pending_id, action: entry.body.action, outcome: r.outcome, status: String(r.status ?? ''), memoryId: r.memory_id ?? '' } },
-          h('span', { class: 'mono' }, entry.pending_id), ' ', h('span', { class: 'muted' }, `“${snippet(entry.pending_id)}”`), ` ${entry.body.action}: `, outcomeText(entry, r)));
+        progressEl.dataset.done = String(done);
+        setText(progressEl, `Sending ${done} of ${total}… (${countsText(counts)})`);
+        const li = h('li', { dataset: { id: entry.pending_id, action: entry.body.action, outcome: r.outcome, status: String(r.status ?? ''), memoryId: r.memory_id ?? '' } },
+          h('span', { class: 'mono' }, entry.pending_id), ' ', h('span', { class: 'muted' }, `“${snippet(entry.pending_id)}”`), ` ${entry.body.action}: `, outcomeText(entry, r, plan.origin));
+        // In the order of the confirmation list, whatever order the answers come in.
+        placed[k] = li;
+        let after = null;
+        for (let j = k + 1; j < placed.length && !after; j++) after = placed[j] ?? null;
+        list.insertBefore(li, after);
       },
     });
-    head.textContent = `Sent ${plan.entries.length} decision${plan.entries.length === 1 ? '' : 's'} to ${plan.origin}: ${Object.entries(counts).map(([k, n]) => `${n} ${k}`).join(', ')}.`;
+    const summary = `Sent ${total} decision${total === 1 ? '' : 's'} to ${plan.origin}: ${countsText(counts)}.`;
+    head.textContent = summary;
+    progressEl.dataset.state = retry.size ? 'partial' : 'sent';
+    replace(progressEl, summary, ' ', h('button', { type: 'button', class: 'link', id: 'send-details', on: { click: () => results.scrollIntoView({ block: 'start' }) } }, 'Each outcome'));
     // Resolved (or gone) items: their saved decisions are done with.
     const finished = plan.entries.map((e) => e.pending_id).filter((id) => !retry.has(id));
     for (const id of finished) state.decisions.delete(id);
@@ -168,8 +201,10 @@ confirmBtn.addEventListener('click', async () => {
         h('button', { type: 'button', id: 'fetch-next', on: { click: () => ui.fetchQueue() } }, 'Fetch the next batch again')] : null);
   } finally {
     sending = false;
+    state.sending = false;
     submitBtn.disabled = false;
     results.dataset.state = 'done';
+    renderDecisions();
   }
 });
 
@@ -189,15 +224,17 @@ function openBulk(action) {
   bulkBtn.textContent = `${verb} ${ids.length} item${ids.length === 1 ? '' : 's'}`;
   bulkBtn.dataset.count = String(ids.length);
   bulkBtn.dataset.action = action;
+  closeConfirms(bulkBox);
   bulkBox.hidden = false;
   for (const b of ['#bulk-approve', '#bulk-reject']) $(b).setAttribute('aria-expanded', 'true');
-  bulkBtn.focus();
+  $('#bulk-cancel').focus(); // the safe button: Enter twice decides nothing
 }
 function closeBulk() {
   bulkBox.hidden = true;
   bulkAction = null;
   for (const b of ['#bulk-approve', '#bulk-reject']) $(b).setAttribute('aria-expanded', 'false');
 }
+registerConfirm(bulkBox, () => { closeBulk(); ui.say('No decision was made.'); });
 $('#bulk-approve').addEventListener('click', () => openBulk('approve'));
 $('#bulk-reject').addEventListener('click', () => openBulk('reject'));
 $('#bulk-cancel').addEventListener('click', () => { closeBulk(); ui.say('No decision was made.'); $('#queue-list').focus({ preventScroll: true }); });
@@ -209,7 +246,7 @@ bulkBtn.addEventListener('click', () => {
   state.checked = new Set();
   state.anchor = null;
   ui.renderList(true);
-  ui.say(`${action === 'approve' ? 'Approved' : 'Rejected'} ${n} item${n === 1 ? '' : 's'} (not sent yet).`);
+  ui.say(`${action === 'approve' ? 'Approved' : 'Rejected'} ${n} item${n === 1 ? '' : 's'} (not sent yet; u undoes).`);
   $('#queue-list').focus({ preventScroll: true }); // back to the keys
 });
 
@@ -219,11 +256,13 @@ $('#discard-saved').addEventListener('click', () => {
   const n = state.decisions.size + [...state.savedOther.values()].filter((d) => d.action).length;
   const scope = state.scope ? scopeLabel(state.scope.origin, state.scope.namespace) : 'this queue';
   replace($('#discard-text'), `Discard ${n} decision${n === 1 ? '' : 's'} and the notes saved for ${scope}? Nothing was sent; this cannot be undone.`);
+  closeConfirms(discardBox);
   discardBox.hidden = false;
   $('#discard-saved').setAttribute('aria-expanded', 'true');
   $('#discard-cancel').focus();
 });
 const closeDiscard = () => { discardBox.hidden = true; $('#discard-saved').setAttribute('aria-expanded', 'false'); };
+registerConfirm(discardBox, closeDiscard);
 $('#discard-cancel').addEventListener('click', closeDiscard);
 $('#discard-confirm').addEventListener('click', () => {
   closeDiscard();

@@ -3,22 +3,25 @@
 // only: a resolved one is read-only), inputs, drift, score table.
 import { state, ui, numOrNull, rowById, decide, setNote, isOpen } from './state.js';
 import { h, patch, setText, $ } from './dom.js';
-import { componentRows, gateOf, inputsText, heldSentence, markRuns } from './queue.js';
+import { componentRows, gateOf, inputsText, heldSentence, markRuns, markSpans } from './queue.js';
 import { chip, fmt, tagClass } from './format.js';
+import { controlRuns, countControls, showControls } from './controls.js';
 import * as lians from './lians.js';
 
 const detail = $('#detail');
+const tapToMove = matchMedia('(max-width: 900px), (pointer: coarse)');
 // The decision buttons of the pending item on screen (detailDecision patches them in place).
 let shown = null;
 // The item the pane last drew (its content box is replaced, not patched, for another item: its scroll
 // starts at the top).
 let drawnId = null;
 
+// Plain words on the page; the wire field each stands for in its tooltip.
 const COLUMNS = [
-  { key: 'stored', label: 'Stored', sub: 'server score_breakdown', bar: 'stored' },
-  { key: 'held', label: 'Held', sub: 'client re-score, review_needed', bar: 'held' },
-  { key: 'approved', label: 'If approved', sub: 'client, safety approved, queued tags', bar: 'approved' },
-  { key: 'trusted_review', label: 'Trusted review', sub: 'client, approved, fresh tags', bar: 'trusted' },
+  { key: 'stored', label: 'Stored', sub: 'as the server stored it', field: 'score_breakdown', bar: 'stored' },
+  { key: 'held', label: 'Held', sub: 'recomputed here, while held', field: 'client re-score with safety review_needed', bar: 'held' },
+  { key: 'approved', label: 'If approved', sub: 'recomputed here, once approved', field: 'client re-score with safety approved, the queued risk tags', bar: 'approved' },
+  { key: 'trusted_review', label: 'Trusted review', sub: 'approved, tags found afresh', field: 'client re-score with safety approved, risk tags detected again', bar: 'trusted' },
 ];
 
 function breakdownFor(r, col) {
@@ -26,20 +29,40 @@ function breakdownFor(r, col) {
   return r.res?.[col] ?? null;
 }
 
+/** Text nodes of `text`, each invisible or direction control as a marked placeholder (controls.js). */
+function appendShown(parent, text) {
+  for (const run of controlRuns(text)) {
+    if (!run.control) { parent.appendChild(document.createTextNode(run.text)); continue; }
+    const c = document.createElement('span');
+    c.className = 'ctl';
+    c.dataset.control = run.control.code;
+    c.title = `${run.control.code} ${run.control.name}: an invisible character, shown here in its place`;
+    c.textContent = `⟨${run.control.short}⟩`;
+    parent.appendChild(c);
+  }
+}
+
 /** The content as text nodes, each detected span in a <mark data-risk-tag> (lians.riskSpans; never HTML). */
-function contentEl(content) {
-  const spans = lians.riskSpans(content);
+function contentEl(content, spans) {
   const pre = h('pre', { class: 'content', tabindex: '0', 'aria-label': 'Memory content (shown as plain text; detected sensitive text is marked)', dataset: { marks: spans ? 'on' : 'unavailable' } });
-  for (const run of markRuns(content, spans ?? [])) {
-    if (!run.tags.length) { pre.appendChild(document.createTextNode(run.text)); continue; }
+  for (const run of markRuns(content, markSpans(spans ?? []))) {
+    if (!run.tags.length) { appendShown(pre, run.text); continue; }
     const m = document.createElement('mark');
     m.className = `risk ${tagClass(run.tags[0])}`;
     m.dataset.riskTag = run.tags.join(' ');
     m.title = run.tags.join(', ');
-    m.textContent = run.text;
+    appendShown(m, run.text);
     pre.appendChild(m);
   }
   return pre;
+}
+
+function controlsCallout(content) {
+  const n = countControls(content);
+  if (!n) return null;
+  return h('div', { class: 'callout bad', id: 'controls-warning', role: 'note' },
+    h('strong', null, `${n} invisible or text-direction character${n === 1 ? '' : 's'} in this text. `),
+    'Each is shown as a marked placeholder such as ⟨RLO⟩ (right-to-left override), in its place: the text below reads in the order it is stored, not as it would display elsewhere. Such characters can disguise what a text says (a file name, an address).');
 }
 
 function renderDetail() {
@@ -56,26 +79,37 @@ function renderDetail() {
 
   let decide_;
   if (open) {
-    const noteInput = h('input', { type: 'text', id: 'note-input', placeholder: 'optional note (resolver_note)', 'aria-label': 'Decision note', autocomplete: 'off' });
+    // The note belongs to the item it was drawn for (data-for; the pane is patched in place for the
+    // next item, dom.js patch, and data-for with it): n focuses it, Enter keeps it and returns to the
+    // list, Escape puts back what it held and returns to the list.
+    const noteInput = h('input', { type: 'text', id: 'note-input', placeholder: 'optional note (n)', title: 'Sent with the decision as resolver_note', 'aria-label': 'Decision note (sent with the decision)', autocomplete: 'off', dataset: { for: r.id } });
     noteInput.value = state.notes.get(r.id) ?? '';
-    // The pane is patched in place for the next item (dom.js patch): these listeners act on the item
-    // shown when they run, never on the one they were made for.
-    noteInput.addEventListener('input', (e) => { if (shown) { setNote(shown.id, e.currentTarget.value); ui.renderDecisions(); } });
-    // A click toggles the decision as it is then (the buttons outlive a decision: detailDecision).
-    const toggle = (action) => () => { if (shown) decide(shown.id, state.decisions.get(shown.id) === action ? null : action); };
-    const approve = h('button', { type: 'button', class: 'approve', 'aria-pressed': String(decision === 'approve'), on: { click: toggle('approve') } }, '✓ Approve (a)');
-    const reject = h('button', { type: 'button', class: 'reject', 'aria-pressed': String(decision === 'reject'), on: { click: toggle('reject') } }, '✕ Reject (r)');
+    // A click acts on the item shown when it runs (the buttons outlive a decision: detailDecision). Side
+    // by side with the list it toggles the decision in place (a and r move on); on a phone, where the
+    // detail is all there is on screen, a tap decides and moves on as the keys do.
+    const act = (action) => () => {
+      if (!shown) return;
+      if (!tapToMove.matches) { decide(shown.id, state.decisions.get(shown.id) === action ? null : action); return; }
+      ui.decideAndNext(action);
+      detail.scrollIntoView({ block: 'start' });
+    };
+    const approve = h('button', { type: 'button', class: 'approve', 'aria-pressed': String(decision === 'approve'), on: { click: act('approve') } }, '✓ Approve', h('span', { class: 'key-hint' }, ' (a)'));
+    const reject = h('button', { type: 'button', class: 'reject', 'aria-pressed': String(decision === 'reject'), on: { click: act('reject') } }, '✕ Reject', h('span', { class: 'key-hint' }, ' (r)'));
     decide_ = h('div', { class: 'decide', role: 'group', 'aria-label': 'Decision' }, approve, reject, noteInput);
   } else {
     const note = state.notes.get(r.id);
     decide_ = h('div', { class: 'resolved', dataset: { readonly: 'true' } },
       h('strong', null, `Resolved: ${r.status}`), ' (read-only: no decision can be sent)',
       h('dl', { class: 'kv' },
-        kv('resolved_at', str(o.resolved_at)),
-        kv('memory_id', o.memory_id ? h('span', { class: 'mono' }, String(o.memory_id)) : str(null)),
+        kv(h('span', { title: 'resolved_at' }, 'resolved at'), str(o.resolved_at)),
+        kv(h('span', { title: 'memory_id' }, 'memory'), o.memory_id ? h('span', { class: 'mono' }, String(o.memory_id)) : str(null)),
         kv('note', note ? note : h('span', { class: 'muted' }, '— (the list route does not return the resolver note)'))));
   }
 
+  const spans = lians.riskSpans(String(o.content));
+  const likeBtn = open && spans?.length
+    ? h('button', { type: 'button', id: 'select-like', class: 'small', title: 'Select every undecided item whose detected text (a card number, an address…) is exactly this one\'s', on: { click: () => { if (shown) ui.checkLike(shown.id); } } }, 'Select all like this')
+    : null;
   const sentence = heldSentence(r.tags, r.res?.error ? null : r.res?.approved ?? null, { status: r.status, error: r.res?.error ?? null, scoring: state.scoring });
   const other = drawnId !== r.id;
   drawnId = r.id;
@@ -86,15 +120,16 @@ function renderDetail() {
         h('h2', null, 'Review item'),
         h('div', { class: 'ids' }, 'id ', h('span', { class: 'mono' }, String(o.id)))),
       decide_),
-    h('h3', null, 'Content'),
-    contentEl(String(o.content)),
+    h('div', { class: 'content-head' }, h('h3', null, 'Content'), likeBtn),
+    controlsCallout(String(o.content)),
+    contentEl(String(o.content), spans),
     h('dl', { class: 'kv' },
-      kv('source', str(o.source)),
+      kv('source', typeof o.source === 'string' ? showControls(o.source) : str(o.source)),
       kv('risk tags', r.tags.length ? h('span', null, ...r.tags.flatMap((t) => [chip(t), ' '])) : h('span', { class: 'muted' }, 'none')),
       kv('admission reasons', Array.isArray(o.reasons) && o.reasons.length ? h('ul', { class: 'plain' }, ...o.reasons.map((x) => h('li', null, String(x)))) : h('span', { class: 'muted' }, 'none')),
       kv('status', str(o.status)),
-      kv('event_time', str(o.event_time)),
-      kv('created_at', str(o.created_at)),
+      kv(h('span', { title: 'event_time' }, 'happened at'), str(o.event_time)),
+      kv(h('span', { title: 'created_at' }, 'held at'), str(o.created_at)),
       kv('namespace / agent', `${o.namespace ?? '—'} / ${o.agent_id ?? '—'}`),
       kv('inputs', h('span', { dataset: { inputs: r.res?.inputs ? 'known' : 'unknown' } }, inputsText(r.res?.inputs))),
     ),
@@ -105,16 +140,42 @@ function renderDetail() {
   if (open) shown = { id: r.id, approve: $('.decide button.approve', detail), reject: $('.decide button.reject', detail) };
 }
 
+// The note input (delegated: the pane's nodes are patched in place, their own listeners would be stale).
+const list = () => $('#queue-list');
+let noteBefore = null; // {id, text}: the note as it was when the input took the focus (Escape puts it back)
+detail.addEventListener('focusin', (e) => {
+  const t = e.target;
+  if (t.id === 'note-input') noteBefore = { id: t.dataset.for, text: state.notes.get(t.dataset.for) ?? '' };
+});
+detail.addEventListener('input', (e) => {
+  const t = e.target;
+  if (t.id !== 'note-input' || !t.dataset.for) return;
+  setNote(t.dataset.for, t.value);
+  ui.renderDecisions();
+});
+detail.addEventListener('keydown', (e) => {
+  const t = e.target;
+  if (t.id !== 'note-input') return;
+  if (e.key === 'Escape') {
+    if (noteBefore && noteBefore.id === t.dataset.for) { t.value = noteBefore.text; setNote(noteBefore.id, noteBefore.text); ui.renderDecisions(); }
+  } else if (e.key !== 'Enter') return;
+  e.preventDefault();
+  e.stopPropagation();
+  noteBefore = null;
+  list().focus({ preventScroll: true });
+  ui.say(e.key === 'Enter' ? 'Note kept: a and r decide this item, the note goes with the decision.' : 'Note left as it was.');
+});
+
 function renderDriftBox(r) {
   const d = r.drift;
   if (r.res?.error) {
-    return h('div', { class: 'callout bad' }, `Client re-score failed: ${r.res.error.code}${r.res.error.path ? ` at ${r.res.error.path}` : ''}: ${r.res.error.message}`);
+    return h('div', { class: 'callout bad' }, `Recomputing the score here failed: ${r.res.error.code}${r.res.error.path ? ` at ${r.res.error.path}` : ''}: ${r.res.error.message}`);
   }
-  if (!d) return h('div', { class: 'callout' }, state.scoring ? 'Re-scoring…' : 'No client re-score available: showing the stored breakdown only.');
-  if (d.status === 'match') return h('div', { class: 'callout ok' }, 'Client re-score of the held state matches the stored score_breakdown exactly.');
+  if (!d) return h('div', { class: 'callout' }, state.scoring ? 'Re-scoring…' : 'The score could not be recomputed here: showing the stored scores only.');
+  if (d.status === 'match') return h('div', { class: 'callout ok', title: 'held re-score = score_breakdown' }, 'The score recomputed here, as held, equals the stored score exactly.');
   if (d.status === 'unknown') return h('div', { class: 'callout' }, d.causes.map((c) => c.text).join(' '));
   return h('div', { class: `callout ${d.explained ? 'warn' : 'bad'}`, dataset: { drift: d.explained ? 'explained' : 'unexplained' } },
-    h('strong', null, `Drift: ${d.differs.join(', ')} differ${d.differs.length === 1 ? 's' : ''} between the stored breakdown and the client re-score.`),
+    h('strong', { title: 'score_breakdown vs the client re-score' }, `Drift: ${d.differs.join(', ')} differ${d.differs.length === 1 ? 's' : ''} between the stored scores and the scores recomputed here.`),
     h('ul', null, ...d.causes.map((c) => h('li', { dataset: { cause: c.code } }, c.text))));
 }
 
@@ -125,7 +186,7 @@ let table = null;
 function scoreTable() {
   const thead = h('thead', null, h('tr', null,
     h('th', { scope: 'col' }, 'Component', h('small', null, 'weight')),
-    ...COLUMNS.map((c) => h('th', { scope: 'col' }, c.label, h('small', null, c.sub)))));
+    ...COLUMNS.map((c) => h('th', { scope: 'col', title: c.field }, c.label, h('small', null, c.sub)))));
   const body = h('tbody');
   const td = (col, cls) => h('td', { class: cls, dataset: { col: col.key, label: col.label } });
   const comps = componentRows({}).map((base) => {
@@ -154,13 +215,13 @@ function scoreTable() {
     return { el, val, gate };
   });
   body.appendChild(finalTr);
-  const meta = (label) => {
-    const tr = h('tr', null, h('th', { scope: 'row' }, label));
+  const meta = (label, field) => {
+    const tr = h('tr', null, h('th', { scope: 'row', title: field }, label));
     const cells = COLUMNS.map((col) => tr.appendChild(td(col, 'mono')));
     body.appendChild(tr);
     return cells;
   };
-  const metas = [['reference_time', meta('reference_time')], ['scoring_policy_version', meta('policy')]];
+  const metas = [['reference_time', meta('Scored as of', 'reference_time')], ['scoring_policy_version', meta('Scoring policy', 'scoring_policy_version')]];
   const wrap = h('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': 'Score components' },
     h('table', { class: 'scores' }, h('caption', { class: 'visually-hidden' }, 'Score components: stored versus client re-scores'), thead, body));
   return { wrap, comps, finals, metas };

@@ -107,6 +107,22 @@ export function auditRecall(wireText, query) {
   return m.auditRecall(wireText, query === undefined ? undefined : { query });
 }
 
+// The consistency ledger of this browser (IndexedDB "lians-ledger:dashboard"): every valid answer verified
+// in the Verify tab is recorded. A pasted answer carries no request time, so the clock checks (I7, I15)
+// are off here (an unbounded skew); every other invariant is checked across the answers verified so far.
+let ledger = null;
+export async function recordVerified(kind, wireText, query, report) {
+  const m = need();
+  if (typeof m.createLedger !== 'function' || typeof indexedDB === 'undefined') return null;
+  ledger ??= m.createLedger({ name: 'dashboard', skewMs: Number.MAX_SAFE_INTEGER / 4 });
+  const now = new Date().toISOString().replace('Z', '+00:00');
+  return (await ledger).record({
+    client: 'dashboard', t_sent: now, t_recv: now,
+    request: { method: 'POST', url: `https://dashboard.invalid/v1/${kind === 'context' ? 'context' : 'recall'}`, body: JSON.stringify({ query: query ?? '' }) },
+    response: { status: 200, body: wireText },
+  }, { verification: report });
+}
+
 export function verifyEvidencePack(wireText, opts) {
   return need().verifyEvidencePack(wireText, opts ?? {});
 }

@@ -1,16 +1,19 @@
-// The queue list: view rows, filters and sort, the listbox, selection (the
-// current item and the checked ones), the counts and the keyboard (j/k,
-// arrows, Home/End, a/r/u, x).
+// The queue list: view rows, filters and sort (kept in the page URL), the
+// listbox, selection (the current item and the checked ones), grouping of like
+// items, the counts and the keyboard (j/k, arrows, Home/End, a/r, u/z undo,
+// n note, x, / search, ? help, Escape).
 //
 // A keypress repaints only what it changed: the decided row is patched in
 // place (rowsChanged), the selection moves by two attributes, and the counts
 // are one text (set only when it changed); the whole list is rebuilt only
 // when the filters or the sort change, or a decision brings a hidden row into
 // the filter. How that is timed: bench/dashboard-bench.mjs --keys.
-import { state, ui, numOrNull, rowById, decide, isOpen } from './state.js';
+import { state, ui, numOrNull, rowById, decide, isOpen, closeConfirms } from './state.js';
 import { h, replace, $, setText } from './dom.js';
 import { driftView, filterRows, SORTS } from './queue.js';
 import { chip, fmt } from './format.js';
+import { hasControls, showControls } from './controls.js';
+import * as lians from './lians.js';
 
 function makeRow(it, index) {
   const o = it.obj;
@@ -51,14 +54,81 @@ const f = {
   tag: $('#f-tag'), status: $('#f-status'), decision: $('#f-decision'), drift: $('#f-drift'),
   min: $('#f-min'), text: $('#f-text'), sort: $('#f-sort'),
 };
-for (const [k, s] of Object.entries(SORTS)) f.sort.appendChild(h('option', { value: k }, s.label));
-for (const el of Object.values(f)) el.addEventListener('input', () => renderList(true));
+// Like items together: the same detected text (one card number in 123 items), biggest groups first.
+const GROUPED = {
+  found: { label: 'Like items together (same text found)', cmp: (a, b) => (groupSize(b) - groupSize(a)) || cmpKey(a.found, b.found) || a.index - b.index },
+};
+const cmpKey = (x, y) => (x === y ? 0 : x < y ? -1 : 1);
+const sortOf = (k) => SORTS[k] ?? GROUPED[k] ?? SORTS.server;
+for (const [k, s] of [...Object.entries(SORTS), ...Object.entries(GROUPED)]) f.sort.appendChild(h('option', { value: k }, s.label));
+
+// ─── filters and sort in the page URL (?tag=…&sort=…): a reload or a shared link keeps them ───
+const URL_KEYS = { tag: 'tag', status: 'status', decision: 'decision', drift: 'drift', min: 'min', text: 'q', sort: 'sort' };
+const DEFAULTS = { tag: '*', status: '*', decision: '*', drift: '*', min: '0', text: '', sort: 'server' };
+let wantedTag = '*'; // the URL's tag, until a queue that has it is loaded
+function readUrlFilters() {
+  const q = new URLSearchParams(location.search);
+  for (const [k, name] of Object.entries(URL_KEYS)) {
+    const v = q.get(name);
+    if (v == null) continue;
+    if (k === 'tag') { wantedTag = v; continue; }
+    const el = f[k];
+    if (el.tagName === 'SELECT' && ![...el.options].some((o) => o.value === v)) continue;
+    el.value = v;
+  }
+}
+function writeUrlFilters() {
+  const q = new URLSearchParams(location.search);
+  for (const [k, name] of Object.entries(URL_KEYS)) {
+    const v = k === 'tag' && f.tag.value === '*' && wantedTag !== '*' && !state.rows.length ? wantedTag : f[k].value;
+    if (v === DEFAULTS[k] || v === '') q.delete(name); else q.set(name, v);
+  }
+  const s = q.toString();
+  const url = `${location.pathname}${s ? `?${s}` : ''}${location.hash}`;
+  if (url !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(history.state, '', url);
+}
+readUrlFilters();
+for (const el of Object.values(f)) {
+  el.addEventListener('input', () => {
+    if (el === f.tag) wantedTag = f.tag.value;
+    if (el === f.sort && GROUPED[f.sort.value]) ensureFound();
+    renderList(true);
+    writeUrlFilters();
+  });
+}
+
+// ─── what was found in each item (lians.riskSpans), for grouping like items; computed when first needed ───
+let foundOf = { rows: null, sizes: new Map() };
+function foundKey(content) {
+  const spans = lians.riskSpans(String(content)) ?? [];
+  // The detected texts, without a card number's trailing separator (the engine's match keeps it).
+  const texts = [...new Set(spans.map((p) => `${p.tag}\u0000${p.tag === 'pii:credit_card' ? p.text.replace(/[ -]+$/, '') : p.text}`))].sort();
+  return texts.join('\u0001');
+}
+function ensureFound() {
+  if (foundOf.rows === state.rows) return foundOf;
+  const sizes = new Map();
+  for (const r of state.rows) {
+    r.found = foundKey(r.obj.content);
+    if (r.found) sizes.set(r.found, (sizes.get(r.found) ?? 0) + 1);
+  }
+  foundOf = { rows: state.rows, sizes };
+  return foundOf;
+}
+const groupSize = (r) => (r.found ? foundOf.sizes.get(r.found) ?? 0 : 0);
+/** How many items of the queue hold exactly what this one was found to hold (itself included; 0: nothing found). */
+export function likeCount(id) {
+  const r = rowById(id);
+  if (!r) return 0;
+  ensureFound();
+  return groupSize(r);
+}
 
 function populateTagFilter() {
   const tags = new Set();
   let untagged = false;
   for (const r of state.rows) { r.tags.forEach((t) => tags.add(t)); if (!r.tags.length) untagged = true; }
-  const cur = f.tag.value;
+  const cur = wantedTag;
   replace(f.tag, h('option', { value: '*' }, 'all'), ...[...tags].sort().map((t) => h('option', { value: t }, t)),
     untagged ? h('option', { value: '(none)' }, '(none)') : null);
   f.tag.value = [...f.tag.options].some((o) => o.value === cur) ? cur : '*';
@@ -101,20 +171,27 @@ function span(cls, text) {
   return e;
 }
 
+/** A score in the list: always three decimals (the exact value is in the detail, and the cell's title). */
+export const listScore = (v) => (v == null ? '—' : v.toFixed(3));
+
 function approvedCell(r) {
-  const e = span(`score${r.approvedFinal > 0 ? ' up' : ''}`, r.res ? `→ ${fmt(r.approvedFinal)}` : state.scoring ? '…' : '—');
+  const e = span(`score${r.approvedFinal > 0 ? ' up' : ''}`, r.res ? `→ ${listScore(r.approvedFinal)}` : state.scoring ? '…' : '—');
+  if (r.res && r.approvedFinal != null) e.title = `If approved: ${fmt(r.approvedFinal)}`;
   e.dataset.col = 'approved';
   return e;
 }
 
-/** "11-30 13:46" from an ISO time (the server's text, cut, never reinterpreted). */
+/** "2026-11-30 13:46" from an ISO time (the server's text, cut, never reinterpreted). */
 function createdText(c) {
-  return typeof c === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(c) ? `${c.slice(5, 10)} ${c.slice(11, 16)}` : '—';
+  return typeof c === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(c) ? `${c.slice(0, 10)} ${c.slice(11, 16)}` : '—';
 }
 
 function metaEl(r) {
+  const like = r.found && GROUPED[f.sort.value] ? groupSize(r) : 0;
   return h('span', { class: 'meta' }, ...r.tags.map(chip), r.status !== 'pending' ? h('span', { class: 'badge status' }, `${r.status} · read-only`) : null,
-    typeof r.obj.source === 'string' && r.obj.source ? h('span', { class: 'muted' }, `source ${r.obj.source}`) : null,
+    hasControls(r.obj.content) ? h('span', { class: 'badge drift unexplained', dataset: { controls: 'true' }, title: 'The text holds invisible or text-direction characters (shown as ⟨…⟩)' }, 'hidden characters') : null,
+    like > 1 ? h('span', { class: 'badge status', dataset: { like: String(like) } }, `same text in ${like} items`) : null,
+    typeof r.obj.source === 'string' && r.obj.source ? h('span', { class: 'muted' }, `source ${showControls(r.obj.source)}`) : null,
     driftBadge(r.drift), r.res?.error ? h('span', { class: 'badge drift unexplained' }, 'scoring error') : null);
 }
 
@@ -138,7 +215,7 @@ function rowEl(r) {
   box.title = open ? 'Select (x); shift-click selects a range' : 'Resolved: read-only';
   const snippet = span('snippet');
   if (decision) snippet.append(span(`badge ${decision}`, decision === 'approve' ? '✓ approve' : '✕ reject'), ' ');
-  snippet.append(String(r.obj.content));
+  snippet.append(showControls(String(r.obj.content)));
   const created = span('created', createdText(r.created));
   if (r.created) created.title = r.created;
   created.dataset.col = 'created';
@@ -176,11 +253,19 @@ list.addEventListener('click', (e) => {
   if (t.closest('.check')) { toggleCheck(opt.dataset.id, e.shiftKey); return; }
   select(opt.dataset.id, false);
   // On a narrow screen the detail is below the list: bring it into view.
-  if (matchMedia('(max-width: 900px)').matches) $('#detail').scrollIntoView({ block: 'start' });
+  if (narrow()) $('#detail').scrollIntoView({ block: 'start' });
 });
+const narrowMq = matchMedia('(max-width: 900px)');
+const narrow = () => narrowMq.matches;
 
 function visibleRows() {
-  return filterRows(state.rows, currentFilter()).sort(SORTS[f.sort.value]?.cmp ?? SORTS.server.cmp);
+  if (GROUPED[f.sort.value]) ensureFound();
+  return filterRows(state.rows, currentFilter()).sort(sortOf(f.sort.value).cmp);
+}
+const emptyEl = $('#queue-empty');
+function showEmpty(text) {
+  if (text) setText(emptyEl, text);
+  if (emptyEl.hidden !== !text) emptyEl.hidden = !text;
 }
 
 function renderList(keepSelection = true) {
@@ -203,7 +288,8 @@ function renderList(keepSelection = true) {
     block.appendChild(el);
   });
   replace(list, frag);
-  if (!rows.length) list.appendChild(h('p', { class: 'empty' }, state.rows.length ? 'No item matches the filters.' : 'No queue loaded.'));
+  // The message stays out of the listbox (a listbox holds options only).
+  showEmpty(rows.length ? '' : state.rows.length ? 'No item matches the filters.' : 'No queue loaded.');
   activeDescendant();
   renderCounts();
   ui.renderDetail();
@@ -236,7 +322,7 @@ function rowsChanged(ids, { detail = true } = {}) {
   if (rebuild) { renderList(true); return; }
   if (gone.size) {
     state.visible = state.visible.filter((r) => !gone.has(r.id));
-    if (!state.visible.length) list.appendChild(h('p', { class: 'empty' }, 'No item matches the filters.'));
+    if (!state.visible.length) showEmpty('No item matches the filters.');
     if (gone.has(state.selectedId)) { state.selectedId = state.visible[0]?.id ?? null; markSelected(); detail = true; }
   }
   renderCounts();
@@ -261,6 +347,7 @@ function renderCounts() {
     ? `${state.visible.length} of ${state.rows.length} shown · ${undecided} undecided${readOnly ? ` · ${readOnly} resolved (read-only)` : ''}${state.checked.size ? ` · ${state.checked.size} selected` : ''}`
     : 'no queue');
   const none = state.checked.size === 0;
+  if (actionBar.classList.contains('has-selection') === none) actionBar.classList.toggle('has-selection', !none);
   bulk.approve.disabled = none;
   bulk.reject.disabled = none;
   bulk.none.disabled = none;
@@ -308,7 +395,22 @@ function scrollRowIntoList(el) {
   else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
 }
 
-/** Move aria-selected="true" to the current row (and scroll it into view). */
+const topbar = $('.topbar');
+const actionBar = $('#action-bar');
+/**
+ * Scroll the page (by the least amount) so that `el` is neither under the sticky
+ * top bar nor under the sticky action bar. (Reads the layout the list scroll
+ * already brought up to date.)
+ */
+function clearOfBars(el) {
+  const r = el.getBoundingClientRect();
+  const top = getComputedStyle(topbar).position === 'sticky' ? topbar.getBoundingClientRect().bottom : 0;
+  const bottom = actionBar.getBoundingClientRect().top;
+  if (r.bottom > bottom - 4) window.scrollBy(0, Math.min(r.bottom - bottom + 8, r.top - top - 8));
+  else if (r.top < top + 4) window.scrollBy(0, r.top - top - 8);
+}
+
+/** Move aria-selected="true" to the current row (and scroll it into view, clear of the sticky bars). */
 function markSelected(scroll = false) {
   const r = state.selectedId != null ? rowById(state.selectedId) : null;
   const el = r ? rowEls.get(r.index) ?? null : null;
@@ -316,9 +418,32 @@ function markSelected(scroll = false) {
   selectedEl = el;
   if (el) {
     el.setAttribute('aria-selected', 'true');
-    if (scroll) scrollRowIntoList(el);
+    if (scroll) { scrollRowIntoList(el); clearOfBars(el); }
   }
   activeDescendant();
+}
+
+/** Select an item (undo brings back the one it concerns); the filters are cleared if they hide it. */
+function selectItem(id) {
+  const r = rowById(id);
+  if (!r) return;
+  if (!rowEls.has(r.index)) { state.selectedId = id; renderList(true); if (!rowEls.has(r.index)) return; }
+  select(id);
+}
+
+/**
+ * A queue was loaded: the list at its top, the first undecided item selected
+ * (a restored decision is never the one a key acts on first), the work area
+ * in view.
+ */
+function startAtTop() {
+  list.scrollTop = 0;
+  $('#detail').scrollTop = 0;
+  const first = state.visible.find((r) => isOpen(r) && !state.decisions.has(r.id)) ?? state.visible[0];
+  if (!first) return;
+  if (first.id !== state.selectedId) { state.selectedId = first.id; ui.renderDetail(); }
+  markSelected(true);
+  clearOfBars(narrow() ? list : $('.list-head'));
 }
 
 function select(id, scroll = true) {
@@ -346,8 +471,9 @@ function nextUndecided(fromId) {
   return null;
 }
 
-/** a / r: decide the current item, then move to the next undecided one. */
+/** a / r (and the Approve / Reject buttons): decide the current item, then move to the next undecided one. */
 function decideAndNext(action) {
+  if (state.sending) { ui.say('Decisions are being sent: wait for the submit to finish.', true); return; }
   const id = state.selectedId;
   const r = id != null ? rowById(id) : null;
   if (!r) return;
@@ -356,6 +482,19 @@ function decideAndNext(action) {
   if (next) state.selectedId = next; // before the row may leave the list (a decision filter)
   decide(id, action);
   if (next) markSelected(true);
+}
+
+/** Check every open item whose detected text is exactly this item's ("select all like this"). Returns how many. */
+function checkLike(id) {
+  const r = rowById(id);
+  if (!r) return 0;
+  ensureFound();
+  if (!r.found) { ui.say('Nothing was detected in this item: no like items to select.', true); return 0; }
+  const like = state.rows.filter((x) => x.found === r.found && isOpen(x));
+  for (const x of like) state.checked.add(x.id);
+  renderList(true);
+  ui.say(`Selected ${like.length} item${like.length === 1 ? '' : 's'} holding the same detected text. Approve or reject them with the buttons below.`);
+  return like.length;
 }
 
 // ─── checked rows (bulk) ───
@@ -395,10 +534,16 @@ $('#select-none').addEventListener('click', checkNone);
 
 // ─── keyboard (bench/dashboard-bench.mjs --keys times each key to the painted frame) ───
 
+const help = $('#key-help');
+$('#key-help-close').addEventListener('click', () => help.close());
+help.addEventListener('close', () => list.focus({ preventScroll: true }));
+
 document.addEventListener('keydown', (e) => {
   if ($('#panel-queue').hidden || e.altKey || e.ctrlKey || e.metaKey) return;
+  if (e.key === 'Escape' && !help.open && closeConfirms()) { list.focus({ preventScroll: true }); e.preventDefault(); return; }
   const t = e.target;
   if (t instanceof HTMLElement && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
+  if (help.open) return;
   const inList = t === list;
   switch (e.key) {
     case 'j': move(1); break;
@@ -409,12 +554,21 @@ document.addEventListener('keydown', (e) => {
     case 'End': if (!inList) return; if (state.visible.length) select(state.visible[state.visible.length - 1].id); break;
     case 'a': decideAndNext('approve'); break;
     case 'r': decideAndNext('reject'); break;
-    case 'u': if (!decide(state.selectedId, null) && state.selectedId != null) ui.say('That item is read-only.', true); break;
+    case 'u': case 'z': ui.undo(); break;
+    case 'n': { const note = $('#note-input'); if (note) { note.focus(); note.select(); } else ui.say('This item is read-only: no note can be sent.', true); break; }
     case 'x': if (state.selectedId != null) toggleCheck(state.selectedId, e.shiftKey); break;
+    case '/': f.text.focus(); f.text.select(); break;
+    case '?': help.showModal(); break;
     default: return;
   }
   e.preventDefault();
 });
 
 // Entry points (app.js puts them in state.js's `ui`).
-export { buildRows, populateTagFilter, renderList, applyResults, scoringDone, rowsChanged, renderCounts };
+export { buildRows, populateTagFilter, renderList, applyResults, scoringDone, rowsChanged, renderCounts, decideAndNext, startAtTop, checkLike, selectItem };
+
+// The phone bar (narrow screens): Approve, Reject as the keys; Next moves on.
+const afterTap = () => { if (narrow()) $('#detail').scrollIntoView({ block: 'start' }); };
+$('#phone-approve').addEventListener('click', () => { decideAndNext('approve'); afterTap(); });
+$('#phone-reject').addEventListener('click', () => { decideAndNext('reject'); afterTap(); });
+$('#phone-next').addEventListener('click', () => { move(1); afterTap(); });

@@ -1,9 +1,10 @@
 // Queue loading: the sample, a file, pasted text, a drop, or "Fetch from Lians".
-import { state, ui, SAMPLE, fetchText, safeOrigin, renderAll, markQueue, restoreSaved, saveNow } from './state.js';
+import { state, ui, SAMPLE, fetchText, safeOrigin, renderAll, markQueue, restoreSaved, saveNow, registerConfirm, closeConfirms } from './state.js';
 import { h, replace, $ } from './dom.js';
 import { parseQueueText, inputsOf, QueueError } from './queue.js';
 import { readFileInto, makeDropZone } from './files.js';
-import { namespaceOf, scopeLabel } from './saved.js';
+import { namespaceOf, scopeLabel, savedKeys, readSaved } from './saved.js';
+import { httpProblem } from './resolve.js';
 
 const qStatus = $('#queue-status');
 const qWarnings = $('#queue-warnings');
@@ -22,12 +23,14 @@ function askReplace(n, what) {
   replaceAnswer?.(false); // a newer load supersedes a question still open
   replace($('#replace-text'), `The loaded queue has ${n} unsent decision${n === 1 ? '' : 's'}. Replace it with ${what}? `,
     `${n === 1 ? 'It stays' : 'They stay'} saved in this tab for ${scopeLabel(state.scope?.origin ?? 'file', state.scope?.namespace ?? '')} and come back when that queue is loaded again.`);
+  closeConfirms(replaceBox);
   replaceBox.hidden = false;
   $('#replace-cancel').focus();
   return new Promise((resolve) => {
     replaceAnswer = (yes) => { replaceAnswer = null; replaceBox.hidden = true; resolve(yes); };
   });
 }
+registerConfirm(replaceBox, () => replaceAnswer?.(false));
 $('#replace-confirm').addEventListener('click', () => replaceAnswer?.(true));
 $('#replace-cancel').addEventListener('click', () => replaceAnswer?.(false));
 
@@ -64,6 +67,7 @@ export async function loadQueueText(text, source, { origin = 'file', limit = nul
   state.notes = new Map();
   state.checked = new Set();
   state.anchor = null;
+  state.undo = [];
   state.selectedId = parsed.items[0]?.obj.id ?? null;
   state.fetched = origin === 'file' ? null : { origin, limit, count: parsed.items.length, truncated: limit != null && listed >= limit };
   replace(qWarnings, ...parsed.warnings.slice(0, 20).map((w) => h('li', null, w)),
@@ -81,6 +85,8 @@ export async function loadQueueText(text, source, { origin = 'file', limit = nul
   renderTruncated();
   ui.populateTagFilter();
   renderAll();
+  ui.startAtTop();
+  renderResume();
   markQueue('listed');
   return true;
 }
@@ -120,7 +126,7 @@ function toggleDrawer(btn) {
   btn.setAttribute('aria-expanded', String(open));
 }
 $('#paste-toggle').addEventListener('click', (e) => toggleDrawer(e.currentTarget));
-$('#api-toggle').addEventListener('click', (e) => toggleDrawer(e.currentTarget));
+$('#api-toggle').addEventListener('click', (e) => { toggleDrawer(e.currentTarget); if (!$('#api-area').hidden) (apiKey.value ? $('#api-fetch') : apiUrl.value ? apiKey : apiUrl).focus(); });
 $('#queue-text-load').addEventListener('click', () => loadQueueText($('#queue-text').value, 'pasted text'));
 
 makeDropZone($('#panel-queue'), (t, n) => loadQueueText(t, n));
@@ -132,10 +138,64 @@ const apiKey = $('#api-key');
 const configuredApi = document.querySelector('meta[name="lians-api-url"]')?.content || '';
 if (configuredApi) apiUrl.value = configuredApi;
 $('#api-forget').addEventListener('click', () => { apiKey.value = ''; say('API key cleared from the page.'); });
-$('#api-fetch').addEventListener('click', () => fetchQueue());
+$('#api-fetch').addEventListener('click', async () => {
+  if (await fetchQueue({ fromForm: true })) $('#queue-list').focus({ preventScroll: true });
+});
+// Enter in the key field fetches.
+apiKey.addEventListener('keydown', (e) => { if (e.key === 'Enter') { e.preventDefault(); $('#api-fetch').click(); } });
 
-/** GET /v1/admissions with the form's URL, key, status and limit; resolves true if a queue loaded. */
-async function fetchQueue({ force = false } = {}) {
+const fetchBtn = $('#api-fetch');
+const cancelBtn = $('#fetch-cancel');
+let inFlight = null; // the AbortController of the fetch under way
+cancelBtn.addEventListener('click', () => inFlight?.abort(new DOMException('cancelled', 'AbortError')));
+
+/** The form's "Give up after (seconds)", in ms (1–600 s; 30 s when empty or invalid). */
+function fetchTimeoutMs() {
+  const v = Number($('#api-timeout').value);
+  return Number.isFinite(v) && v >= 1 ? Math.min(600, v) * 1000 : 30000;
+}
+
+// Requests this page's Content-Security-Policy blocked, by origin (a failed fetch is then explained by it).
+const cspBlocked = new Set();
+document.addEventListener('securitypolicyviolation', (e) => { const o = safeOrigin(e.blockedURI); if (o) cspBlocked.add(o); });
+
+/**
+ * Why a fetch to `url` failed without an answer the page may read: the page's
+ * CSP, no server there, or a server that answered without CORS headers for
+ * this page (which a server error can cause too). Finds out with one opaque
+ * request (mode no-cors: no key, no body is read).
+ */
+async function whyNoAnswer(url) {
+  const origin = url.origin;
+  if (cspBlocked.has(origin) || (origin !== location.origin && origin !== safeOrigin(configuredApi))) return `This page's Content-Security-Policy does not allow ${origin}: ${cspHint(origin).trim()}`;
+  try {
+    await fetch(url, { mode: 'no-cors', credentials: 'omit', cache: 'no-store', referrerPolicy: 'no-referrer', signal: AbortSignal.timeout(5000) });
+    return `The server at ${origin} answered, but not with CORS headers that let this page read the answer. Either it does not allow this page's origin (${location.origin}), or it failed before adding them (some set-ups send a 500 without them): look at the server's log.`;
+  } catch {
+    if (cspBlocked.has(origin)) return `This page's Content-Security-Policy does not allow ${origin}: ${cspHint(origin).trim()}`;
+    return `No answer from ${origin}: the server is down, or the address is wrong.`;
+  }
+}
+
+/** The one-line summary the Fetch form collapses to after a fetch; "Change…" opens it again. */
+function showFetchSummary(url, count, limit) {
+  const el = $('#fetch-summary');
+  const at = new Date().toTimeString().slice(0, 5);
+  replace(el, h('span', { class: 'muted' }, 'Fetched '), h('strong', null, `${count} ${$('#api-status').value || 'any status'} item${count === 1 ? '' : 's'}`),
+    h('span', { class: 'muted' }, ` from ${url.origin} at ${at}${count >= limit ? ` (the limit, ${limit})` : ''}.`));
+  el.hidden = false;
+  $('#api-area').hidden = true;
+  $('#api-toggle').setAttribute('aria-expanded', 'false');
+  $('#api-toggle').textContent = 'Fetch again / change…';
+}
+
+/**
+ * GET /v1/admissions with the form's URL, key, status and limit; resolves true
+ * if a queue loaded. Gives up after the form's timeout; Cancel (#fetch-cancel)
+ * stops it; the button is disabled meanwhile (one fetch at a time).
+ */
+async function fetchQueue({ force = false, fromForm = false } = {}) {
+  if (inFlight) { say('A fetch is under way: wait for it, or press Cancel.', true); return false; }
   let url;
   let limit;
   try {
@@ -150,24 +210,74 @@ async function fetchQueue({ force = false } = {}) {
     say(`Base URL: ${e.message}`, true);
     return false;
   }
-  if (!apiKey.value) { say('Enter an API key with admin scope first.', true); return false; }
-  say(`Fetching ${url.origin}${url.pathname}…`);
+  if (!apiKey.value) { say('Enter an API key with admin scope first.', true); if (!$('#api-area').hidden) apiKey.focus(); return false; }
+  const timeout = fetchTimeoutMs();
+  say(`Fetching ${url.origin}${url.pathname}… (gives up after ${timeout / 1000} s)`);
   const began = ++state.loads; // a sample landing meanwhile is dropped; so is this answer if a later load began
+  const ctl = new AbortController();
+  inFlight = ctl;
+  const timer = setTimeout(() => ctl.abort(new DOMException('timeout', 'TimeoutError')), timeout);
+  fetchBtn.disabled = true;
+  fetchBtn.textContent = 'Fetching…';
+  cancelBtn.hidden = false;
+  $('#queue-status').dataset.fetch = 'running';
+  let outcome = 'failed';
   try {
     const r = await fetch(url, {
       headers: { 'X-API-Key': apiKey.value, Accept: 'application/json' },
-      credentials: 'omit', cache: 'no-store', referrerPolicy: 'no-referrer', redirect: 'error',
+      credentials: 'omit', cache: 'no-store', referrerPolicy: 'no-referrer', redirect: 'error', signal: ctl.signal,
     });
     const text = await r.text();
     if (state.loads !== began) return false;
-    if (!r.ok) { say(`The server answered HTTP ${r.status}: ${text.slice(0, 300)}`, true); return false; }
-    return await loadQueueText(text, url.origin, { origin: url.origin, limit, force });
+    if (!r.ok) { say(httpProblem(r.status, r.statusText, text, { what: 'The fetch' }), true); return false; }
+    const ok = await loadQueueText(text, url.origin, { origin: url.origin, limit, force });
+    if (ok) { outcome = 'loaded'; if (fromForm) showFetchSummary(url, state.rows.length, limit); }
+    return ok;
   } catch (e) {
     if (state.loads !== began) return false;
-    say(`Fetch failed (${e.message}).${cspHint(url.origin)}`, true);
+    const reason = ctl.signal.reason;
+    if (ctl.signal.aborted && reason?.name === 'TimeoutError') { outcome = 'timeout'; say(`No answer from ${url.origin} within ${timeout / 1000} s: gave up. The server may be overloaded or stuck; try again, or raise "Give up after".`, true); }
+    else if (ctl.signal.aborted) { outcome = 'cancelled'; say('Fetch cancelled: nothing was loaded.'); }
+    else say(await whyNoAnswer(url), true);
     return false;
+  } finally {
+    clearTimeout(timer);
+    inFlight = null;
+    fetchBtn.disabled = false;
+    fetchBtn.textContent = 'Fetch queue';
+    cancelBtn.hidden = true;
+    $('#queue-status').dataset.fetch = outcome;
   }
 }
+
+// ─── resume: saved decisions of a server queue, before it is fetched again (after a reload) ───
+const resumeEl = $('#resume-notice');
+/** #resume-notice: for each server scope with saved decisions not on screen, "N saved decisions for … : enter the key to resume". */
+function renderResume() {
+  let store = null;
+  try { store = window.sessionStorage; } catch { /* storage off */ }
+  const items = [];
+  for (const key of savedKeys(store)) {
+    if (state.scope && key === state.scope.key) continue;
+    let origin;
+    let ns;
+    try { [origin, ns] = JSON.parse(key.slice(key.indexOf('['))); } catch { continue; }
+    if (origin === 'file') continue;
+    const n = [...readSaved(store, key).values()].filter((d) => d.action).length;
+    if (n) items.push({ origin, ns, n });
+  }
+  resumeEl.hidden = !items.length;
+  if (!items.length) return;
+  replace(resumeEl, ...items.map(({ origin, ns, n }) => h('p', { class: 'resume', dataset: { origin } },
+    h('strong', null, `${n} saved decision${n === 1 ? '' : 's'} for ${origin}${ns ? ` / ${ns}` : ''}`), ': enter the key to resume. ',
+    h('button', { type: 'button', class: 'resume-go', dataset: { origin }, on: { click: () => resumeFrom(origin) } }, 'Resume…'))));
+}
+function resumeFrom(origin) {
+  if (apiUrl.value.trim() !== origin) apiUrl.value = origin;
+  if ($('#api-area').hidden) toggleDrawer($('#api-toggle'));
+  apiKey.focus();
+}
+renderResume();
 
 /** Why a request to `origin` may have failed: the server or CORS, or this page's CSP. */
 function cspHint(origin) {
@@ -178,4 +288,5 @@ function cspHint(origin) {
 // Entry points (app.js puts them in state.js's `ui`).
 export const apiBaseText = () => apiUrl.value.trim();
 export const apiKeyText = () => apiKey.value;
+export { fetchTimeoutMs };
 export { say, fetchQueue, cspHint };

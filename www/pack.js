@@ -28,12 +28,24 @@ $('#p-sample-key').addEventListener('click', async () => {
 $('#p-file').addEventListener('change', (e) => { readFileInto(e.target.files[0], (t) => { p.wire.value = t; }); e.target.value = ''; });
 makeDropZone($('#pack-drop'), (t) => { p.wire.value = t; });
 
+/** Why a trusted key is not one (null: it is base64 of 32 bytes, the size of an Ed25519 public key). */
+function keyProblem(b64) {
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64) || b64.length % 4 !== 0) return 'not a 32-byte Ed25519 public key (not base64 text)';
+  let n;
+  try { n = atob(b64).length; } catch { return 'not a 32-byte Ed25519 public key (not base64 text)'; }
+  return n === 32 ? null : `not a 32-byte Ed25519 public key (it decodes to ${n} byte${n === 1 ? '' : 's'})`;
+}
+
 async function runPack() {
   if (!(await lians.load())) { replace(p.out, h('p', { class: 'status bad' }, 'The lians-score package is not loaded: cannot verify.')); return; }
   const wire = p.wire.value;
   if (!wire.trim()) { replace(p.out, h('p', { class: 'empty' }, 'Paste a pack first.')); return; }
   const opts = {};
-  if (p.key.value.trim()) opts.trusted_public_key = p.key.value.trim();
+  if (p.key.value.trim()) {
+    const problem = keyProblem(p.key.value.trim());
+    if (problem) { replace(p.out, h('p', { class: 'status bad', id: 'p-key-problem' }, `Trusted public key: ${problem}.`)); p.out.scrollIntoView({ block: 'nearest' }); return; }
+    opts.trusted_public_key = p.key.value.trim();
+  }
   if (p.keyId.value.trim()) opts.expected_key_id = p.keyId.value.trim();
   if (p.unsigned.checked) opts.allow_unsigned = true;
   let report;

@@ -3,19 +3,13 @@
 // Shared by the page and the worker; importable from Node for tests.
 
 import { spansAt } from './jsonspan.js';
+import { COMPONENTS as CONTRACT_COMPONENTS, RISK_TAGS } from './contract.js';
 
-export const COMPONENTS = [
-  ['importance_score', 'Importance'],
-  ['confidence_score', 'Confidence'],
-  ['trust_score', 'Trust'],
-  ['freshness_score', 'Freshness'],
-  ['relevance_score', 'Relevance'],
-  ['stability_score', 'Stability'],
-  ['safety_score', 'Safety'],
-];
+// [key, label] of each score component, in breakdown order (the wire contract: contract.js).
+export const COMPONENTS = CONTRACT_COMPONENTS.map((c) => [c.key, c.label]);
 export const COMPONENT_KEYS = COMPONENTS.map(([k]) => k);
 
-// Reason index per component (spec §5: reasons are in component order).
+// Reason index per component (spec `scoring-admission.md` §5: reasons are in component order).
 export const REASON_INDEX = Object.fromEntries(COMPONENT_KEYS.map((k, i) => [k, i]));
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -80,15 +74,15 @@ export function inputsOf(obj) {
 
 /**
  * One line describing the inputs a re-score used (`rescoreReviewItem(...).inputs`):
- * supplied, "inferred from the stored breakdown", or assumed (write defaults).
+ * supplied, "worked out from the stored scores", or assumed (write defaults).
  */
 export function inputsText(inputs) {
   if (!inputs) return 'importance and metadata unknown (no client re-score)';
-  const from = (x) => (x.source === 'inferred' ? 'inferred from the stored breakdown' : x.source === 'supplied' ? 'supplied' : 'assumed');
+  const from = (x) => (x.source === 'inferred' ? 'worked out from the stored scores' : x.source === 'supplied' ? 'supplied' : 'assumed');
   const imp = inputs.importance;
   const v = Number(imp.value.toFixed(6));
   const parts = [
-    ...(inputs.event_time?.source === 'inferred' ? [`written at ${inputs.event_time.value} (inferred from the stored breakdown)`] : []),
+    ...(inputs.event_time?.source === 'inferred' ? [`written at ${inputs.event_time.value} (worked out from the stored scores)`] : []),
     `importance ${imp.bound === 'at_most' ? `≤ ${v} (the content's heuristic; any such value scores the same)` : v} (${from(imp)})`,
     `public metadata ${inputs.public_metadata.value ? 'present' : 'absent'} (${from(inputs.public_metadata)})`,
     `trust claim ${inputs.trust_claim.value ? 'present' : 'absent'} (${from(inputs.trust_claim)})`,
@@ -147,14 +141,18 @@ export const SORTS = {
 const cmpNum = (x, y) => (x ?? -1) - (y ?? -1);
 const cmpStr = (x, y) => (x === y ? 0 : x == null ? -1 : y == null ? 1 : x < y ? -1 : 1);
 const driftRank = (r) => (r.drift?.status === 'drift' ? (r.drift.explained ? 1 : 0) : 2);
-// Most severe first: an injection or blocked source stays at 0 even if approved; then MNPI, PHI, PII, vague.
-const RISK_ORDER = ['injection', 'source:blocked', 'mnpi', 'phi:', 'pii:', 'vague'];
+// Most severe first (the contract's severity): an injection or blocked source stays at 0 even if
+// approved; then MNPI, PHI, PII, vague. A tag the contract does not name ranks as its family
+// (`phi:…`) when it has one, else after every known tag.
+const SEVERITY = new Map(RISK_TAGS.map((t) => [t.tag, t.severity]));
+const FAMILY_SEVERITY = new Map(RISK_TAGS.filter((t) => t.tag.startsWith(`${t.class}:`)).map((t) => [t.tag.slice(0, t.tag.indexOf(':') + 1), t.severity]));
+const LEAST = Math.max(...RISK_TAGS.map((t) => t.severity)) + 1;
 /** Rank of an item's most severe risk tag (lower is more severe; untagged last). */
 export function riskRank(tags) {
-  let best = RISK_ORDER.length;
+  let best = LEAST;
   for (const t of tags) {
-    const k = RISK_ORDER.findIndex((p) => (p.endsWith(':') ? t.startsWith(p) : t === p));
-    best = Math.min(best, k < 0 ? RISK_ORDER.length - 0.5 : k);
+    const family = typeof t === 'string' && t.includes(':') ? t.slice(0, t.indexOf(':') + 1) : null;
+    best = Math.min(best, SEVERITY.get(t) ?? (family && FAMILY_SEVERITY.get(family)) ?? LEAST - 0.5);
   }
   return best;
 }
@@ -218,18 +216,8 @@ export function buildDecisionExport(decisions, { baseUrl = '', generatedAt = new
 }
 
 // ---------- why it was held ----------
-/** What each admission risk tag names, as a reviewer reads it. */
-export const TAG_PHRASES = {
-  'pii:ssn': 'an SSN',
-  'pii:email': 'an email address',
-  'pii:credit_card': 'a card number',
-  'phi:mrn': 'a medical record number',
-  'phi:npi': 'a provider NPI',
-  mnpi: 'material non-public information',
-  injection: 'a prompt-injection phrase',
-  'source:blocked': 'a blocked source',
-  vague: 'vague content',
-};
+/** What each admission risk tag names, as a reviewer reads it (the wire contract: contract.js). */
+export const TAG_PHRASES = Object.fromEntries(RISK_TAGS.map((t) => [t.tag, t.phrase]));
 const fmtScore = (v) => (v == null ? '—' : Number.isInteger(v) ? v.toFixed(1) : String(v));
 
 /** "a, b and c" */
@@ -277,6 +265,20 @@ export function markRuns(content, spans) {
     else runs.push({ text: s.slice(a, b), tags });
   }
   return runs;
+}
+
+/**
+ * The detector's spans as the page marks them: a card number's match, as the
+ * engine's `finditer` over `\b(?:\d[ -]?){13,16}\b` returns it, ends in the
+ * separator after the last digit when a word follows ("4111 1111 1111 1111 "):
+ * the mark covers the digits only. Other spans are kept as they are.
+ */
+export function markSpans(spans) {
+  return (Array.isArray(spans) ? spans : []).map((p) => {
+    if (p?.tag !== 'pii:credit_card' || typeof p.text !== 'string') return p;
+    const text = p.text.replace(/[ -]+$/, '');
+    return text === p.text ? p : { ...p, text, end: p.start + text.length };
+  });
 }
 
 /** A short, single-line snippet of an item's content, to name it next to its id. */

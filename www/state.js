@@ -1,9 +1,9 @@
 // Lians review-queue dashboard: the one state module.
 //
 // Every view (theme.js, tabs.js, scorer.js, load.js, rescore.js, list.js,
-// detail.js, decisions.js, verify.js, pack.js) imports this module and the
+// detail.js, decisions.js, undo.js, verify.js, pack.js) imports this module and the
 // helpers (dom.js, queue.js, saved.js, lians.js, files.js, format.js,
-// report.js, audit-view.js, jsonspan.js, resolve.js, scoring.js), never
+// report.js, audit-view.js, jsonspan.js, resolve.js, scoring.js, contract.js, controls.js), never
 // another view: a view that must make another one repaint calls it through
 // `ui`, whose entries app.js fills from the views' exports (the one place
 // where the views are wired together). Helpers import no view.
@@ -43,6 +43,8 @@ export const state = {
   scoring: false,
   scoredWith: '',
   loads: 0,            // queue loads begun (a sample or fetch answered after a later load is dropped)
+  undo: [],            // the last decisions, newest last: {what, count, changes: [[id, decision before]], select}
+  sending: false,      // a submit is under way
 };
 
 const noop = () => {};
@@ -65,6 +67,14 @@ export const ui = {
   apiKey: () => '',        // () its API key (page memory only: the input's value) (load.js)
   fetchQueue: async () => false, // () GET /v1/admissions with that form; true if a queue loaded (load.js)
   cspHint: () => '',       // (origin) why a request there may have failed (load.js)
+  fetchTimeoutMs: () => 30000, // () the "Give up after" of the Fetch form, in ms (load.js)
+  decideAndNext: noop,     // (action) decide the current item and move on, as a/r (list.js)
+  startAtTop: noop,        // () a queue loaded: its top, the first undecided item selected (list.js)
+  checkLike: noop,         // (id) check every open item whose detected text equals this one's (list.js)
+  showUndo: noop,          // (entry) the Undo toast for the last decision (undo.js)
+  undo: noop,              // () undo the last decision (undo.js)
+  hideUndo: noop,          // () hide the Undo toast (undo.js)
+  selectItem: noop,        // (id) select an item and bring it into view (list.js)
 };
 
 export function renderAll() { ui.renderList(true); }
@@ -74,27 +84,78 @@ export const rowById = (id) => state.byId.get(id);
 /** Only pending items can be decided (a resolved one answers 409). */
 export const isOpen = (r) => Boolean(r) && r.status === 'pending';
 
-/** Record (or with a null action, undo) a decision for one item; false if it is read-only. */
+const UNDO_DEPTH = 100;
+function recordUndo(what, changes, select) {
+  if (!changes.length) return;
+  const entry = { what, count: changes.length, changes, select };
+  state.undo.push(entry);
+  if (state.undo.length > UNDO_DEPTH) state.undo.shift();
+  ui.showUndo(entry);
+}
+
+/** Record (or with a null action, clear) a decision for one item; false if it is read-only. Undoable (u). */
 export function decide(id, action) {
   if (id == null || !isOpen(rowById(id))) return false;
+  const before = state.decisions.get(id) ?? null;
   if (action) state.decisions.set(id, action); else state.decisions.delete(id);
   ui.rowsChanged([id]);
   saveSoon();
+  if (before !== (action ?? null)) recordUndo(action ?? 'clear', [[id, before]], id);
   return true;
 }
 
-/** Decide many items at once (bulk); resolved items are skipped. Returns how many were decided. */
+/** Decide many items at once (bulk); resolved items are skipped. Returns how many were decided. Undoable as one. */
 export function decideMany(ids, action) {
   const done = [];
+  const changes = [];
   for (const id of ids) {
     if (!isOpen(rowById(id))) continue;
+    const before = state.decisions.get(id) ?? null;
     state.decisions.set(id, action);
     done.push(id);
+    if (before !== action) changes.push([id, before]);
   }
   ui.rowsChanged(done);
   saveSoon();
+  recordUndo(action, changes, null);
   return done.length;
 }
+
+/** Undo the last decision (single or bulk): each item gets back the decision it had. Returns the entry, or null. */
+export function undoLast() {
+  const entry = state.undo.pop();
+  if (!entry) return null;
+  const ids = [];
+  for (const [id, before] of entry.changes) {
+    if (!isOpen(rowById(id))) continue;
+    if (before) state.decisions.set(id, before); else state.decisions.delete(id);
+    ids.push(id);
+  }
+  ui.rowsChanged(ids);
+  saveSoon();
+  return entry;
+}
+
+// ─── confirmations (in-page boxes): one open at a time; Escape closes it ───
+const confirms = new Map(); // element → close()
+/** Register an in-page confirmation box and the function that closes it (as its Cancel does). */
+export function registerConfirm(el, close) { confirms.set(el, close); }
+/** Close every open confirmation but `except`; true if one was open. */
+export function closeConfirms(except = null) {
+  if (except) ui.hideUndo(); // a confirmation opens: the toast would cover it
+  let any = false;
+  for (const [el, close] of confirms) if (el !== except && !el.hidden) { close(); any = true; }
+  return any;
+}
+
+/** Decisions made here and not sent yet (a tab closing with them asks first). */
+export const unsentCount = () => state.decisions.size;
+addEventListener('beforeunload', (e) => {
+  if (!unsentCount()) return;
+  saveNow();
+  e.preventDefault();
+  e.returnValue = ''; // older browsers need it set to ask
+});
 
 export function setNote(id, text) {
   if (text) state.notes.set(id, text); else state.notes.delete(id);

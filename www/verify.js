@@ -119,6 +119,20 @@ async function runVerify() {
     ],
     given,
   });
+  v.out.scrollIntoView({ block: 'nearest' }); // the verdict in view (below the form on a narrow screen)
+  if (report.valid) {
+    // The browser's consistency ledger (IndexedDB): alarms when this answer contradicts one verified before.
+    let recorded = null;
+    try { recorded = await lians.recordVerified(kind, wire, given.query, report); } catch (e) {
+      v.out.append(h('p', { class: 'status bad', id: 'v-ledger' }, `Consistency ledger: ${lians.errorInfo(e).message}`));
+      return;
+    }
+    if (recorded === null) return;
+    v.out.append(recorded.alarms.length === 0
+      ? h('p', { class: 'status ok', id: 'v-ledger' }, 'Consistency ledger (this browser): no contradiction with the answers verified before.')
+      : h('div', { id: 'v-ledger' }, h('p', { class: 'status bad' }, `Consistency ledger (this browser): ${recorded.alarms.length} alarm(s): this answer contradicts one verified before.`),
+        h('ul', {}, ...recorded.alarms.map((a) => h('li', {}, `${a.invariant} ${a.memory_id ?? ''}: ${a.message}`)))));
+  }
 }
 $('#v-run').addEventListener('click', runVerify);
 mountAuditPanel({

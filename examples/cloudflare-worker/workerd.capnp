@@ -1,11 +1,9 @@
 # Run the guard in workerd itself (the runtime of Cloudflare Workers, npm `workerd`),
-# without wrangler: bundle first, as wrangler does, then serve.
-#   npx esbuild src/worker.mjs --bundle --format=esm --conditions=workerd,worker \
-#     --external:*.wasm --outfile=build/worker.js
-#   cp node_modules/lians-score/dist/verify/lians_score_bg.wasm build/
-#   npx workerd serve workerd.capnp --socket-addr http=127.0.0.1:8787
-# LIANS_URL below is the server; workerd's own "internet" service is redefined
-# to allow local addresses too (a local test server).
+# without wrangler: bundle first, as wrangler does, then serve (package.json scripts):
+#   npm run build                                  # esbuild → build/worker.js, + the verify-only .wasm
+#   LIANS_URL=http://127.0.0.1:8000 npm run workerd  # workerd serve workerd.capnp on 127.0.0.1:8787 (PORT=…)
+# LIANS_URL is read from the environment (the binding below); workerd's own
+# "internet" service is redefined to allow local addresses too (a local server).
 using Workerd = import "/workerd/workerd.capnp";
 
 const config :Workerd.Config = (
@@ -19,7 +17,7 @@ const config :Workerd.Config = (
 const guard :Workerd.Worker = (
   modules = [
     (name = "build/worker.js", esModule = embed "build/worker.js"),
-    (name = "dist/verify/lians_score_bg.wasm", wasm = embed "build/lians_score_bg.wasm"),
+    (name = "dist/verify/lians_score_verify_bg.wasm", wasm = embed "build/lians_score_verify_bg.wasm"),
   ],
   bindings = [ (name = "LIANS_URL", fromEnvironment = "LIANS_URL") ],
   compatibilityDate = "2026-01-01",

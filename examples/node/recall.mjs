@@ -1,7 +1,8 @@
 // Verify Lians answers in Node.js, two ways:
-//   1. createVerifyingFetch(fetch): a fetch whose recall/context answers are
-//      verified from their raw bytes; print the report of one recall;
-//   2. the one-liner `globalThis.fetch = createVerifyingFetch(fetch)`, under
+//   1. createVerifyingFetch(fetch, { baseUrl }): a fetch whose recall/context
+//      answers from the server at baseUrl are verified from their raw bytes
+//      (requests elsewhere pass through); print the report of one recall;
+//   2. the one-liner `globalThis.fetch = createVerifyingFetch(fetch, { baseUrl })`, under
 //      which a client that calls the global fetch and then res.json() (as the
 //      Lians TypeScript SDK's LiansClient does) only ever sees verified results.
 //
@@ -22,6 +23,7 @@ const headers = { "Content-Type": "application/json", "X-API-Key": key };
 
 // ---- 1. An explicit verifying fetch, with a log of every report.
 const verifiedFetch = createVerifyingFetch(fetch, {
+  baseUrl: base,
   onVerified: (report, request) => console.log(`verified ${request.method} ${new URL(request.url).pathname}: valid=${report.valid}`),
 });
 
@@ -60,7 +62,7 @@ try {
 }
 
 // ---- 2. The one-liner in front of any client that uses the global fetch.
-globalThis.fetch = createVerifyingFetch(fetch);
+globalThis.fetch = createVerifyingFetch(fetch, { baseUrl: base });
 
 // What LiansClient does for client.recall(...) / client.context(...): the global fetch, then res.json().
 async function liansCall(path, body) {
@@ -70,7 +72,7 @@ async function liansCall(path, body) {
 }
 // With the SDK itself (it calls the global fetch, so install the wrapper before creating the client):
 //   import { LiansClient } from "@lians-ai/lians";
-//   globalThis.fetch = createVerifyingFetch(fetch);
+//   globalThis.fetch = createVerifyingFetch(fetch, { baseUrl: "https://your-lians-server" });
 //   const client = new LiansClient(/* your usual options */);
 //   await client.recall({ agent_id, query });   // rejects with LiansVerificationError if tampered in transit
 //   // non-2xx answers are untouched, so the SDK's own LiansError{status, body} still reports them

@@ -335,7 +335,13 @@ def record_scoring():
 
 
 def record_admission():
-    from lians_engine.lians import admission
+    from lians_engine.lians import admission, scoring
+
+    now = dt.datetime(2026, 8, 1, tzinfo=dt.timezone.utc)
+
+    def gates_safety(tag):
+        b = scoring.score_memory(content="The renewal quote goes to the finance team", reference_time=now, risk_tags=[tag])
+        return not b["safety_eligible"]
 
     examples = {
         "pii:ssn": "Her number is 078-05-1120 on the renewal form today",
@@ -353,12 +359,16 @@ def record_admission():
     for tag in order:
         d = admission.evaluate(examples[tag], "crm", mode="enforce", blocked_sources=set())
         assert tag in d.risk_tags, (tag, d)
-        tags.append({"tag": tag, "action": d.action, "reasons": d.reasons, "example": examples[tag]})
+        tags.append({"tag": tag, "action": d.action, "reasons": d.reasons, "example": examples[tag],
+                     "gates_safety": gates_safety(tag)})
     d = admission.evaluate(examples["pii:email"].replace("billing.contact@example.com", "the finance team"),
                            "Scraper", mode="enforce", blocked_sources={"scraper"})
     assert d.risk_tags == ["source:blocked"], d
-    tags.append({"tag": "source:blocked", "action": d.action, "reasons": d.reasons, "example": "source 'Scraper', blocked_sources {'scraper'}"})
-    return {"source": "lians_engine.lians.admission (detect_risk_tags, evaluate in enforce mode)", "tags": tags}
+    tags.append({"tag": "source:blocked", "action": d.action, "reasons": d.reasons,
+                 "example": "source 'Scraper', blocked_sources {'scraper'}", "gates_safety": gates_safety("source:blocked")})
+    return {"source": "lians_engine.lians.admission (detect_risk_tags, evaluate in enforce mode); "
+                      "gates_safety: lians_engine.lians.scoring.score_memory(risk_tags=[tag]) is not safety_eligible",
+            "tags": tags}
 
 
 def main():

@@ -45,6 +45,8 @@ def main() -> int:
     ap.add_argument("--key-id", default="test-local", help="EVIDENCE_SIGNING_KEY_ID")
     ap.add_argument("--admission-mode", default="enforce", help="ADMISSION_MODE")
     ap.add_argument("--log-level", default="warning", help="uvicorn log level")
+    ap.add_argument("--data-dir", help="keep the database and secrets in this directory across starts "
+                    "(a later start with the same directory serves the same data; nothing is removed)")
     args = ap.parse_args()
 
     if sys.version_info[:2] != (3, 12):
@@ -54,13 +56,24 @@ def main() -> int:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
     from cryptography.hazmat.primitives import serialization
 
-    tmp = tempfile.mkdtemp(prefix="lians-server-")
+    tmp = args.data_dir or tempfile.mkdtemp(prefix="lians-server-")
     try:
-        db_path = os.path.join(tmp, "lians.db")
-        seed = secrets.token_bytes(32)
+        db_path = os.path.abspath(os.path.join(tmp, "lians.db"))
+        kept = os.path.join(tmp, "secrets.json")
+        if args.data_dir and os.path.exists(kept):
+            with open(kept) as f:
+                s = json.load(f)
+        else:
+            s = {"seed": base64.b64encode(secrets.token_bytes(32)).decode(), "admin": secrets.token_urlsafe(36),
+                 "api": secrets.token_urlsafe(24), "master": base64.b64encode(secrets.token_bytes(32)).decode()}
+            if args.data_dir:
+                os.makedirs(tmp, exist_ok=True)
+                with open(kept, "w") as f:
+                    json.dump(s, f)
+        seed = base64.b64decode(s["seed"])
         public_raw = Ed25519PrivateKey.from_private_bytes(seed).public_key().public_bytes(
             serialization.Encoding.Raw, serialization.PublicFormat.Raw)
-        admin_secret = secrets.token_urlsafe(36)
+        admin_secret = s["admin"]
         env = {
             "DATABASE_URL": "sqlite+aiosqlite://///" + db_path,  # six slashes: workaround 3
             "EMBEDDING_PROVIDER": "local",
@@ -71,8 +84,8 @@ def main() -> int:
             "DURABLE_JOB_WORKER_MODE": "disabled",
             "RLS_BARRIERS_ENABLED": "false",
             "ADMIN_SECRET": admin_secret,
-            "API_SECRET_SEED": secrets.token_urlsafe(24),
-            "MASTER_ENCRYPTION_KEY": base64.b64encode(secrets.token_bytes(32)).decode(),
+            "API_SECRET_SEED": s["api"],
+            "MASTER_ENCRYPTION_KEY": s["master"],
             "CORS_ORIGINS": args.cors,
             "EVIDENCE_SIGNING_PRIVATE_KEY": base64.b64encode(seed).decode(),
             "EVIDENCE_SIGNING_KEY_ID": args.key_id,
@@ -132,7 +145,8 @@ def main() -> int:
         server.run(sockets=[sock])
         return 0
     finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+        if not args.data_dir:
+            shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":

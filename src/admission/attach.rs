@@ -1,11 +1,11 @@
-//! Reserved metadata (spec §9.2): the safety status an action stores and
+//! Reserved metadata (spec `scoring-admission.md` §9.2): the safety status an action stores and
 //! `attach`, which writes `_admission` and `_score` into the metadata.
 
 use crate::json::{Object, Value};
 use crate::py::time::PyDateTime;
 use crate::scoring::{self, ScoreInput, Scored};
 
-/// Map a decision action to the safety status attach uses (spec §9.2 step 1).
+/// Map a decision action to the safety status attach uses (spec `scoring-admission.md` §9.2 step 1).
 pub fn status_for_action(action: &str) -> &'static str {
     match action {
         "admit" => "safe",
@@ -30,7 +30,7 @@ pub struct WriteRequest {
     pub importance: Value,
 }
 
-/// `attach` (spec §9.2): score for admission and return the new metadata
+/// `attach` (spec `scoring-admission.md` §9.2): score for admission and return the new metadata
 /// (caller keys without `_admission`/`_score`, then the engine's
 /// `_admission` and `_score`) and the breakdown.
 pub fn attach(

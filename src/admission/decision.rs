@@ -1,7 +1,8 @@
-//! The admission decision (spec §9.1): `evaluate` per mode, the block-list
+//! The admission decision (spec `scoring-admission.md` §9.1): `evaluate` per mode, the block-list
 //! normalization, and the decision type.
 
 use super::detect::*;
+use crate::contract::risk::{risk_tag, RiskAction};
 use crate::json::{Object, PyStr, Value};
 use crate::py::unicode::{self, is_py_space};
 
@@ -40,7 +41,7 @@ impl std::fmt::Display for AdmissionAction {
     }
 }
 
-/// An admission decision (`evaluate`'s result, spec §9.1), with the Lians
+/// An admission decision (`evaluate`'s result, spec `scoring-admission.md` §9.1), with the Lians
 /// wire names.
 ///
 /// ```
@@ -114,7 +115,7 @@ pub fn normalize_blocked_sources(config: &PyStr) -> Vec<PyStr> {
         .collect()
 }
 
-/// `evaluate(content, source, mode, blocked_sources)` (spec §9.1). The
+/// `evaluate(content, source, mode, blocked_sources)` (spec `scoring-admission.md` §9.1). The
 /// block list is used as given (callers normalize configured values with
 /// [`normalize_blocked_sources`]).
 pub fn evaluate(content: &str, source: Option<&str>, mode: &str, blocked_sources: &[String]) -> AdmissionDecision {
@@ -162,7 +163,8 @@ pub fn evaluate_wtf8(
             reasons: vec![PyStr::from("too vague to be a durable memory")],
         };
     }
-    if tags.iter().any(|t| t.starts_with("pii:") || t.starts_with("phi:") || t == TAG_MNPI) {
+    // PII / PHI / MNPI: the tags the contract says are held for review.
+    if tags.iter().any(|t| risk_tag(t).is_some_and(|spec| spec.action == RiskAction::Review)) {
         return AdmissionDecision {
             action: AdmissionAction::Review,
             risk_tags: tags,

@@ -1,29 +1,31 @@
-//! The risk detectors (spec §8.2): the tag names, the scanners that restate
+//! The risk detectors (spec `scoring-admission.md` §8.2): the tag names, the scanners that restate
 //! the reference's `re` patterns over code points, `is_too_vague`,
 //! `detect_risk_tags`, and where they match (`risk_spans`).
 
+use crate::contract::risk::declared;
 use crate::json::{Object, Value};
 use crate::py::unicode::{decimal_value, is_decimal, is_py_space, is_py_word};
 use crate::text::ieq_str;
 
-/// Tag names in detector order. Social security number (`ddd-dd-dddd`).
-pub const TAG_SSN: &str = "pii:ssn";
+// Tag names in detector order (each a row of the contract's RISK_TAGS, checked when it builds).
+/// Social security number (`ddd-dd-dddd`).
+pub const TAG_SSN: &str = declared("pii:ssn");
 /// E-mail address.
-pub const TAG_EMAIL: &str = "pii:email";
+pub const TAG_EMAIL: &str = declared("pii:email");
 /// Medical record number (`MRN` + ≥ 4 digits).
-pub const TAG_MRN: &str = "phi:mrn";
+pub const TAG_MRN: &str = declared("phi:mrn");
 /// National provider identifier (`NPI` + 10 digits).
-pub const TAG_NPI: &str = "phi:npi";
+pub const TAG_NPI: &str = declared("phi:npi");
 /// Luhn-valid card number (13–16 digits).
-pub const TAG_CARD: &str = "pii:credit_card";
+pub const TAG_CARD: &str = declared("pii:credit_card");
 /// Material non-public information phrase.
-pub const TAG_MNPI: &str = "mnpi";
+pub const TAG_MNPI: &str = declared("mnpi");
 /// Prompt-injection / instruction-override phrase.
-pub const TAG_INJECTION: &str = "injection";
+pub const TAG_INJECTION: &str = declared("injection");
 /// Too vague to be a durable memory (fewer than 3 distinct ASCII words).
-pub const TAG_VAGUE: &str = "vague";
+pub const TAG_VAGUE: &str = declared("vague");
 /// The write's source is on the block list.
-pub const TAG_BLOCKED: &str = "source:blocked";
+pub const TAG_BLOCKED: &str = declared("source:blocked");
 
 /// The content as the detectors read it: its chars, and whether each is a
 /// Py-word char (computed once, so every `\b` test is two array reads
@@ -90,7 +92,7 @@ fn ssn_at(t: &Text, i: usize) -> Option<usize> {
 }
 
 /// `finditer` of `\b[\w.+-]+@[\w-]+\.[\w.-]+\b` (the e-mail rule of spec
-/// §8.2), evaluated at each `@`: `found(start, end)` for each match, in
+/// `scoring-admission.md` §8.2), evaluated at each `@`: `found(start, end)` for each match, in
 /// order, until it returns false.
 ///
 /// At an `@`, the local part is the maximal run of {word, `.`, `+`, `-`}
@@ -176,7 +178,7 @@ fn luhn(digits: &[u8]) -> bool {
     sum % 10 == 0
 }
 
-/// The credit-card scan (spec §8.2): `finditer` over `\b(?:\d[ -]?){13,16}\b`
+/// The credit-card scan (spec `scoring-admission.md` §8.2): `finditer` over `\b(?:\d[ -]?){13,16}\b`
 /// with a Luhn check on each match; `found(start, end)` for each Luhn-valid
 /// match, in order, until it returns false.
 #[inline(never)]
@@ -235,7 +237,7 @@ fn card_matches(t: &Text, found: &mut dyn FnMut(usize, usize) -> bool) {
     }
 }
 
-/// The MNPI phrases (matched case-insensitively with word boundaries, spec §8.2).
+/// The MNPI phrases (matched case-insensitively with word boundaries, spec `scoring-admission.md` §8.2).
 pub const MNPI_PHRASES: [&str; 12] = [
     "material non-public",
     "material non public",
@@ -268,7 +270,7 @@ fn phrase_with_boundaries_at(t: &Text, i: usize, phrases: &[&str]) -> Option<usi
         .map(|p| i + p.len())
 }
 
-/// The prompt-injection phrases (matched case-insensitively anywhere, spec §8.2).
+/// The prompt-injection phrases (matched case-insensitively anywhere, spec `scoring-admission.md` §8.2).
 pub const INJECTION_PHRASES: [&str; 20] = [
     "ignore previous instructions",
     "ignore all previous instructions",
@@ -429,8 +431,8 @@ fn scan_anchored(t: &Text, every: bool) -> [Vec<(usize, usize)>; 5] {
 
 /// THE detector run, shared by [`detect_risk_tags`] and [`risk_spans`]:
 /// `hit(tag, start, end)` (code points) in the reference's order — by tag in
-/// detector order (`pii:ssn`, `pii:email`, `phi:mrn`, `phi:npi`,
-/// `pii:credit_card`, `mnpi`, `injection`), then by position. With `every`,
+/// detector order (the contract's [`RISK_TAGS`](crate::contract::RISK_TAGS)
+/// order), then by position. With `every`,
 /// every match `finditer` yields (cards: the Luhn-valid ones); without, only
 /// each tag's first (so each tag once). `vague` has no span: not here.
 fn detect(t: &Text, every: bool, hit: &mut dyn FnMut(&'static str, usize, usize)) {
@@ -469,7 +471,7 @@ pub fn detect_risk_tags(content: &str) -> Vec<&'static str> {
     tags
 }
 
-/// Where an admission detector matched (spec §8.3): `tag`, the match's
+/// Where an admission detector matched (spec `scoring-admission.md` §8.3): `tag`, the match's
 /// `start` and `end` in code points, and its `text` (`content[start:end]`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RiskSpan {
@@ -495,7 +497,7 @@ pub enum Offsets {
 /// `risk_spans(content)`: every match `re.finditer` yields for each
 /// detector's pattern in the reference (`admission.py`; cards: only the
 /// Luhn-valid matches), by tag in detector order, then by position (spec
-/// §8.3). `vague` has no span. The set of the span tags, plus `vague` when
+/// `scoring-admission.md` §8.3). `vague` has no span. The set of the span tags, plus `vague` when
 /// it applies, is [`detect_risk_tags`]`(content)`.
 ///
 /// ```

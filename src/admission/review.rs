@@ -1,20 +1,20 @@
-//! Review-queue re-scoring: a held item (`PendingAdmissionOut`, spec §10.1)
+//! Review-queue re-scoring: a held item (`PendingAdmissionOut`, spec `scoring-admission.md` §10.1)
 //! scored as held, as the reviewer's approval would store it, and on the
-//! trusted-review path (§9.3), with the write inputs the list route does not
+//! trusted-review path (`scoring-admission.md` §9.3), with the write inputs the list route does not
 //! return recovered from the item's stored `score_breakdown`.
 //!
 //! # What the admission score depends on, and what the breakdown pins down
 //!
-//! Attach (§9.2) scores with `reference_time = event_time = valid_from`, no
+//! Attach (`scoring-admission.md` §9.2) scores with `reference_time = event_time = valid_from`, no
 //! query and no verified trust level. The list item carries the content,
 //! event time, source and risk tags; it lacks the caller's `importance` and
-//! `metadata` (§11.1). With no query, metadata reaches `score_memory` in
+//! `metadata` (`scoring-admission.md` §11.1). With no query, metadata reaches `score_memory` in
 //! exactly two ways:
 //!
-//! * **public metadata present** (§3.6): importance heuristic +0.1,
+//! * **public metadata present** (`scoring-admission.md` §3.6): importance heuristic +0.1,
 //!   confidence +0.15, stability +0.1. Confidence can never reach the clamp
 //!   without it (at most 0.85), so the stored confidence always tells.
-//! * **a trust claim** (§4.3): the trust reason gains
+//! * **a trust claim** (`scoring-admission.md` §4.3): the trust reason gains
 //!   `caller metadata trust claim ignored`; the trust score is unchanged.
 //!
 //! and the caller's importance enters as `max(heuristic, clamp(importance))`:
@@ -27,7 +27,7 @@
 //! The event time enters only the breakdown's `reference_time` text
 //! (freshness is 1.0 at admission, as reference = event): the stored
 //! `reference_time` *is* the write's event time, while the list returns the
-//! stored column (UTC on Postgres, naive wall-clock on SQLite, §11.2). The
+//! stored column (UTC on Postgres, naive wall-clock on SQLite, `scoring-admission.md` §11.2). The
 //! held re-score uses the stored one; approval reads the stored column, so
 //! "If approved" and trusted review use the listed one, as the server does.
 //!
@@ -121,9 +121,9 @@ pub struct Inputs {
     pub event_time: EventTimeInput,
     /// The caller's importance as the scorer sees it.
     pub importance: ImportanceInput,
-    /// Public metadata present (§3.6).
+    /// Public metadata present (`scoring-admission.md` §3.6).
     pub public_metadata: FlagInput,
-    /// A `trust_level`/`source_trust` claim in the metadata (§4.3).
+    /// A `trust_level`/`source_trust` claim in the metadata (`scoring-admission.md` §4.3).
     pub trust_claim: FlagInput,
 }
 

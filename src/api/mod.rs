@@ -22,7 +22,7 @@ use limits::Caps;
 /// arguments (`content`, `reference_time`, optional `metadata`, `importance`,
 /// `source`, `event_time`, `valid_from`, `valid_to`, `superseded`, `query`,
 /// `base_relevance`, `safety_status`, `risk_tags`, `verified_trust_level`,
-/// `query_tokens`, `purpose`). Returns the breakdown object (spec §5).
+/// `query_tokens`, `purpose`). Returns the breakdown object (spec `scoring-admission.md` §5).
 pub fn score_memory(input: &Value) -> Result<Value> {
     limits::check_api_input(input)?;
     let input = ScoreInput::from_json(input)?;

@@ -10,10 +10,10 @@
 //! response body and the query the client sent.
 //!
 //! # What it checks, per returned result
-//! 1. **Pairing** (§1): `memories[i]` and `receipt.results[i]` have the same
+//! 1. **Pairing** (`recall-audit.md` §1): `memories[i]` and `receipt.results[i]` have the same
 //!    `id`, `score` and deep-equal `score_breakdown`, and `score` is
 //!    `final_score`.
-//! 2. **The scorer call, rebuilt** (§2): `score_memory` with purpose
+//! 2. **The scorer call, rebuilt** (`recall-audit.md` §2): `score_memory` with purpose
 //!    `recall`, the memory's whole content, verbatim metadata, stored
 //!    importance, source, times, `superseded_by`, the safety status and risk
 //!    tags of `metadata._admission`, `receipt.reference_time`, and the query
@@ -21,10 +21,10 @@
 //!    the audit's own plan of the query (`planner`), else the plan's only
 //!    variant. The response's `query_variants` are not bound, so they are
 //!    compared with the plan and never used.
-//! 3. **Exact checks** (§3): the six retrieval-independent components, the
+//! 3. **Exact checks** (`recall-audit.md` §3): the six retrieval-independent components, the
 //!    three gates, the seven component reasons, the recall weights, the
 //!    reference time, purpose, policy version and scoring limits.
-//! 4. **Interval checks** (§4): the retrieval score `b` is not in the
+//! 4. **Interval checks** (`recall-audit.md` §4): the retrieval score `b` is not in the
 //!    response. Each of `relevance_score`, `quality_score` (the scorer's
 //!    final) and the hybrid rank score `H = round6(0.8·b + 0.2·quality)` is
 //!    a non-decreasing step function of `b`, so the `b` that reproduce each
@@ -35,7 +35,7 @@
 //!    empty or disjoint from both others is blamed (`relevance_inconsistent`,
 //!    `quality_inconsistent`, `blend_inconsistent`); when only one pair is
 //!    disjoint, both of its members are.
-//! 5. **Fusion and stages** (§5): `fusion.strongest_input_score == H`, the
+//! 5. **Fusion and stages** (`recall-audit.md` §5): `fusion.strongest_input_score == H`, the
 //!    fused score within 1e-6 of its formula, the stage chain, and every
 //!    `rank-calibration-v1` record.
 //! 6. **The server's rules** (`rules`, every field with the rule that
@@ -82,10 +82,10 @@
 //! |---|---|
 //! | `mod.rs` | the pipeline: parse, read the envelope, the query, the response-level rules, each result |
 //! | `response.rs` | the envelope (memories, receipt, results, reference time), the query to score with, the query-hash and count checks |
-//! | `result.rs` | one result: pairing (§1), the scorer call rebuilt (§2), then the steps below |
+//! | `result.rs` | one result: pairing (`recall-audit.md` §1), the scorer call rebuilt (§2), then the steps below |
 //! | `rederive.rs` | exact checks (§3) and interval checks (§4) against the scorer run |
 //! | `interval.rs` | level sets of monotone step functions, by bisection over doubles |
-//! | `stages.rs` | fusion, stage chain and rank-calibration records (§5) |
+//! | `stages.rs` | fusion, stage chain and rank-calibration records (`recall-audit.md` §5) |
 //! | `rules.rs`, `planner.rs` | the server's own rules (6.) and its query planner |
 //! | `report.rs` | [`Audit`], [`ResultAudit`], [`Check`], [`AuditCode`] and their one printer each |
 //! | `value.rs` | numbers by value and Python `==` on JSON values |
@@ -157,8 +157,9 @@ pub fn audit_recall_with(wire: &str, query: Option<&str>, admit: Admit<'_>) -> R
 /// [`rules`]), checked into `checks`; returns what the per-result rules share.
 fn server_rules(response: &Response<'_>, query: &str, checks: &mut Vec<report::Check>) -> rules::Rules {
     let receipt = response.receipt;
-    let context = receipt.get("schema").and_then(Value::as_str) == Some("lians.context-receipt.v2")
-        || receipt.get("retrieval_policy").is_some();
+    let schema = receipt.get("schema").and_then(Value::as_str).and_then(crate::contract::schema);
+    let context =
+        schema.is_some_and(|s| s.wire == crate::contract::Wire::Context) || receipt.get("retrieval_policy").is_some();
     let policy = rules::policy(receipt, context, checks);
     let plan = rules::plan(policy.as_ref(), query);
     let rules = rules::Rules {

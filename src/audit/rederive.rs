@@ -1,4 +1,4 @@
-//! §3–§5 of one result: its breakdown against the audit's own scorer run.
+//! `recall-audit.md` §3–§5 of one result: its breakdown against the audit's own scorer run.
 //!
 //! * exact checks: the six retrieval-independent components, the three
 //!   gates, the seven component reasons and the scorer's policy fields;
@@ -13,6 +13,7 @@ use super::report::{AuditCode, Check};
 use super::result::Context;
 use super::stages;
 use super::value::{bound, number, py_eq};
+use crate::contract::{COMPONENTS, N_COMPONENTS};
 use crate::json::{Object, Value};
 use crate::py::float::{clamp01, clamp_to, repr, round6, sum_py312};
 use crate::receipt::report::pointer;
@@ -22,16 +23,20 @@ use crate::scoring::rank::RANKING_WEIGHTS;
 use crate::scoring::{self, Scored, RECALL_WEIGHTS, SCORING_POLICY_VERSION};
 use crate::text;
 
-/// The six components that do not depend on the retrieval score, with their
-/// index in [`scoring::COMPONENTS`] order.
-const EXACT_COMPONENTS: [(usize, &str); 6] = [
-    (0, "importance_score"),
-    (1, "confidence_score"),
-    (2, "trust_score"),
-    (3, "freshness_score"),
-    (5, "stability_score"),
-    (6, "safety_score"),
-];
+/// The components that do not depend on the retrieval score, with their
+/// index in [`scoring::COMPONENTS`] order (from the contract).
+fn exact_components() -> impl Iterator<Item = (usize, &'static str)> {
+    COMPONENTS.iter().enumerate().filter(|(_, c)| !c.uses_retrieval).map(|(i, c)| (i, c.key))
+}
+
+/// The index of the one component that depends on the retrieval score (relevance).
+const RETRIEVAL_COMPONENT: usize = {
+    let mut i = 0;
+    while !COMPONENTS[i].uses_retrieval {
+        i += 1;
+    }
+    i
+};
 
 /// The exact, interval, fusion and stage checks of the breakdown `bd` (at
 /// `bp`) against one scorer run (`scored`, with the query's `lexical`
@@ -51,10 +56,10 @@ pub(super) fn rederive(
     retrieval
 }
 
-/// §3: components, gates and the first seven (component) reasons.
+/// `recall-audit.md` §3: components, gates and the first seven (component) reasons.
 fn exact_checks(bd: &Object, bp: &str, scored: &Scored, checks: &mut Vec<Check>) {
     let at = |key: &str| pointer(bp, key);
-    for (idx, name) in EXACT_COMPONENTS {
+    for (idx, name) in exact_components() {
         let rederived = round6(scored.components[idx]);
         let ok = number(bd.get(name)) == Some(rederived);
         checks.push(
@@ -86,7 +91,7 @@ fn exact_checks(bd: &Object, bp: &str, scored: &Scored, checks: &mut Vec<Check>)
     );
 }
 
-/// §3: the weights, reference time, purpose, policy version and limits the
+/// `recall-audit.md` §3: the weights, reference time, purpose, policy version and limits the
 /// recall scorer binds.
 fn policy_checks(ctx: &Context, bd: &Object, bp: &str, checks: &mut Vec<Check>) {
     let mut ranking_weights = Object::with_capacity(2);
@@ -139,7 +144,7 @@ struct Blend<'a> {
     eligible: bool,
     /// `weighted_final`'s products in [`RECALL_WEIGHTS`] order, the six
     /// constant ones computed once (relevance's slot is recomputed per `b`).
-    products: [f64; 7],
+    products: [f64; N_COMPONENTS],
     rel_slot: usize,
     /// The bound quality score (the hybrid score's second term; 0 when absent).
     quality: Option<f64>,
@@ -147,12 +152,12 @@ struct Blend<'a> {
 
 impl<'a> Blend<'a> {
     fn new(scored: &'a Scored, lexical: Option<f64>, quality: Option<f64>) -> Blend<'a> {
-        let mut products = [0.0f64; 7];
+        let mut products = [0.0f64; N_COMPONENTS];
         for (slot, (name, w)) in products.iter_mut().zip(RECALL_WEIGHTS) {
             let idx = scoring::COMPONENTS.iter().position(|c| *c == name).unwrap_or(0);
             *slot = scored.components[idx] * w;
         }
-        let rel_slot = RECALL_WEIGHTS.iter().position(|(n, _)| *n == "relevance_score").unwrap_or(0);
+        let rel_slot = RECALL_WEIGHTS.iter().position(|(n, _)| *n == COMPONENTS[RETRIEVAL_COMPONENT].key).unwrap_or(0);
         Blend { scored, lexical, eligible: scored.eligible(), products, rel_slot, quality }
     }
 
@@ -160,7 +165,7 @@ impl<'a> Blend<'a> {
     fn relevance_unrounded(&self, b: f64) -> f64 {
         match self.lexical {
             Some(lex) => relevance_with_base(b, lex),
-            None => self.scored.components[4],
+            None => self.scored.components[RETRIEVAL_COMPONENT],
         }
     }
 
@@ -172,7 +177,7 @@ impl<'a> Blend<'a> {
     /// `quality_score`: the scorer's gated, weighted final score.
     fn quality(&self, b: f64) -> f64 {
         let mut values = self.scored.components;
-        values[4] = self.relevance_unrounded(b);
+        values[RETRIEVAL_COMPONENT] = self.relevance_unrounded(b);
         scoring::weighted_final(&values, &RECALL_WEIGHTS, self.eligible)
     }
 
@@ -240,7 +245,7 @@ fn hybrid_field<'a>(bd: &'a Object, bp: &str) -> (String, Option<&'a Value>) {
     }
 }
 
-/// §4: the relevance, quality and blend checks. Returns the retrieval
+/// `recall-audit.md` §4: the relevance, quality and blend checks. Returns the retrieval
 /// scores that reproduce all three, and the bound hybrid score.
 fn interval_checks(bd: &Object, bp: &str, blend: &Blend, checks: &mut Vec<Check>) -> (Option<Interval>, Option<f64>) {
     let (h_key, h_value) = hybrid_field(bd, bp);

@@ -1,4 +1,4 @@
-//! One returned result: §1 pairing, §2 the scorer call rebuilt from the
+//! One returned result: `recall-audit.md` §1 pairing, §2 the scorer call rebuilt from the
 //! memory, then the re-derivation ([`super::rederive`]) and the server's
 //! per-result rules ([`super::rules::result_rules`]).
 
@@ -75,7 +75,7 @@ pub(super) fn audit_result(
     Ok(audit)
 }
 
-/// §1: `memories[i]` and `receipt.results[i]` have the same `id`, `score`
+/// `recall-audit.md` §1: `memories[i]` and `receipt.results[i]` have the same `id`, `score`
 /// and deep-equal `score_breakdown`, and `score` is `final_score`.
 fn pairing(mem: &Object, breakdown: Option<&Object>, result: &Value, mp: &str, i: usize) -> Check {
     let rp = format!("/receipt/results/{i}");
@@ -106,7 +106,7 @@ fn pairing(mem: &Object, breakdown: Option<&Object>, result: &Value, mp: &str, i
     }
 }
 
-/// The scorer call the server made for this memory (§2), with a numeric
+/// The scorer call the server made for this memory (`recall-audit.md` §2), with a numeric
 /// base relevance (0.0) so the relevance reason takes its retrieval form.
 fn scorer_input(ctx: &Context, memory: &Object, metadata: Value, mp: &str) -> Result<ScoreInput> {
     let content = opt_string(memory.get("content"), pointer(mp, "content"))?.unwrap_or_default();

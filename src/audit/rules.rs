@@ -98,7 +98,7 @@ fn k_max(floor: i64, lo: i64, m: i64) -> Option<i64> {
     (1..=200i64).rev().find(|k| (lo.max(m * k)).min(200) == floor)
 }
 
-/// §2.2: the policy (`receipt.policy`, or `retrieval_policy` of a context
+/// `ranking-receipts.md` §2.2: the policy (`receipt.policy`, or `retrieval_policy` of a context
 /// receipt) is one `_resolve_recall_policy` writes. Returns it when the
 /// fields the audit needs (mode, strategy, max_query_variants,
 /// candidate_floor) are usable; otherwise reports `not_auditable`.

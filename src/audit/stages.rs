@@ -1,4 +1,4 @@
-//! §5 of the re-derivation: the fusion record, the stage chain and every
+//! `recall-audit.md` §5 of the re-derivation: the fusion record, the stage chain and every
 //! `rank-calibration-v1` record of one breakdown, against the hybrid score
 //! `H` the interval checks fixed (the rules a server must follow in writing
 //! them are in [`super::rules`]).
@@ -11,7 +11,7 @@ use crate::py::float::{clamp01, round6};
 use crate::receipt::report::pointer;
 use crate::scoring::rank::{self, RANK_CALIBRATION};
 
-/// The adaptive-fusion weights (§9.6): rrf, strongest input, support.
+/// The adaptive-fusion weights (`ranking-receipts.md` §9.6): rrf, strongest input, support.
 const FUSION_WEIGHTS: (f64, f64, f64) = (0.72, 0.18, 0.10);
 
 /// The fusion, stage-chain and calibration checks of the breakdown `bd` at

@@ -292,14 +292,24 @@ pub struct Lookup {
 impl Lookup {
     /// How the member `name` is bound.
     pub fn bind_of(&mut self, name: &str) -> Bind {
+        self.row(name).map_or(self.rest, |(_, f)| f.bind)
+    }
+
+    /// The row of the member `name` (its index in the object's members), if any.
+    pub fn row(&mut self, name: &str) -> Option<(usize, &'static FieldSpec)> {
         let n = self.spec.len();
         for k in 0..n {
             let i = (self.next + k) % n;
             if self.spec[i].name == name {
                 self.next = i + 1;
-                return self.spec[i].bind;
+                return Some((i, &self.spec[i]));
             }
         }
+        None
+    }
+
+    /// How a member no row names is bound (the object's `rest`).
+    pub fn rest(&self) -> Bind {
         self.rest
     }
 }

@@ -67,6 +67,9 @@ pub struct RiskTagSpec {
     /// Whether a detector finds it in the content (`riskSpans` has spans for
     /// it); `vague` is a property of the whole text, `source:blocked` of the source.
     pub spans: bool,
+    /// Whether the scorer's safety gate closes on it whatever the safety
+    /// status (`scoring.py`: `tag in {"injection", "source:blocked"}`).
+    pub gates_safety: bool,
 }
 
 /// The tags in the reference's order: the detectors' order
@@ -79,6 +82,7 @@ pub const RISK_TAGS: &[RiskTagSpec] = &[
         class: RiskClass::Pii,
         action: RiskAction::Review,
         spans: true,
+        gates_safety: false,
     },
     RiskTagSpec {
         tag: "pii:email",
@@ -87,6 +91,7 @@ pub const RISK_TAGS: &[RiskTagSpec] = &[
         class: RiskClass::Pii,
         action: RiskAction::Review,
         spans: true,
+        gates_safety: false,
     },
     RiskTagSpec {
         tag: "phi:mrn",
@@ -95,6 +100,7 @@ pub const RISK_TAGS: &[RiskTagSpec] = &[
         class: RiskClass::Phi,
         action: RiskAction::Review,
         spans: true,
+        gates_safety: false,
     },
     RiskTagSpec {
         tag: "phi:npi",
@@ -103,6 +109,7 @@ pub const RISK_TAGS: &[RiskTagSpec] = &[
         class: RiskClass::Phi,
         action: RiskAction::Review,
         spans: true,
+        gates_safety: false,
     },
     RiskTagSpec {
         tag: "pii:credit_card",
@@ -111,6 +118,7 @@ pub const RISK_TAGS: &[RiskTagSpec] = &[
         class: RiskClass::Pii,
         action: RiskAction::Review,
         spans: true,
+        gates_safety: false,
     },
     RiskTagSpec {
         tag: "mnpi",
@@ -119,6 +127,7 @@ pub const RISK_TAGS: &[RiskTagSpec] = &[
         class: RiskClass::Mnpi,
         action: RiskAction::Review,
         spans: true,
+        gates_safety: false,
     },
     RiskTagSpec {
         tag: "injection",
@@ -127,6 +136,7 @@ pub const RISK_TAGS: &[RiskTagSpec] = &[
         class: RiskClass::Injection,
         action: RiskAction::Reject,
         spans: true,
+        gates_safety: true,
     },
     RiskTagSpec {
         tag: "vague",
@@ -135,6 +145,7 @@ pub const RISK_TAGS: &[RiskTagSpec] = &[
         class: RiskClass::Vague,
         action: RiskAction::Reject,
         spans: false,
+        gates_safety: false,
     },
     RiskTagSpec {
         tag: "source:blocked",
@@ -143,17 +154,67 @@ pub const RISK_TAGS: &[RiskTagSpec] = &[
         class: RiskClass::Blocked,
         action: RiskAction::Reject,
         spans: false,
+        gates_safety: true,
     },
 ];
+
+/// How many tags close the scorer's safety gate.
+pub const N_GATING: usize = {
+    let mut n = 0;
+    let mut i = 0;
+    while i < RISK_TAGS.len() {
+        if RISK_TAGS[i].gates_safety {
+            n += 1;
+        }
+        i += 1;
+    }
+    n
+};
+
+/// The tags that close the scorer's safety gate, in [`RISK_TAGS`] order.
+pub const fn gating_tags() -> [&'static str; N_GATING] {
+    let mut out = [""; N_GATING];
+    let (mut i, mut n) = (0, 0);
+    while i < RISK_TAGS.len() {
+        if RISK_TAGS[i].gates_safety {
+            out[n] = RISK_TAGS[i].tag;
+            n += 1;
+        }
+        i += 1;
+    }
+    out
+}
 
 /// The spec of a tag.
 pub fn risk_tag(tag: &str) -> Option<&'static RiskTagSpec> {
     RISK_TAGS.iter().find(|t| t.tag == tag)
 }
 
-/// The tag at `i` of [`RISK_TAGS`], for constants (`RISK_TAGS[i].tag` in a `const`).
-pub const fn tag_at(i: usize) -> &'static str {
-    RISK_TAGS[i].tag
+/// `tag`, checked at compile time to be a row of [`RISK_TAGS`] (for the
+/// detectors' tag constants: a tag the contract does not declare does not build).
+pub const fn declared(tag: &'static str) -> &'static str {
+    let mut i = 0;
+    while i < RISK_TAGS.len() {
+        if eq(RISK_TAGS[i].tag.as_bytes(), tag.as_bytes()) {
+            return tag;
+        }
+        i += 1;
+    }
+    panic!("a risk tag the contract does not declare")
+}
+
+const fn eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
-//! Checks shared by recall and context receipts (spec §2, §3, §7; the
+//! Checks shared by recall and context receipts (spec `ranking-receipts.md` §2, §3, §7; the
 //! conformance README's failure codes).
 
 use std::collections::HashMap;
@@ -600,7 +600,7 @@ fn clamp01(x: f64) -> f64 {
 }
 
 /// Informational: each result's ranking-stage chain, and rank-calibration-v1
-/// records recomputed from their own input (spec §9.7).
+/// records recomputed from their own input (spec `ranking-receipts.md` §9.7).
 fn stage_checks(report: &mut ReportBuilder, results: &[Ref<'_>], results_ptr: &str) {
     let f = |v: Option<Ref<'_>>| v.and_then(num).and_then(num_f64);
     let mut chain_problem: Option<(String, String)> = None;

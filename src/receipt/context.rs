@@ -1,18 +1,24 @@
-//! `lians.context-receipt.v2` (spec §3).
+//! `lians.context-receipt.v2` (spec `ranking-receipts.md` §3).
 
 use super::checks::{self, hex_eq, sha256_pystr};
 use super::given::{Given, MetadataInput};
 use super::report::{pointer, CheckCode, ReportBuilder, VerificationReport};
+use crate::contract::schemas::CONTEXT_RECEIPT_V2;
+use crate::contract::Contract;
 use crate::json::{self, Ref, Value};
-
-pub const SCHEMA: &str = "lians.context-receipt.v2";
 
 /// Verify a context receipt: `wire` is a `ContextResult` body or a bare
 /// receipt; `given` may add `context_text` and `recall_wire` (the recall
 /// response or bare recall receipt this receipt must point to) to the recall
 /// fields.
 pub fn verify_context_receipt(wire: &str, given: &Value) -> VerificationReport {
-    super::recall::verify(wire, given, SCHEMA, super::body::BodyKind::Context, context_checks)
+    verify_context_receipt_with(wire, given, &Contract::LIANS)
+}
+
+/// [`verify_context_receipt`] under `contract` (which body members are
+/// bound and how): [`Contract::LIANS`] is the server's; a variant is for tests.
+pub fn verify_context_receipt_with(wire: &str, given: &Value, contract: &Contract) -> VerificationReport {
+    super::recall::verify(wire, given, &CONTEXT_RECEIPT_V2, contract, context_checks)
 }
 
 fn context_checks(report: &mut ReportBuilder, receipt: Ref<'_>, rptr: &str, given: &Given) {

@@ -14,10 +14,10 @@ use super::checks::{self, find_non_finite, hex_eq, non_json_numbers};
 use super::given::Given;
 use super::hash::sha256_hex;
 use super::report::{pointer, BoundReceipt, CheckCode, ReportBuilder, VerificationReport};
-use crate::contract::fields::{Bind, PACK_SIGNATURE};
+use crate::contract::{Bind, EVIDENCE_PACK, PACK_SIGNATURE};
 use crate::json::{self, Object, Value};
 
-pub const SCHEMA: &str = "https://lians.ai/schemas/evidence-pack/v2";
+pub const SCHEMA: &str = crate::contract::schemas::EVIDENCE_PACK_V2.id;
 
 /// Verify an Evidence Pack. `options` uses the `given` field names:
 /// `trusted_public_key` (base64 of the 32-byte key the caller trusts),
@@ -42,7 +42,7 @@ fn verify_pack(wire: &str, options: &Value) -> ReportBuilder {
     };
     let mut manifest = Object::with_capacity(pack.len());
     for (k, v) in pack.iter() {
-        if !is_control(k.as_bytes()) {
+        if !is_control(k.as_str()) {
             manifest.push_unique(k.clone(), v.clone());
         }
     }
@@ -75,7 +75,7 @@ fn verify_pack(wire: &str, options: &Value) -> ReportBuilder {
         }
         None => report.pass(CheckCode::NonFiniteNumber, "", "every number in the manifest is finite"),
     }
-    let controls = pack.iter().filter(|(k, _)| is_control(k.as_bytes()));
+    let controls = pack.iter().filter(|(k, _)| is_control(k.as_str()));
     non_json_numbers(&mut report, controls.map(|(k, v)| (String::from_utf8_lossy(k.as_bytes()).into_owned(), v)));
 
     // manifest_hash: exact string comparison.
@@ -117,9 +117,11 @@ fn verify_pack(wire: &str, options: &Value) -> ReportBuilder {
 }
 
 /// The pack's members outside the manifest (`PACK_CONTROL_FIELDS` of the
-/// engine's `evidence_signing.py`).
-fn is_control(k: &[u8]) -> bool {
-    matches!(k, b"manifest_hash" | b"signature" | b"pack_hash")
+/// engine's `evidence_signing.py`): the manifest is every member the
+/// contract says the signature covers (all but the control fields
+/// `manifest_hash`, `signature`, `pack_hash`).
+fn is_control(k: Option<&str>) -> bool {
+    k.is_some_and(|k| EVIDENCE_PACK.bind_of(k) != Bind::Signed)
 }
 
 /// The `signature` members that neither the signature nor the caller's

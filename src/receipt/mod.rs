@@ -44,14 +44,14 @@ mod recall;
 pub mod replay;
 pub(crate) mod report;
 
-pub use context::verify_context_receipt;
+pub use context::{verify_context_receipt, verify_context_receipt_with};
 pub use evidence::verify_evidence_pack;
 /// Every `given` / `options` field name the verifiers know (anything else is
 /// the failed check `invalid_given`).
 pub use given::FIELDS as GIVEN_FIELDS;
 pub use hash::{sha256_hex, sha256_text};
-pub use recall::verify_recall_receipt;
-/// The check status under its former in-crate name (the audit report uses it).
+pub use recall::{verify_recall_receipt, verify_recall_receipt_with};
+// The one report type and its parts, re-exported at the crate root (a plain comment: a doc comment here would head each item's docs).
 pub use report::{BoundReceipt, Check, CheckCode, CheckStatus, Severity, VerificationReport, MAX_FAILED_PER_CODE};
 
 use crate::json::{self, Value};
@@ -59,7 +59,7 @@ use crate::Result;
 use report::ReportBuilder;
 
 /// Parse `wire` (as CPython's `json.loads`) and return its canonical text
-/// (PyJSON, spec §1) and that text's SHA-256 hex.
+/// (PyJSON, spec `ranking-receipts.md` §1) and that text's SHA-256 hex.
 pub fn canonicalize(wire: &str) -> Result<(String, String)> {
     let value = json::parse(wire)?;
     let text = json::canonical(&value);

@@ -1,13 +1,13 @@
-//! `lians.recall-receipt.v2` (spec §2).
+//! `lians.recall-receipt.v2` (spec `ranking-receipts.md` §2).
 
 use super::body::{self, BodyKind};
 use super::checks;
 use super::given::Given;
 use super::hash::sha256_hex;
 use super::report::{ReportBuilder, VerificationReport};
+use crate::contract::schemas::{SchemaSpec, RECALL_RECEIPT_V2};
+use crate::contract::Contract;
 use crate::json::{self, Ref, Value};
-
-pub const SCHEMA: &str = "lians.recall-receipt.v2";
 
 /// Verify a recall receipt: `wire` is a `RecallResult` body or a bare
 /// receipt, exactly as received; `given` holds what the caller also knows
@@ -15,20 +15,28 @@ pub const SCHEMA: &str = "lians.recall-receipt.v2";
 /// `expected_sha256`, `privacy_minimal`, `include_canonical`). A body's own
 /// plaintext is always bound to its receipt (the body binding, `src/receipt/body/`).
 pub fn verify_recall_receipt(wire: &str, given: &Value) -> VerificationReport {
-    verify(wire, given, SCHEMA, BodyKind::Recall, |_report, _receipt, _rptr, _given| {})
+    verify_recall_receipt_with(wire, given, &Contract::LIANS)
 }
 
-/// The procedure both receipt kinds share; `extra` runs the kind's own checks
-/// after the schema gate passed.
+/// [`verify_recall_receipt`] under `contract` (which body members are bound
+/// and how): [`Contract::LIANS`] is the server's; a variant is for tests.
+pub fn verify_recall_receipt_with(wire: &str, given: &Value, contract: &Contract) -> VerificationReport {
+    verify(wire, given, &RECALL_RECEIPT_V2, contract, |_report, _receipt, _rptr, _given| {})
+}
+
+/// The procedure both receipt kinds share, for the contract's `schema`
+/// (its id is the one the gate admits; its wire, the body's kind); `extra`
+/// runs the kind's own checks after the schema gate passed.
 pub(crate) fn verify(
     wire: &str,
     given: &Value,
-    schema: &str,
-    kind: BodyKind,
+    schema: &'static SchemaSpec,
+    contract: &Contract,
     extra: impl FnOnce(&mut ReportBuilder, Ref<'_>, &str, &Given),
 ) -> VerificationReport {
     let mut report = ReportBuilder::new();
-    verify_into(&mut report, wire, given, schema, kind, extra);
+    let kind = BodyKind::of(schema);
+    verify_into(&mut report, wire, given, schema.id, kind, contract, extra);
     report.finish()
 }
 
@@ -38,6 +46,7 @@ fn verify_into(
     given: &Value,
     schema: &str,
     kind: BodyKind,
+    contract: &Contract,
     extra: impl FnOnce(&mut ReportBuilder, Ref<'_>, &str, &Given),
 ) {
     let g = Given::read(given, report);
@@ -64,6 +73,6 @@ fn verify_into(
     checks::common_checks(report, receipt, rptr, &g);
     extra(report, receipt, rptr, &g);
     if let Some(body) = body {
-        body::bind(report, body, receipt, rptr, &sha, kind, &g);
+        body::bind(report, body, receipt, rptr, &sha, kind, &g, contract);
     }
 }

@@ -1,4 +1,4 @@
-//! [`ScoreBreakdown`]: the typed form of `score_memory`'s result (spec §5).
+//! [`ScoreBreakdown`]: the typed form of `score_memory`'s result (spec `scoring-admission.md` §5).
 
 use std::borrow::Cow;
 
@@ -9,7 +9,7 @@ use crate::scoring::metadata;
 use crate::text;
 
 /// `score_memory`'s result, field for field as the reference returns it
-/// (spec §5): the seven components rounded to 6 places, the final score, the
+/// (spec `scoring-admission.md` §5): the seven components rounded to 6 places, the final score, the
 /// gates, the weight table and one reason per component.
 ///
 /// With the `serde` feature it (de)serializes with the Lians wire names, in
@@ -28,19 +28,19 @@ use crate::text;
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ScoreBreakdown {
-    /// §4.1, in \[0, 1\], rounded to 6 places.
+    /// `scoring-admission.md` §4.1, in \[0, 1\], rounded to 6 places.
     pub importance_score: f64,
-    /// §4.2.
+    /// `scoring-admission.md` §4.2.
     pub confidence_score: f64,
-    /// §4.3.
+    /// `scoring-admission.md` §4.3.
     pub trust_score: f64,
-    /// §4.4 (half-life 90 days).
+    /// `scoring-admission.md` §4.4 (half-life 90 days).
     pub freshness_score: f64,
-    /// §4.5.
+    /// `scoring-admission.md` §4.5.
     pub relevance_score: f64,
-    /// §4.6.
+    /// `scoring-admission.md` §4.6.
     pub stability_score: f64,
-    /// §4.7.
+    /// `scoring-admission.md` §4.7.
     pub safety_score: f64,
     /// The weighted sum, clamped and rounded; `0.0` when not [`eligible`](Self::eligible).
     pub final_score: f64,
@@ -64,7 +64,7 @@ pub struct ScoreBreakdown {
     pub reasons: Vec<String>,
 }
 
-/// The caps reported in `scoring_limits` (spec §3).
+/// The caps reported in `scoring_limits` (spec `scoring-admission.md` §3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ScoringLimits {
@@ -83,7 +83,7 @@ pub struct ScoringLimits {
 }
 
 impl ScoringLimits {
-    /// The limits this crate applies (the reference's, spec §3).
+    /// The limits this crate applies (the reference's, spec `scoring-admission.md` §3).
     pub const CURRENT: ScoringLimits = ScoringLimits {
         text_sample_chars: text::TEXT_SAMPLE_CHARS as u64,
         token_cap: text::TOKEN_CAP as u64,
@@ -113,7 +113,7 @@ impl Weights {
 }
 
 impl ScoreBreakdown {
-    /// The reference's output object, keys in emission order (spec §5).
+    /// The reference's output object, keys in emission order (spec `scoring-admission.md` §5).
     pub fn to_json(&self) -> Value {
         Wire {
             components: [
@@ -165,7 +165,7 @@ pub(super) enum Purpose<'a> {
 }
 
 impl Wire<'_> {
-    /// The reference's output object, keys in emission order (spec §5).
+    /// The reference's output object, keys in emission order (spec `scoring-admission.md` §5).
     #[inline]
     pub fn print<'w>(self, weights: impl ExactSizeIterator<Item = (&'w str, f64)>) -> Value {
         let mut o = Object::with_capacity(17);

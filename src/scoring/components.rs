@@ -1,4 +1,4 @@
-//! The seven components (spec §4). Each returns its unrounded value and its
+//! The seven components (spec `scoring-admission.md` §4). Each returns its unrounded value and its
 //! reason; freshness and safety also return an eligibility flag. All
 //! arithmetic is IEEE-754 double in exactly the order the spec states.
 
@@ -8,7 +8,7 @@ use crate::py::float::clamp01;
 use crate::py::time::{seconds_between, PyDateTime};
 use crate::py::unicode;
 
-/// Trust levels, name → score (spec §1).
+/// Trust levels, name → score (spec `scoring-admission.md` §1).
 pub const TRUST_LEVELS: [(&str, f64); 7] = [
     ("system_verified", 1.0),
     ("trusted_source", 0.9),
@@ -41,7 +41,7 @@ pub struct ContentFacts {
     pub date: bool,
     /// The content is a greeting/acknowledgement only.
     pub ephemeral: bool,
-    /// Public metadata present (spec §3.6).
+    /// Public metadata present (spec `scoring-admission.md` §3.6).
     pub meta: bool,
 }
 
@@ -59,7 +59,7 @@ impl Component {
     }
 }
 
-/// §4.1 importance.
+/// `scoring-admission.md` §4.1 importance.
 pub fn importance(facts: &ContentFacts, supplied: &Value) -> Component {
     let mut base = if facts.n < 3 || facts.ephemeral { 0.15 } else { 0.4 };
     if facts.durable {
@@ -77,7 +77,7 @@ pub fn importance(facts: &ContentFacts, supplied: &Value) -> Component {
     Component::new(clamp01(v), "durable fact signals evaluated; caller importance preserved")
 }
 
-/// §4.2 confidence.
+/// `scoring-admission.md` §4.2 confidence.
 pub fn confidence(facts: &ContentFacts, has_event_time: bool, source_truthy: bool) -> Component {
     let mut v = 0.2 + (facts.n.min(12) as f64 / 30.0);
     if has_event_time {
@@ -101,7 +101,7 @@ fn normalize_level(x: &Value) -> String {
     }
 }
 
-/// §4.3 "the claim is present": a truthy top-level `trust_level`, else a
+/// `scoring-admission.md` §4.3 "the claim is present": a truthy top-level `trust_level`, else a
 /// non-null `source_trust`. It only adds the reason
 /// `caller metadata trust claim ignored`; it never changes the score.
 pub fn trust_claim_present(metadata: &Object) -> bool {
@@ -111,7 +111,7 @@ pub fn trust_claim_present(metadata: &Object) -> bool {
     }
 }
 
-/// §4.3 trust.
+/// `scoring-admission.md` §4.3 trust.
 pub fn trust(metadata: &Object, source: Option<&str>, verified_trust_level: Option<&Value>) -> Component {
     if let Some(verified) = verified_trust_level {
         let mut level = normalize_level(verified);
@@ -158,7 +158,7 @@ pub struct Validity<'a> {
     pub superseded: bool,
 }
 
-/// §4.4 freshness: (value, reason, temporal_eligible).
+/// `scoring-admission.md` §4.4 freshness: (value, reason, temporal_eligible).
 pub fn freshness(v: &Validity<'_>) -> (Component, bool) {
     let reference = v.reference.instant_micros();
     let start = v.valid_from.or(v.event_time);
@@ -196,7 +196,7 @@ pub struct Query<'a> {
     pub base_relevance: Option<&'a Value>,
 }
 
-/// §4.5 relevance. `content_tokens` are the content sample's tokens;
+/// `scoring-admission.md` §4.5 relevance. `content_tokens` are the content sample's tokens;
 /// `metadata_tokens` is called only when the query is truthy.
 ///
 /// The scorer itself uses [`relevance_streamed`], which gives the same
@@ -255,7 +255,7 @@ fn relevance_component(query: &Query<'_>, m: usize, distinct: usize) -> Componen
     }
 }
 
-/// The lexical overlap of §4.5 step 2: `m` of `distinct` query tokens matched.
+/// The lexical overlap of `scoring-admission.md` §4.5 step 2: `m` of `distinct` query tokens matched.
 pub fn lexical_overlap(m: usize, distinct: usize) -> f64 {
     m as f64 / distinct.max(1) as f64
 }
@@ -272,7 +272,7 @@ pub fn relevance_with_base(base: f64, lexical: f64) -> f64 {
 /// confidence and stability only look at `min(n, 12)` (and `n < 3`).
 pub const TOKENS_NEEDED: usize = 12;
 
-/// §4.5 relevance and the content token count in one streaming pass, with
+/// `scoring-admission.md` §4.5 relevance and the content token count in one streaming pass, with
 /// the same result as [`relevance`] over the materialized token lists.
 ///
 /// `folded_content` is the casefolded content sample. Returns the component
@@ -403,7 +403,7 @@ fn relevance_tokens(
     (relevance_component(query, q.len() - m.remaining(), q.len()), n)
 }
 
-/// §4.6 stability.
+/// `scoring-admission.md` §4.6 stability.
 pub fn stability(facts: &ContentFacts, has_event_time: bool) -> Component {
     let mut v = if facts.n < 3 || facts.ephemeral { 0.15 } else { 0.45 };
     if facts.durable {
@@ -422,10 +422,10 @@ pub fn stability(facts: &ContentFacts, has_event_time: bool) -> Component {
 pub const UNSAFE_STATUSES: [&str; 3] = ["quarantined", "unsafe", "rejected"];
 /// Safety statuses that hold content for human review.
 pub const REVIEW_STATUSES: [&str; 4] = ["review", "review_needed", "held_for_review", "pending"];
-/// Risk tags that gate content whatever its status.
-pub const UNSAFE_TAGS: [&str; 2] = ["injection", "source:blocked"];
+/// Risk tags that gate content whatever its status (the contract's `gates_safety` rows).
+pub const UNSAFE_TAGS: [&str; crate::contract::risk::N_GATING] = crate::contract::risk::gating_tags();
 
-/// §4.7 safety: (value, reason, safety_eligible).
+/// `scoring-admission.md` §4.7 safety: (value, reason, safety_eligible).
 pub fn safety<'a>(safety_status: &str, risk_tags: impl IntoIterator<Item = &'a str>) -> (Component, bool) {
     let s = unicode::lower(unicode::py_strip(safety_status));
     let tagged_unsafe = risk_tags.into_iter().any(|t| UNSAFE_TAGS.contains(&t));

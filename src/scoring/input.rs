@@ -1,10 +1,10 @@
-//! [`ScoreInput`]: `score_memory`'s keyword arguments (spec §2), typed.
+//! [`ScoreInput`]: `score_memory`'s keyword arguments (spec `scoring-admission.md` §2), typed.
 
 use crate::json::{Object, Value};
 use crate::py::time::PyDateTime;
 use crate::{Error, ErrorCode, Result};
 
-/// `score_memory`'s keyword arguments (spec §2), validated: what a Rust
+/// `score_memory`'s keyword arguments (spec `scoring-admission.md` §2), validated: what a Rust
 /// caller builds with [`ScoreInput::new`] and the builder methods, and what
 /// the JSON façade reads with [`ScoreInput::from_json`].
 ///
@@ -421,7 +421,7 @@ fn query_arg(v: &Value) -> Option<String> {
 /// the reference would also score it when the status alone is unsafe). Any
 /// other truthy value (a number, `true`) is not iterable: `TypeError`.
 fn risk_tags_arg(v: &Value, path: &str) -> Result<Vec<String>> {
-    let gating = |t: &str| t == "injection" || t == "source:blocked";
+    let gating = |t: &str| super::components::UNSAFE_TAGS.contains(&t);
     match v {
         other if !other.truthy() => Ok(Vec::new()),
         Value::Str(s) => Ok(s.to_str_lossy().chars().map(String::from).collect()),

@@ -1,5 +1,5 @@
 //! Metadata rules: the public-metadata-present test and the bounded
-//! flattening of metadata into text for query matching (spec §3.6, §3.7).
+//! flattening of metadata into text for query matching (spec `scoring-admission.md` §3.6, §3.7).
 //!
 //! Both depend on the *document's* key order (the first 64 keys as written)
 //! and on Python's `str()` of values (`True`, `1.0` vs `1`, `1e-07`), which
@@ -104,7 +104,7 @@ impl Flattener {
 }
 
 /// `metadata_text`: the bounded, sorted, space-joined flattening of public
-/// metadata (spec §3.7). At most 4,096 code points.
+/// metadata (spec `scoring-admission.md` §3.7). At most 4,096 code points.
 pub fn metadata_text(metadata: &Object) -> String {
     let mut f = Flattener { parts: Vec::new(), chars: METADATA_CHARS as i64, items: METADATA_ITEMS as i64 };
     // walk(metadata, 0): the root mapping consumes one item like any container.

@@ -1,6 +1,6 @@
 //! `score_memory`: the seven bounded components, the weighted final score
 //! behind the safety and temporal gates, and the breakdown object the
-//! reference emits (spec §2, §5, §6).
+//! reference emits (spec `scoring-admission.md` §2, §5, §6).
 //!
 //! Inputs arrive JSON-shaped ([`ScoreInput::from_json`]) with the reference's
 //! keyword-argument names; the scorer's result is a [`Scored`] (unrounded
@@ -30,37 +30,18 @@ use components::{Component, ContentFacts, Query, Validity};
 /// The scoring policy version every breakdown carries.
 pub const SCORING_POLICY_VERSION: &str = "lians-memory-scoring-v2";
 
-/// Recall weights, in summation and output order.
-pub const RECALL_WEIGHTS: [(&str, f64); 7] = [
-    ("relevance_score", 0.35),
-    ("confidence_score", 0.15),
-    ("importance_score", 0.15),
-    ("trust_score", 0.10),
-    ("freshness_score", 0.10),
-    ("stability_score", 0.10),
-    ("safety_score", 0.05),
-];
+/// How many components a breakdown has ([`crate::contract::N_COMPONENTS`]).
+pub use crate::contract::N_COMPONENTS;
 
-/// Admission weights, in summation and output order (no relevance).
-pub const ADMISSION_WEIGHTS: [(&str, f64); 6] = [
-    ("importance_score", 0.25),
-    ("stability_score", 0.20),
-    ("confidence_score", 0.20),
-    ("trust_score", 0.15),
-    ("safety_score", 0.15),
-    ("freshness_score", 0.05),
-];
+/// Recall weights, in summation and output order (from [`crate::contract::COMPONENTS`]).
+pub const RECALL_WEIGHTS: [(&str, f64); N_COMPONENTS] = crate::contract::components::recall_weights();
 
-/// The component names in output order.
-pub const COMPONENTS: [&str; 7] = [
-    "importance_score",
-    "confidence_score",
-    "trust_score",
-    "freshness_score",
-    "relevance_score",
-    "stability_score",
-    "safety_score",
-];
+/// Admission weights, in summation and output order (no relevance; from [`crate::contract::COMPONENTS`]).
+pub const ADMISSION_WEIGHTS: [(&str, f64); crate::contract::components::N_ADMISSION] =
+    crate::contract::components::admission_weights();
+
+/// The component names in output order (from [`crate::contract::COMPONENTS`]).
+pub const COMPONENTS: [&str; N_COMPONENTS] = crate::contract::components::keys();
 
 /// The scorer's working result: the components *unrounded* (the recall
 /// audit and the review re-scoring compute with them; the batch packs
@@ -70,7 +51,7 @@ pub const COMPONENTS: [&str; 7] = [
 #[derive(Clone, Debug)]
 pub struct Scored {
     /// Unrounded components in [`COMPONENTS`] order.
-    pub components: [f64; 7],
+    pub components: [f64; N_COMPONENTS],
     /// Rounded final score (0.0 when ineligible).
     pub final_score: f64,
     /// False when the safety gate zeroed the score.
@@ -82,7 +63,7 @@ pub struct Scored {
     /// The reference time as `isoformat()` (naive as UTC).
     pub reference_time: String,
     /// Reasons in [`COMPONENTS`] order.
-    pub reasons: [String; 7],
+    pub reasons: [String; N_COMPONENTS],
 }
 
 impl Scored {
@@ -96,7 +77,7 @@ impl Scored {
         weights_for(self.purpose.as_str().unwrap_or(""))
     }
 
-    /// The wire object (spec §5): what [`ScoreBreakdown::to_json`] prints
+    /// The wire object (spec `scoring-admission.md` §5): what [`ScoreBreakdown::to_json`] prints
     /// for `ScoreBreakdown::from(self)`, by the same printer, without
     /// building the owned [`ScoreBreakdown`] first (the purpose is echoed
     /// as given: any JSON value, lone surrogates included).
@@ -126,21 +107,27 @@ pub fn weights_for(purpose: &str) -> &'static [(&'static str, f64)] {
     }
 }
 
-/// Score one memory (spec §4–§6).
+/// Score one memory (spec `scoring-admission.md` §4–§6).
 pub fn score_memory(input: &ScoreInput) -> Scored {
     score_memory_with(input, &input.content, &mut Scratch::default(), None)
 }
 
 /// The gated, weighted final score of unrounded components (in
 /// [`COMPONENTS`] order) under `weights`: `round6(clamp01(Σ w·c))` summed as
-/// CPython 3.12's `sum()` does, or 0.0 when not eligible.
-pub fn weighted_final(values: &[f64; 7], weights: &[(&str, f64)], eligible: bool) -> f64 {
-    let mut products = [0.0f64; 7];
-    for (slot, (name, w)) in products.iter_mut().zip(weights) {
-        let idx = COMPONENTS.iter().position(|c| c == name).unwrap_or(0);
-        *slot = values[idx] * w;
-    }
-    let weighted = sum_py312(&products[..weights.len().min(7)]);
+/// CPython 3.12's `sum()` does, or 0.0 when not eligible. Every weight
+/// counts, in the table's order; a weight naming no component adds 0.0
+/// (the contract's tables name only components).
+pub fn weighted_final(values: &[f64; N_COMPONENTS], weights: &[(&str, f64)], eligible: bool) -> f64 {
+    let product = |(name, w): &(&str, f64)| crate::contract::components::index_of(name).map_or(0.0, |i| values[i] * w);
+    let weighted = if weights.len() <= N_COMPONENTS {
+        let mut products = [0.0f64; N_COMPONENTS];
+        for (slot, pair) in products.iter_mut().zip(weights) {
+            *slot = product(pair);
+        }
+        sum_py312(&products[..weights.len()])
+    } else {
+        sum_py312(&weights.iter().map(product).collect::<Vec<f64>>())
+    };
     if eligible {
         round6(crate::py::float::clamp01(weighted))
     } else {
@@ -149,7 +136,7 @@ pub fn weighted_final(values: &[f64; 7], weights: &[(&str, f64)], eligible: bool
 }
 
 /// [`score_memory`], also returning the lexical overlap of the query against
-/// the content sample and metadata (spec §4.5 step 2; `None` when the query
+/// the content sample and metadata (spec `scoring-admission.md` §4.5 step 2; `None` when the query
 /// is falsy). The recall audit needs it to bound the retrieval score. The
 /// overlap is the relevance component without a base relevance, which is
 /// exactly `clamp01(m / distinct) = m / distinct`.
@@ -229,12 +216,11 @@ pub fn score_memory_with(
     let (safety, safety_eligible) =
         components::safety(&input.safety_status, input.risk_tags.iter().map(String::as_str));
 
-    let all: [Component; 7] = [importance, confidence, trust, freshness, relevance, stability, safety];
-    let values: [f64; 7] = std::array::from_fn(|i| all[i].value);
+    let all: [Component; N_COMPONENTS] = [importance, confidence, trust, freshness, relevance, stability, safety];
+    let values: [f64; N_COMPONENTS] = std::array::from_fn(|i| all[i].value);
     let weights = weights_for(input.purpose.as_str().unwrap_or(""));
     let eligible = safety_eligible && temporal_eligible;
     let final_score = weighted_final(&values, weights, eligible);
-    let [r0, r1, r2, r3, r4, r5, r6] = all.map(|c| c.reason);
     Scored {
         components: values,
         final_score,
@@ -249,7 +235,7 @@ pub fn score_memory_with(
                 text
             }
         },
-        reasons: [r0, r1, r2, r3, r4, r5, r6],
+        reasons: all.map(|c| c.reason),
     }
 }
 

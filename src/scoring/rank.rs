@@ -281,7 +281,7 @@ pub fn sort_candidates(candidates: &[Value]) -> Result<Vec<Value>> {
     Ok(keyed.into_iter().map(|(_, c)| c.clone()).collect())
 }
 
-/// `record_ranking_stage` (spec §12.3) on a breakdown object: appends the
+/// `record_ranking_stage` (spec `scoring-admission.md` §12.3) on a breakdown object: appends the
 /// stage record and reason, sets `final_score`, returns the rounded output.
 /// Non-object breakdowns are left alone.
 pub fn record_ranking_stage(
@@ -320,7 +320,7 @@ pub fn record_ranking_stage(
     after
 }
 
-/// The recall blend (spec §9.4) on a recall breakdown object: adds
+/// The recall blend (spec `ranking-receipts.md` §9.4) on a recall breakdown object: adds
 /// `quality_score` (the scorer's final), sets `final_score` to
 /// `round(0.8·clamp01(base) + 0.2·quality, 6)`, adds `ranking_weights`, and
 /// (except on the keyed path) the blend reason. Returns the blended score.

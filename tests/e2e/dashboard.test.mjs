@@ -125,7 +125,7 @@ describe('review queue', () => {
       assert.deepEqual(got.held, want.held, `held ${got.id}`);
       assert.deepEqual(got.approved, want.approved, `approved ${got.id}`);
       assert.deepEqual(got.trusted_review, want.trusted_review, `trusted_review ${got.id}`);
-      // Cross-check with scoreMemory for the approved state (spec §9.3), with the inputs the
+      // Cross-check with scoreMemory for the approved state (spec `scoring-admission.md` §9.3), with the inputs the
       // package used: the item's own, or metadata with the inferred properties.
       const o = JSON.parse(span.text);
       const inp = want.inputs;
@@ -139,7 +139,7 @@ describe('review queue', () => {
       // The list shows the approved final score.
       const cell = await page.locator(`#queue-list [data-id="${o.id}"] [data-col="approved"]`).textContent();
       const f = want.approved.final_score;
-      assert.equal(cell, `→ ${Number.isInteger(f) ? f.toFixed(1) : String(f)}`);
+      assert.equal(cell, `→ ${f.toFixed(3)}`); // one precision in the list
     }
   });
 
@@ -190,7 +190,7 @@ describe('review queue', () => {
     assert.ok(causes.includes('policy-version'));
     assert.ok(!causes.includes('unexplained'), JSON.stringify(snap.rows.filter((r) => r.drift.causes.some((c) => c.code === 'unexplained'))));
     await page.click('#queue-list [data-id="1e35e54f-9c82-4991-a132-c3d8d4a5b3ad"]');
-    assert.match(await page.locator('#detail [data-inputs="known"]').textContent(), /public metadata present \(inferred from the stored breakdown\)/);
+    assert.match(await page.locator('#detail [data-inputs="known"]').textContent(), /public metadata present \(worked out from the stored scores\)/);
     // Filter: drift only.
     await page.selectOption('#f-drift', 'drift');
     const shown = await page.locator('#queue-list [role="option"]').count();
@@ -336,7 +336,6 @@ describe('review queue', () => {
       approved: e.querySelector('[data-col="approved"]').textContent,
       drift: e.querySelector('.badge.drift')?.textContent ?? null,
     }])));
-    const fmt = (v) => (Number.isInteger(v) ? v.toFixed(1) : String(v));
     let drifted = 0;
     const finals = new Set();
     for (const [i, t] of texts.entries()) {
@@ -349,7 +348,7 @@ describe('review queue', () => {
       assert.deepEqual(got.trusted_review, want.trusted_review, `trusted_review ${got.id}`);
       assert.equal(got.drift?.status ?? null, want.drift ? (want.drift.drifted ? 'drift' : 'match') : 'unknown', `drift ${got.id}`);
       const cell = cells.get(got.id);
-      assert.equal(cell.approved, `→ ${fmt(want.approved.final_score)}`, `list cell ${got.id}`);
+      assert.equal(cell.approved, `→ ${want.approved.final_score.toFixed(3)}`, `list cell ${got.id}`);
       assert.equal(cell.drift !== null, Boolean(want.drift?.drifted), `drift badge ${got.id}`);
       if (want.drift?.drifted) drifted++;
       finals.add(want.approved.final_score);
@@ -384,7 +383,7 @@ describe('review queue', () => {
     assert.equal(snap.rows[0].error?.code, 'malformed_json');
     assert.equal(snap.rows[0].held, null);
     assert.match(await page.textContent('#queue-list'), /scoring error/);
-    assert.match(await page.textContent('#detail .callout.bad'), /Client re-score failed: malformed_json.*4300 digits/);
+    assert.match(await page.textContent('#detail .callout.bad'), /Recomputing the score here failed: malformed_json.*4300 digits/);
   });
 
   it('never fetches from the API URL on its own', async () => {

@@ -54,11 +54,17 @@ export async function launchBrowser() {
  * A page that records dialogs, console errors, page errors and any request
  * to a host other than 127.0.0.1 (those are aborted, not sent).
  */
-export async function newPage(browser, { width = 1280, height = 900, colorScheme = 'light' } = {}) {
-  const context = await browser.newContext({ viewport: { width, height }, colorScheme, acceptDownloads: true });
+export async function newPage(browser, { width = 1280, height = 900, colorScheme = 'light', phone = false } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, colorScheme, acceptDownloads: true, ...(phone ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}) });
   const page = await context.newPage();
-  const rec = { dialogs: [], external: [], requests: [], consoleErrors: [], pageErrors: [] };
-  page.on('dialog', (d) => { rec.dialogs.push(`${d.type()}: ${d.message()}`); d.dismiss().catch(() => {}); });
+  const rec = { dialogs: [], unloads: 0, external: [], requests: [], consoleErrors: [], pageErrors: [] };
+  // The page asks before it goes away with unsent decisions (beforeunload): counted and accepted (a
+  // reload in a test goes on). Any other dialog (alert, confirm, prompt) is a finding: recorded, dismissed.
+  page.on('dialog', (d) => {
+    if (d.type() === 'beforeunload') { rec.unloads++; d.accept().catch(() => {}); return; }
+    rec.dialogs.push(`${d.type()}: ${d.message()}`);
+    d.dismiss().catch(() => {});
+  });
   page.on('console', (m) => { if (m.type() === 'error') rec.consoleErrors.push(m.text()); });
   page.on('pageerror', (e) => rec.pageErrors.push(String(e)));
   page.on('request', (r) => rec.requests.push(r.url()));

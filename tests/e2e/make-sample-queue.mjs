@@ -5,7 +5,7 @@
 // items in the richer export shape (with `importance` and `metadata`).
 //
 // The synthetic items' stored `score_breakdown` is computed with the package
-// exactly as the server's admission step would (spec §9.2: reference_time =
+// exactly as the server's admission step would (spec `scoring-admission.md` §9.2: reference_time =
 // valid_from = event_time with the writer's offset, purpose admission, safety
 // review_needed). Their risk tags and admission reasons come from the
 // package's evaluateAdmission in enforce mode, so a detector change shows up.

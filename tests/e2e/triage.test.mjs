@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { startDashboard, stopDashboard, openDashboard, loadQueueFile, axeSerious, waitForScoring, outPath, sampleFile } from './helpers.mjs';
 import { loadPackage, verifiersWork, REPO } from './pkg.mjs';
 import { bigQueue, bigQueueItems } from './big-queue.mjs';
-import { markRuns } from '../../www/queue.js';
+import { markRuns, markSpans } from '../../www/queue.js';
 
 // What the dashboard's /sample/ route serves (www/sample, then tests/data/samples).
 const read = (f) => readFileSync(sampleFile(f), 'utf8');
@@ -336,7 +336,7 @@ describe('decide fast', () => {
     assert.equal(await page.locator('#detail pre.content').textContent(), await page.locator(`#queue-list [data-id="${ids[1]}"] .snippet`).textContent());
     const row = (await snap(page)).rows.find((r) => r.id === ids[1]);
     assert.equal(await page.getAttribute('#detail tr.final td[data-col="approved"]', 'data-final'), String(row.approved.final_score));
-    const listed = (await page.locator(`#queue-list [data-id="${ids[1]}"] [data-col="approved"]`).textContent()).replace(/^→ /, '');
+    const listed = (await page.locator(`#queue-list [data-id="${ids[1]}"] [data-col="approved"]`).getAttribute('title')).replace(/^If approved: /, '');
     assert.equal(await page.locator('#detail tr.final td[data-col="approved"] .final-val').textContent(), listed);
     // The kept button and note act on the item shown, not on the one they were first drawn for.
     await page.click('#detail button.approve');
@@ -461,7 +461,7 @@ export default { ...pkg, riskSpans: spans };`);
     for (const it of JSON.parse(read('queue-sample.json')).pending) {
       await page.click(`#queue-list [data-id="${it.id}"]`);
       const got = await page.$$eval('#detail pre.content mark', (ms) => ms.map((m) => [m.dataset.riskTag, m.textContent]));
-      const want = markRuns(it.content, pkg.riskSpans(it.content)).filter((r) => r.tags.length).map((r) => [r.tags.join(' '), r.text]);
+      const want = markRuns(it.content, markSpans(pkg.riskSpans(it.content))).filter((r) => r.tags.length).map((r) => [r.tags.join(' '), r.text]);
       assert.deepEqual(got, want, it.id);
       const tags = new Set(pkg.riskSpans(it.content).map((x) => x.tag));
       assert.deepEqual(new Set(pkg.detectRiskTags(it.content).filter((t) => t !== 'vague')), tags, `${it.id}: the marks explain the detected tags`);

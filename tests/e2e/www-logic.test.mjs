@@ -7,7 +7,7 @@ import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { spansAt, textAt } from '../../www/jsonspan.js';
 import { parseQueueText, driftView, buildDecisionExport, shellQuote, gateOf, componentRows, inputsText, QueueError, filterRows, heldSentence, markRuns, snippetOf, riskRank } from '../../www/queue.js';
 import { readSaved, writeSaved, scopeKey, namespaceOf } from '../../www/saved.js';
-import { classifyResolve, resolveUrl } from '../../www/resolve.js';
+import { classifyResolve, resolveUrl, submitDecisions } from '../../www/resolve.js';
 import { REPO } from './pkg.mjs';
 
 const U1 = '11111111-1111-4111-8111-111111111111';
@@ -93,10 +93,10 @@ describe('drift', () => {
       public_metadata: { value: true, source: 'inferred' },
       trust_claim: { value: false, source: 'supplied' },
     });
-    assert.match(t, /importance ≤ 0\.8 .*\(inferred from the stored breakdown\)/);
-    assert.match(t, /public metadata present \(inferred from the stored breakdown\)/);
+    assert.match(t, /importance ≤ 0\.8 .*\(worked out from the stored scores\)/);
+    assert.match(t, /public metadata present \(worked out from the stored scores\)/);
     assert.match(t, /trust claim absent \(supplied\)/);
-    assert.match(t, /^written at 2026-11-29T09:00:00\+05:30 \(inferred from the stored breakdown\)/);
+    assert.match(t, /^written at 2026-11-29T09:00:00\+05:30 \(worked out from the stored scores\)/);
     assert.match(inputsText({ importance: { value: 0.5, source: 'default', bound: 'exact' }, public_metadata: { value: false, source: 'default' }, trust_claim: { value: false, source: 'default' } }), /^importance 0\.5 \(assumed\)/);
     assert.match(inputsText(null), /unknown/);
   });
@@ -129,12 +129,38 @@ describe('resolve', () => {
   it('classifies every resolve answer (the live tests send real ones)', () => {
     assert.deepEqual(classifyResolve(200, `{"status":"approved","pending_id":"${U1}","memory_id":"${U2}"}`), { outcome: 'approved', status: 200, memory_id: U2 });
     assert.deepEqual(classifyResolve(200, `{"status":"rejected","pending_id":"${U1}"}`), { outcome: 'rejected', status: 200 });
-    assert.deepEqual(classifyResolve(409, '{"detail":"Already resolved"}'), { outcome: 'conflict', status: 409, detail: 'Already resolved' });
+    assert.deepEqual(classifyResolve(409, '{"detail":"Already resolved"}'), { outcome: 'conflict', status: 409, detail: 'Already resolved (HTTP 409 Conflict): someone else, or an earlier submit, decided it. The server says: “Already resolved”.' });
     assert.equal(classifyResolve(401, '{"detail":"Invalid API key"}').outcome, 'unauthorized');
     assert.equal(classifyResolve(403, '{"detail":"admin scope required"}').outcome, 'forbidden');
     assert.equal(classifyResolve(404, 'x').outcome, 'not_found');
-    assert.equal(classifyResolve(500, '<html>').detail, '<html>');
+    assert.equal(classifyResolve(500, '<html>').detail, 'The server failed (HTTP 500 Internal Server Error): try again later, or look at the server\'s log.', 'never raw HTML');
     assert.equal(classifyResolve(200, '{"status":"weird"}').outcome, 'http_error');
+  });
+  it('submitDecisions: at most `concurrency` in flight, every entry once, results in the entries\' order; a hung request times out', async () => {
+    const ids = Array.from({ length: 20 }, (_, i) => `${String(i).padStart(8, '0')}-1111-4111-8111-111111111111`);
+    const entries = ids.map((id, i) => ({ pending_id: id, body: { action: i % 2 ? 'reject' : 'approve', note: null } }));
+    let now = 0;
+    let max = 0;
+    const seen = [];
+    const fetchImpl = async (url, init) => {
+      now++; max = Math.max(max, now);
+      seen.push(String(url).split('/')[5]);
+      await new Promise((r) => setTimeout(r, 5 + (seen.length * 7) % 13)); // answers out of order
+      now--;
+      const { action } = JSON.parse(init.body);
+      return { status: 200, statusText: 'OK', text: async () => JSON.stringify({ status: action === 'approve' ? 'approved' : 'rejected', memory_id: null }) };
+    };
+    const order = [];
+    const out = await submitDecisions(entries, { base: 'http://127.0.0.1:9', key: 'k', fetchImpl, concurrency: 6, onOutcome: (e, r, done, k) => order.push([k, done]) });
+    assert.equal(max, 6);
+    assert.deepEqual([...seen].sort(), [...ids].sort());
+    assert.deepEqual(out.map((x) => x.entry.pending_id), ids);
+    assert.deepEqual(out.map((x) => x.result.outcome), ids.map((_, i) => (i % 2 ? 'rejected' : 'approved')));
+    assert.deepEqual(order.map(([, d]) => d), ids.map((_, i) => i + 1));
+    const keep = setTimeout(() => {}, 5000); // Node's AbortSignal.timeout timer does not hold the event loop
+    const hung = await submitDecisions(entries.slice(0, 2), { base: 'http://127.0.0.1:9', key: 'k', timeoutMs: 50, fetchImpl: (u, init) => new Promise((_, rej) => init.signal.addEventListener('abort', () => rej(init.signal.reason))) });
+    assert.deepEqual(hung.map((x) => x.result.outcome), ['timeout', 'timeout']);
+    clearTimeout(keep);
   });
   it('builds the resolve URL for UUIDs and http(s) bases only', () => {
     assert.equal(resolveUrl('http://127.0.0.1:9/base', U1).href, `http://127.0.0.1:9/base/v1/admissions/${U1}/resolve`);
@@ -232,7 +258,7 @@ describe('www/ module structure (the rule in www/state.js)', () => {
     const all = readdirSync(WWW).filter((f) => f.endsWith('.js'));
     const extra = ['app.js', 'state.js', 'worker.js', 'warmup.js'];
     assert.deepEqual(all.filter((f) => !views.has(f) && !helpers.has(f) && !extra.includes(f)), [], 'a module state.js does not name');
-    assert.equal(views.size, 10);
+    assert.equal(views.size, 11);
   });
 
   it('no module but app.js imports a view; app.js wires every ui entry point', () => {

@@ -98,7 +98,8 @@ test("the six classes through createVerifyingFetch: LiansVerificationError with 
   for (const c of CASES) {
     const route = c.kind === "pack" ? "/api/v1/decisions/d1/evidence-pack" : `/api/v1/${c.kind}`;
     const base = async () => new Response(c.text, { status: 200, headers: { "content-type": "application/json" } });
-    const options = c.kind === "pack" ? { trustedPublicKey: c.options.trusted_public_key, expectedKeyId: c.options.expected_key_id } : {};
+    const scope = { baseUrl: "https://lians.example" };
+    const options = c.kind === "pack" ? { ...scope, trustedPublicKey: c.options.trusted_public_key, expectedKeyId: c.options.expected_key_id } : scope;
     const vfetch = lians.createVerifyingFetch(base, options);
     const init = c.kind === "pack" ? undefined : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ agent_id: "a", query: c.query }) };
     try {

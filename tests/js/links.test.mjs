@@ -9,14 +9,15 @@ import path from "node:path";
 import { ROOT } from "./helpers.mjs";
 
 const DOCS = [
-  "README.md", "BENCHMARKS.md", "FUZZING.md", "docs", "tests/data/README.md", "tests/data/samples/README.md",
+  "README.md", "HACKING.md", "BENCHMARKS.md", "FUZZING.md", "docs", "tests/data/README.md", "tests/data/samples/README.md",
   "tests/data/audit/README.md", "tests/oracle/README.md", "tests/numbers/README.md", "www/sample/README.md",
   "crates/core/README.md", "bench/reference/README.md", "examples",
 ];
 const CODE = ["js", "scripts", "src", "crates", "tests", "bench", "benches", "examples", "fuzz"];
 // Generated folders (never committed) and placeholders that comments name on purpose.
-const NOT_PATHS = new Set(["fuzz/corpus", "examples/NAME"]);
-const SKIP_DIRS = new Set(["node_modules", "target", "work", "work-examples", "dist"]);
+const NOT_PATHS = new Set(["fuzz/corpus", "examples/NAME", "examples/NAME/README.md"]);
+// docs/spec is vendored from ../shared/spec (scripts/refresh-conformance.sh): its own paths are upstream's.
+const SKIP_DIRS = new Set(["node_modules", "target", "work", "work-examples", "dist", "spec", ".next", "build"]);
 // Top-level folders whose paths are checked; build outputs and scratch folders are not.
 const ROOTS = /^(src|tests|js|www|scripts|docs|bench|benches|crates|examples|fuzz|inline)\//;
 
@@ -84,4 +85,92 @@ function problems() {
 test("docs link only to files and headings that exist; comments cite only files that exist", () => {
   const bad = problems();
   assert.deepEqual(bad, [], `${bad.length} stale references:\n  ${bad.join("\n  ")}`);
+});
+
+// The sections that left the README (issue #33: a README for users) and where each went. A user who
+// knew the old section must reach it from the README by a link (its #anchor a heading there, which the
+// test above checks), and it must not also stay behind in the README.
+const MOVED = [
+  ["Set-up: two commands", "HACKING.md#set-up"],
+  ["Parity, measured", "docs/parity.md"],
+  ["The review-queue dashboard (`npm start`)", "docs/dashboard.md"],
+  ["Loading a queue", "docs/dashboard.md"],
+  ["Reading an item", "docs/dashboard.md"],
+  ["Working the queue", "docs/dashboard.md"],
+  ["Verifying receipts and Evidence Packs", "docs/dashboard.md"],
+  ["Security", "docs/dashboard.md"],
+  ["Use with your Lians server", "docs/dashboard.md"],
+  ["Deploying the static files elsewhere", "docs/dashboard.md"],
+  ["Verify every response", "docs/js.md#verify-every-response"],
+  ["Which file each runtime gets", "docs/js.md#which-file-each-runtime-gets"],
+  ["Bundlers and frameworks", "docs/js.md#which-file-each-runtime-gets"],
+  ["Functions", "docs/js.md#functions"],
+  ["Objects or JSON text: what a JavaScript object cannot say", "docs/js.md"],
+  ["Receipts must be raw text", "docs/js.md"],
+  ["What `valid` means (and what it does not)", "docs/valid.md"],
+  ["Runtimes in practice", "docs/js.md"],
+  ["Errors", "docs/js.md"],
+  ["Command line", "docs/cli.md"],
+  ["Recall audit: did the server follow its own scoring rules?", "docs/audit.md"],
+  ["Building and testing", "HACKING.md#building-and-testing"],
+];
+// Sections that stay in the README under the same title (in short).
+const KEPT = new Set(["Verify every response", "Command line"]);
+
+test("every section moved out of the README is reached from it by a link", () => {
+  const readme = readFileSync(path.join(ROOT, "README.md"), "utf8").replace(/```[\s\S]*?```/g, "");
+  const links = new Set([...readme.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]));
+  const headings = new Set([...readme.matchAll(/^#{1,6} (.*)$/gm)].map((m) => m[1].trim()));
+  const bad = [];
+  for (const [title, target] of MOVED) {
+    if (!links.has(target)) bad.push(`"${title}" moved to ${target}, but the README has no link to ${target}`);
+    if (headings.has(title) && !KEPT.has(title)) bad.push(`"${title}" is still a README heading`);
+  }
+  assert.deepEqual(bad, []);
+  const lines = readFileSync(path.join(ROOT, "README.md"), "utf8").split("\n").length;
+  assert.ok(lines <= 300, `README.md has ${lines} lines (at most 300: details go to docs/)`);
+});
+
+// `§` references in the code name their spec file (docs/spec/*.md, vendored from ../shared/spec), and
+// the section exists there: a numbered heading (`### 9.4 …`) or item M of the numbered list right under
+// heading `## N.` (`scoring-admission.md` §7.2). The name may stand earlier on the line or on the line
+// before (a wrapped comment).
+const SPECS = ["scoring-admission.md", "ranking-receipts.md", "recall-audit.md", "consistency-ledger.md"];
+function sections(name) {
+  const out = new Set();
+  let top = null;
+  for (const line of readFileSync(path.join(ROOT, "docs/spec", name), "utf8").split("\n")) {
+    const h = /^#+\s+(\d+(?:\.\d+)*)[.\s]/.exec(line);
+    if (h) {
+      out.add(h[1]);
+      top = h[1].includes(".") ? null : h[1];
+      continue;
+    }
+    const item = /^(\d+)\.\s/.exec(line);
+    if (item && top) out.add(`${top}.${item[1]}`);
+  }
+  return out;
+}
+
+test("every § reference in the code names its spec file and a section of it", () => {
+  const known = Object.fromEntries(SPECS.map((n) => [n, sections(n)]));
+  const code = [...CODE, "www"].flatMap((d) => files(d, (f) => /\.(mjs|cjs|js|ts|sh|py|rs)$/.test(f)));
+  const bad = [];
+  let refs = 0;
+  for (const file of code) {
+    const lines = readFileSync(path.join(ROOT, file), "utf8").split("\n");
+    lines.forEach((line, i) => {
+      for (const m of line.matchAll(/§\s?(\d+(?:\.\d+)*)/g)) {
+        refs++;
+        const before = line.slice(0, m.index);
+        const names = [...before.matchAll(/([a-z-]+\.md)/g)].map((x) => x[1]).filter((n) => SPECS.includes(n));
+        const prev = i > 0 && lines[i - 1].includes("§") ? [...lines[i - 1].matchAll(/([a-z-]+\.md)/g)].map((x) => x[1]).filter((n) => SPECS.includes(n)) : [];
+        const spec = names.at(-1) ?? prev.at(-1);
+        if (!spec) bad.push(`${file}:${i + 1}: §${m[1]} names no spec file (${SPECS.join(", ")})`);
+        else if (!known[spec].has(m[1])) bad.push(`${file}:${i + 1}: §${m[1]} is no section of docs/spec/${spec}`);
+      }
+    });
+  }
+  assert.ok(refs > 100, `only ${refs} § references found: is the scan broken?`);
+  assert.deepEqual(bad, [], `${bad.length} § references:\n  ${bad.join("\n  ")}`);
 });

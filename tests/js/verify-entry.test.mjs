@@ -10,7 +10,7 @@ import path from "node:path";
 import { createRequire } from "node:module";
 import zlib from "node:zlib";
 import * as verify from "../../js/verify.mjs";
-import * as verifyGlue from "../../dist/verify/lians_score.js";
+import * as verifyGlue from "../../dist/verify/lians_score_verify.js";
 import { ROOT, SAMPLES, RECEIPTS_FILE } from "./helpers.mjs";
 import { API_NAMES, INTERNAL_NAMES, VERIFY_NAMES, INIT_NAMES, JS_NAMES, CLASS_NAMES } from "../../js/names.mjs";
 import { tamperAt, editString } from "../live/tamper.mjs";
@@ -18,7 +18,7 @@ import { tamperAt, editString } from "../live/tamper.mjs";
 const require = createRequire(import.meta.url);
 const full = require(path.join(ROOT, "js/node.cjs"));
 const fullGlue = require(path.join(ROOT, "dist/cli/lians_score.js"));
-const WASM = path.join(ROOT, "dist/verify/lians_score_bg.wasm");
+const WASM = path.join(ROOT, "dist/verify/lians_score_verify_bg.wasm");
 verify.initSync(readFileSync(WASM));
 const sample = (name) => readFileSync(path.join(SAMPLES, name), "utf8");
 
@@ -68,10 +68,10 @@ test("errors are the shared classes; createVerifyingFetch works over the verify-
   assert.throws(() => verify.verifyRecallReceipt({}), (e) => e instanceof full.LiansScoreError && e.code === "wrong_type");
   const recall = sample("recall-08-fast-filters-acme-tinyfloat.json");
   const base = async () => new Response(tamperAt(recall, ["memories", 0, "content"], editString), { status: 200 });
-  const vfetch = verify.createVerifyingFetch(base);
+  const vfetch = verify.createVerifyingFetch(base, { baseUrl: "https://lians.example" });
   await assert.rejects(vfetch("https://lians.example/v1/recall", { method: "POST", body: '{"query":"Acme revenue"}' }), (e) =>
     e instanceof full.LiansVerificationError && e.report.failures.includes("content_hash_mismatch"));
-  const ok = await verify.createVerifyingFetch(async () => new Response(recall))("https://lians.example/v1/recall", { method: "POST", body: '{"query":"Acme revenue"}' });
+  const ok = await verify.createVerifyingFetch(async () => new Response(recall), { baseUrl: "https://lians.example" })("https://lians.example/v1/recall", { method: "POST", body: '{"query":"Acme revenue"}' });
   assert.equal(ok.headers.get("x-lians-verification"), "valid");
 });
 

@@ -136,7 +136,7 @@ describe('dashboard against a real Lians server', { skip }, () => {
     for (const id of approve) {
       const shown = await page.textContent(`#queue-list [data-id="${id}"] [data-col="approved"]`);
       const v = approvedBefore.get(id).final_score;
-      assert.equal(shown, `→ ${Number.isInteger(v) ? v.toFixed(1) : String(v)}`);
+      assert.equal(shown, `→ ${v.toFixed(3)}`);
     }
 
     // Someone else resolves one approved item first: its submit must answer 409.
@@ -228,6 +228,7 @@ describe('dashboard against a real Lians server', { skip }, () => {
       ['network', async () => { await page.fill('#api-key', key); await page.fill('#api-url', 'http://127.0.0.1:9'); }],
     ];
     for (const [outcome, setUp] of cases) {
+      if (await page.isHidden('#api-area')) await page.click('#api-toggle'); // collapsed after the fetch
       await setUp();
       const before = resolveRequests().length;
       await page.click('#dec-submit');

@@ -6,10 +6,12 @@
 //   - tampered ones reject with LiansVerificationError (content_hash_mismatch,
 //     context_hash_mismatch), an instance of the ESM and CommonJS classes;
 //   - other requests (writes, GETs, a refused key) pass through untouched;
+//   - scoped to the server: another API answering the same paths is untouched;
 //   - installed as globalThis.fetch, a LiansClient-style call (global fetch,
 //     then res.json()) gets verified results, and tampered ones never arrive.
 // Run: node --test tests/live/fetch.test.mjs (packs the tarball, starts its own server).
 import { after, before, describe, it } from 'node:test';
+import http from 'node:http';
 import assert from 'node:assert/strict';
 import { liansAvailable, startLians } from './server.mjs';
 import { startTamperingProxy, INJECTION } from './proxy.mjs';
@@ -63,7 +65,7 @@ describe('createVerifyingFetch against a real Lians server, from the packed tarb
 
   it('valid answers resolve with the verification headers and a working res.json()', async () => {
     proxy.tamper = false;
-    const vfetch = esm.createVerifyingFetch(fetch);
+    const vfetch = esm.createVerifyingFetch(fetch, { baseUrl: proxy.url });
     const res = await vfetch(`${proxy.url}/v1/recall`, recall());
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('x-lians-verification'), 'valid');
@@ -82,7 +84,7 @@ describe('createVerifyingFetch against a real Lians server, from the packed tarb
   it('a rewritten memory content rejects with LiansVerificationError (content_hash_mismatch), ESM and CJS', async () => {
     proxy.tamper = true;
     for (const pkg of [esm, cjs]) {
-      const error = await rejection(pkg.createVerifyingFetch(fetch)(`${proxy.url}/v1/recall`, recall()));
+      const error = await rejection(pkg.createVerifyingFetch(fetch, { baseUrl: proxy.url })(`${proxy.url}/v1/recall`, recall()));
       assert.ok(error instanceof esm.LiansVerificationError, String(error));
       assert.ok(error instanceof cjs.LiansVerificationError);
       assert.ok(error instanceof cjs.LiansScoreError);
@@ -94,7 +96,7 @@ describe('createVerifyingFetch against a real Lians server, from the packed tarb
 
   it('a rewritten context text rejects with LiansVerificationError (context_hash_mismatch)', async () => {
     proxy.tamper = true;
-    const error = await rejection(esm.createVerifyingFetch(fetch)(`${proxy.url}/v1/context`, context()));
+    const error = await rejection(esm.createVerifyingFetch(fetch, { baseUrl: proxy.url })(`${proxy.url}/v1/context`, context()));
     assert.ok(error instanceof cjs.LiansVerificationError);
     assert.ok(error.report.failures.includes('context_hash_mismatch'), JSON.stringify(error.report.failures));
     assert.ok(proxy.log.at(-1).tampered);
@@ -102,7 +104,7 @@ describe('createVerifyingFetch against a real Lians server, from the packed tarb
 
   it('onInvalid: "report" resolves with x-lians-verification: invalid', async () => {
     proxy.tamper = true;
-    const res = await cjs.createVerifyingFetch(fetch, { onInvalid: 'report' })(`${proxy.url}/v1/recall`, recall());
+    const res = await cjs.createVerifyingFetch(fetch, { baseUrl: proxy.url, onInvalid: 'report' })(`${proxy.url}/v1/recall`, recall());
     assert.equal(res.headers.get('x-lians-verification'), 'invalid');
     assert.ok(res.liansVerification.failures.includes('content_hash_mismatch'));
   });
@@ -115,7 +117,7 @@ describe('createVerifyingFetch against a real Lians server, from the packed tarb
       seen.push(res);
       return res;
     };
-    const vfetch = esm.createVerifyingFetch(base);
+    const vfetch = esm.createVerifyingFetch(base, { baseUrl: proxy.url });
     const write = await vfetch(`${proxy.url}/v1/memories`, { method: 'POST', headers: headers(), body: JSON.stringify({ agent_id: agent, content: 'Heron ships on Mondays.', source: 'user_provided', event_time: new Date().toISOString() }) });
     assert.equal(write, seen.at(-1), 'a write answer is the base fetch answer itself');
     assert.ok(write.status === 200 || write.status === 201, String(write.status));
@@ -129,10 +131,37 @@ describe('createVerifyingFetch against a real Lians server, from the packed tarb
     assert.equal(refused.status, 401);
   });
 
+  it('scoped: a non-Lians API answering /v1/recall and /v1/context on another host passes untouched', async () => {
+    // Another service with the same routes (what an unscoped wrapper used to reject as unsupported_schema / missing_field).
+    const other = http.createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ context: 'weather: sunny', route: req.url }));
+    });
+    await new Promise((r) => other.listen(0, '127.0.0.1', r));
+    const otherUrl = `http://127.0.0.1:${other.address().port}`;
+    try {
+      proxy.tamper = false;
+      const vfetch = esm.createVerifyingFetch(fetch, { baseUrl: proxy.url });
+      for (const path of ['/v1/context', '/v1/recall', '/api/v1/recall']) {
+        const res = await vfetch(`${otherUrl}${path}`, { method: 'POST', body: 'no query here' });
+        assert.equal(res.status, 200);
+        assert.equal(res.headers.get('x-lians-verification'), null);
+        assert.equal(res.liansVerification, undefined);
+        assert.deepEqual(await res.json(), { context: 'weather: sunny', route: path });
+      }
+      const lians = await vfetch(`${proxy.url}/v1/context`, context());
+      assert.equal(lians.headers.get('x-lians-verification'), 'valid');
+      assert.equal(lians.liansVerification.valid, true);
+    } finally {
+      await new Promise((r) => other.close(r));
+    }
+  });
+
   it('as globalThis.fetch: a LiansClient-style call gets verified results, tampered ones never arrive', async () => {
     const saved = globalThis.fetch;
     try {
-      globalThis.fetch = esm.createVerifyingFetch(fetch);
+      globalThis.fetch = esm.createVerifyingFetch(fetch, { baseUrl: proxy.url });
       // What the Lians TypeScript SDK does: the global fetch, then res.json().
       const call = async (path, body) => {
         const res = await fetch(`${proxy.url}${path}`, { method: 'POST', headers: headers(), body: JSON.stringify(body) });

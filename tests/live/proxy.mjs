@@ -4,9 +4,13 @@
 //   POST /v1/recall   the first memory's `content` gets " (edited)"
 //   POST /v1/context  `context_text` (and `context`) get a prompt injection
 // Everything else, and every answer while `tamper` is off, passes unchanged.
+// It also counts the requests it has in flight (`maxInFlight`, by method and
+// path pattern), and while `hang` is on it accepts requests and never answers
+// (a server that is stuck).
 //
 //   const proxy = await startTamperingProxy(lians.url);
 //   proxy.url; proxy.tamper = true; proxy.log  // [{method, path, status, tampered, sent: the bytes sent on}]
+//   proxy.hang = true; proxy.maxInFlight('POST /v1/admissions/*/resolve'); proxy.resetCounts()
 //   await proxy.stop();
 import http from 'node:http';
 import { tamperAt, editString } from './tamper.mjs';
@@ -32,8 +36,16 @@ export function tamperBody(path, text) {
 
 export async function startTamperingProxy(upstream) {
   const log = [];
-  const state = { tamper: false };
+  const state = { tamper: false, hang: false, hung: 0 };
+  const inFlight = new Map(); // "METHOD /path/with/*" → [now, max]
+  const keyOf = (req) => `${req.method} ${new URL(req.url, 'http://x').pathname.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, '*')}`;
   const server = http.createServer(async (req, res) => {
+    if (state.hang) { state.hung++; req.resume(); return; } // accepted, never answered
+    const k = keyOf(req);
+    const c = inFlight.get(k) ?? [0, 0];
+    c[0]++;
+    c[1] = Math.max(c[1], c[0]);
+    inFlight.set(k, c);
     try {
       const chunks = [];
       for await (const c of req) chunks.push(c);
@@ -63,6 +75,8 @@ export async function startTamperingProxy(upstream) {
     } catch (e) {
       res.writeHead(502, { 'content-type': 'text/plain' });
       res.end(`proxy error: ${e.message}`);
+    } finally {
+      c[0]--;
     }
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
@@ -72,6 +86,11 @@ export async function startTamperingProxy(upstream) {
     log,
     get tamper() { return state.tamper; },
     set tamper(v) { state.tamper = Boolean(v); },
+    get hang() { return state.hang; },
+    set hang(v) { state.hang = Boolean(v); },
+    get hung() { return state.hung; },
+    maxInFlight: (k) => inFlight.get(k)?.[1] ?? 0,
+    resetCounts: () => { inFlight.clear(); state.hung = 0; },
     stop: () => new Promise((r) => { server.closeAllConnections?.(); server.close(() => r()); }),
   };
 }

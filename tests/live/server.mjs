@@ -52,7 +52,8 @@ export function liansAvailable() {
 
 /**
  * Start a fresh server; resolves once GET /livez answers.
- * @param {{cors?: string, admissionMode?: string, keyId?: string, timeoutMs?: number}} [opts]
+ * @param {{cors?: string, admissionMode?: string, keyId?: string, timeoutMs?: number, dataDir?: string, port?: number}} [opts]
+ *   dataDir: keep the database and secrets there (a later start with it serves the same data); port: this port
  * @returns {Promise<{url: string, pid: number, adminSecret: string, publicKey: string, keyId: string,
  *   startMs: number, makeKey: (ns: string, scopes?: string[]) => Promise<string>,
  *   call: (method: string, path: string, o?: {key?: string, body?: any, raw?: string, headers?: object}) =>
@@ -66,7 +67,8 @@ export async function startLians(opts = {}) {
   const stateFile = join(dir, 'state.json');
   const args = [join(REPO, 'scripts', 'lians', 'server.py'), '--state-file', stateFile,
     '--cors', opts.cors ?? '*', '--admission-mode', opts.admissionMode ?? 'enforce',
-    '--key-id', opts.keyId ?? 'test-local'];
+    '--key-id', opts.keyId ?? 'test-local', ...(opts.dataDir ? ['--data-dir', opts.dataDir] : []),
+    ...(opts.port ? ['--port', String(opts.port)] : [])];
   const t0 = performance.now();
   const child = spawn(avail.python, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
@@ -136,6 +138,7 @@ export async function startLians(opts = {}) {
     adminSecret: state.admin_secret,
     publicKey: state.public_key_b64,
     keyId: state.key_id,
+    dbPath: state.db_path,
     startMs,
     makeKey,
     call,

@@ -119,7 +119,7 @@ def evaluate_input(rng: random.Random) -> dict:
 
 
 def risk_spans(admission, content: str) -> list:
-    """Where the detectors match (spec §8.3), from the engine's own compiled patterns: every match
+    """Where the detectors match (spec `scoring-admission.md` §8.3), from the engine's own compiled patterns: every match
     `re.finditer` yields, cards only when `_luhn_ok`, by tag in detector order, then by position."""
     found = []
     for tag, rx in admission._DETECTORS:  # pii:ssn, pii:email, phi:mrn, phi:npi

@@ -23,10 +23,12 @@ for must in package.json README.md LICENSE CHANGELOG.md js/cli.mjs js/index.d.ts
             js/names.mjs js/core.mjs js/constants.mjs js/errors.mjs js/errors.cjs js/fetch.mjs js/fetch.cjs js/node.cjs js/node.mjs js/web.mjs js/inline.mjs \
             js/workerd.mjs js/deno.mjs js/edge-light.mjs js/bundler.mjs inline/package.json \
             js/verify.mjs js/verify-workerd.mjs js/verify-edge-light.mjs js/verify-deno.mjs js/verify.d.ts js/verify.d.mts js/verify.d.cts \
-            dist/verify/lians_score.js dist/verify/lians_score_bg.wasm dist/cli/lians_score.js dist/cli/lians_score_bg.wasm \
+            dist/verify/lians_score_verify.js dist/verify/lians_score_verify_bg.wasm dist/cli/lians_score.js dist/cli/lians_score_bg.wasm \
             dist/node/lians_score.js dist/node/lians_score_bg.wasm.cjs dist/web/lians_score.js \
             dist/web/lians_score_bg.wasm dist/bundler/lians_score.js dist/bundler/lians_score_bg.wasm \
-            dist/inline/lians_score.js dist/inline/lians_score_bg.wasm.mjs; do
+            dist/inline/lians_score.js dist/inline/lians_score_bg.wasm.mjs \
+            js/guard.mjs js/guard.cjs js/guard-node.mjs js/guard.d.ts js/guard.d.mts js/guard.d.cts \
+            js/ledger.mjs js/ledger-sqlite.mjs js/ledger-web.mjs js/ledger-cli.mjs; do
   grep -qx "$must" "$tmp/files.txt" || { echo "FAIL: $must missing from the tarball" >&2; exit 1; }
 done
 if grep -E '^(src|tests|scripts|target|node_modules|www|bench|benches|fuzz|docs)/|^dist/node/lians_score_bg\.wasm$' "$tmp/files.txt"; then
@@ -49,6 +51,9 @@ npm install --silent --no-audit --no-fund --offline "$tmp/$tarball"
 echo "-- npm install: ESM";       node esm.mjs
 echo "-- npm install: CommonJS";  node cjs.cjs
 echo "-- npm install: bin";       v=$(npx --no-install lians-score --version) && echo "$v" && [[ "$v" == lians-score* ]]
+echo "-- npm install: bin guard"; npx --no-install lians-score guard --help > guard-help.txt && grep -q '^usage: lians-score guard --upstream URL' guard-help.txt && echo ok
+echo "-- npm install: bin ledger (node-sqlite3-wasm installed as a dependency)"
+npx --no-install lians-score ledger replay "$HERE/../data/ledger/honest.jsonl" --db ledger.db && test -s ledger.db && echo ok
 echo "package install test: ok ($((SECONDS - start)) s)"
 
 echo "-- matrix"

@@ -24,7 +24,7 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     out
 }
 
-/// SHA256-TEXT (spec §1.5): the hash of the UTF-8 bytes of `text`.
+/// SHA256-TEXT (spec `ranking-receipts.md` §1.5): the hash of the UTF-8 bytes of `text`.
 pub fn sha256_text(text: &str) -> String {
     sha256_hex(text.as_bytes())
 }

@@ -6,10 +6,10 @@
 //! | module | job |
 //! |---|---|
 //! | [`json`] | Python's JSON model: one lexeme-preserving parser, one printer (canonical = `json.dumps(sort_keys=True, separators=(",", ":"))`), JSON pointers ([`json::pointer`]) |
-//! | [`py`] | Python semantics the rules need: float repr/round/sum, datetimes, Unicode 15.0 tables |
+//! | [`py`] | Python semantics the rules need: the `str` type ([`json::PyStr`], in `py::string`), float repr/round/sum, datetimes, Unicode 15.0 tables |
 //! | [`hash`] | SHA-256 as lowercase hex |
 //! | [`text`] | head/tail sample, tokenizer, durable/date/ephemeral signals |
-//! | [`error`] | the one error type: code, message, JSON pointer; its JSON row ([`Error::to_json`]) |
+//! | [`error`] | the one error type: code, message, JSON pointer; its JSON row ([`Error::to_json`], printed by `json`) |
 //!
 //! ## Why a crate of its own
 //!
@@ -20,6 +20,12 @@
 //! else (rules, receipts, reports, the CLI) at `opt-level = "z"`: most of
 //! the speed of an all-`3` build at a fraction of its size (the figures are
 //! in `lians-score`'s BENCHMARKS.md). Nothing here depends on the rest.
+//!
+//! ## Layers
+//!
+//! Bottom to top, each module using only those below it (checked by
+//! `tests/layering.rs` of `lians-score`): `error`; `py` and `hash`; `json`;
+//! `text`.
 
 #![warn(missing_docs)]
 

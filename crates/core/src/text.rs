@@ -5,7 +5,7 @@
 //! Rust `regex` crate disagrees with Python on `\w`, `\b`, `\d`, `\s` and
 //! case-insensitive `i`, and its Unicode tables are both newer and large, so
 //! each pattern is restated here as a small scanner over
-//! [`crate::py::unicode`]'s pinned Unicode 15.0 tables (spec §8.1 gives the
+//! [`crate::py::unicode`]'s pinned Unicode 15.0 tables (spec `scoring-admission.md` §8.1 gives the
 //! restatements, fuzzed against the reference). Everything counts in code
 //! points, as Python does.
 
@@ -15,14 +15,14 @@ use crate::py::unicode::{
     self, is_alnum, is_decimal, is_py_space, is_py_word, CLASS_FOLDS, CLASS_SEP, CLASS_UNSEGMENTED,
 };
 
-/// Text sample cap in code points (spec §1).
+/// Text sample cap in code points (spec `scoring-admission.md` §1).
 pub const TEXT_SAMPLE_CHARS: usize = 8192;
-/// Token cap (spec §1).
+/// Token cap (spec `scoring-admission.md` §1).
 pub const TOKEN_CAP: usize = 1024;
 const HEAD_CHARS: usize = 4095;
 const TAIL_CHARS: usize = 4096;
 
-/// The deterministic head/tail sample (spec §3.3): unchanged when at most
+/// The deterministic head/tail sample (spec `scoring-admission.md` §3.3): unchanged when at most
 /// 8,192 code points, else the first 4,095, one space, and the last 4,096.
 pub fn sample(text: &str) -> std::borrow::Cow<'_, str> {
     // Fast path: byte length bounds the code-point count.
@@ -121,7 +121,7 @@ pub fn is_unsegmented(c: char) -> bool {
     unicode::is_unsegmented(c)
 }
 
-/// `tokenize_for_scoring(value)` for a string (spec §3.4): sample, casefold,
+/// `tokenize_for_scoring(value)` for a string (spec `scoring-admission.md` §3.4): sample, casefold,
 /// split into `isalnum` word runs, bigram unsegmented-script segments, keep
 /// the first 1,024 tokens.
 pub fn tokenize(text: &str) -> Vec<String> {
@@ -226,7 +226,7 @@ pub fn char_count(s: &str) -> usize {
     n + words.remainder().iter().filter(|&&c| (c & 0xC0) != 0x80).count()
 }
 
-/// Stream the scoring tokens of already-sampled, casefolded text (spec §3.4
+/// Stream the scoring tokens of already-sampled, casefolded text (spec `scoring-admission.md` §3.4
 /// steps 2–4) without allocating: `f` receives each of the first `cap`
 /// tokens as a slice of `folded`, in order, and returns `false` to stop
 /// early. Returns how many tokens were passed to `f`.
@@ -666,7 +666,7 @@ fn next_fixed_separator(s: &str, mut i: usize) -> usize {
 }
 
 /// Python `re.IGNORECASE` equality of a pattern char (lowercase ASCII letter
-/// or other ASCII) with a text char (spec §7.6): ASCII pairs, plus `İ`/`ı`
+/// or other ASCII) with a text char (spec `scoring-admission.md` §7.6): ASCII pairs, plus `İ`/`ı`
 /// for `i`, `ſ` for `s`, and the Kelvin sign for `k`.
 pub fn ieq(pattern: u8, c: char) -> bool {
     if (c as u32) < 128 {
@@ -686,10 +686,10 @@ pub fn ieq_text(pattern: &str, text: &str) -> bool {
     pattern.bytes().all(|p| chars.next().is_some_and(|c| ieq(p, c))) && chars.next().is_none()
 }
 
-/// Greetings and acknowledgements that make a content ephemeral (spec §3.5).
+/// Greetings and acknowledgements that make a content ephemeral (spec `scoring-admission.md` §3.5).
 pub const EPHEMERAL_WORDS: [&str; 9] = ["hi", "hello", "hey", "thanks", "thank you", "ok", "okay", "lol", "bye"];
 
-/// Ephemeral signal (spec §8.1): after Py-strip, a greeting or
+/// Ephemeral signal (spec `scoring-admission.md` §8.1): after Py-strip, a greeting or
 /// acknowledgement followed only by `.`, `!` and spaces.
 pub fn is_ephemeral(sample: &str) -> bool {
     let stripped = unicode::py_strip(sample);
@@ -718,7 +718,7 @@ pub fn is_ephemeral(sample: &str) -> bool {
     })
 }
 
-/// Durable-fact words (whole `\w` runs, case-insensitive, spec §3.5).
+/// Durable-fact words (whole `\w` runs, case-insensitive, spec `scoring-admission.md` §3.5).
 pub const DURABLE_WORDS: [&str; 23] = [
     "decided",
     "decision",
@@ -748,7 +748,7 @@ pub const DURABLE_WORDS: [&str; 23] = [
 const DURABLE_MIN: usize = 4;
 const DURABLE_MAX: usize = 10;
 
-/// The three content signals computed on the sample (spec §3.5, §8.1).
+/// The three content signals computed on the sample (spec `scoring-admission.md` §3.5, §8.1).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Signals {
     /// Durable-fact words, amounts or percentages.

@@ -34,7 +34,8 @@
 //! Hand-checked TypeScript declarations live in `js/index.d.ts`; the
 //! generated ones are not shipped.
 //!
-//! **Feature gates** (only this file looks at them; the Rust API is the same):
+//! **Feature gates** (`lib.rs` gates the exports, `interop.rs` the four
+//! converters only the full build calls; the Rust API is the same):
 //! - `verify-only` (the `lians-score/verify` npm entry, `dist/verify`, ~46 %
 //!   smaller): only the verifiers, `canonicalJson`, `sha256Hex` and the
 //!   internal `crateVersion`/`replayReceiptsLine` are exported; every other
@@ -183,7 +184,7 @@ pub fn sort_candidates(candidates: JsValue) -> JsResult {
     output(api::sort_candidates(&input_value(&candidates)?))
 }
 
-/// PyJSON canonical text (spec §1) of JSON text or plain JS data.
+/// PyJSON canonical text (spec `ranking-receipts.md` §1) of JSON text or plain JS data.
 #[wasm_bindgen(js_name = canonicalJson, skip_typescript)]
 pub fn canonical_json(input: JsValue) -> JsResult {
     Ok(JsValue::from_str(&json::canonical(&input_value(&input)?)))

@@ -7,7 +7,9 @@ use super::compare::{
     at_index, bound_digest_is, describe, describe_or_null, digest_eq, null_or_missing, py_eq, same_instant, str_of,
 };
 use super::tally::p;
-use super::Binder;
+use super::{at_path, compared, path_pointer, Binder, Compare};
+use crate::contract::fields::NEIGHBOUR_ENTRY;
+use crate::contract::{NeighbourPart, ObjectKind, NEIGHBOURS};
 use crate::json::{self, Kind, Members, Ref, Text, Value};
 
 pub(super) const PRIVACY_HINT: &str =
@@ -15,13 +17,21 @@ pub(super) const PRIVACY_HINT: &str =
 content_hash, not SHA-256: the text then differs from nothing a client can compute, and only the holder \
 of the server's secret can check it, by recomputing that HMAC over this content)";
 
-/// The body keys of each neighbour position: (position, text, id, metadata).
-const NEIGHBOUR_KEYS: [(&str, &str, &str, &str); 4] = [
-    ("before", "context_before", "context_before_id", "context_before_metadata"),
-    ("before_2", "context_before_2", "context_before_2_id", "context_before_2_metadata"),
-    ("after", "context_after", "context_after_id", "context_after_metadata"),
-    ("after_2", "context_after_2", "context_after_2_id", "context_after_2_metadata"),
-];
+/// The members of a bound `context_neighbors[pos]` entry (the contract's
+/// [`NEIGHBOUR_ENTRY`]): id, content hash, metadata hash.
+const fn entry_key(part: NeighbourPart) -> &'static str {
+    let mut i = 0;
+    while i < NEIGHBOUR_ENTRY.len() {
+        if NEIGHBOUR_ENTRY[i].0 as u8 == part as u8 {
+            return NEIGHBOUR_ENTRY[i].1;
+        }
+        i += 1;
+    }
+    panic!("a neighbour part with no entry key")
+}
+const ENTRY_ID: &str = entry_key(NeighbourPart::Id);
+const ENTRY_CONTENT: &str = entry_key(NeighbourPart::Text);
+const ENTRY_METADATA: &str = entry_key(NeighbourPart::Metadata);
 
 impl<'d> Binder<'_, 'd> {
     /// `memories[i]` <-> `results[i]`: the length, then each memory.
@@ -35,6 +45,7 @@ impl<'d> Binder<'_, 'd> {
                         format!("the body has {} memories, the receipt binds {} results", memories.len(), n)
                     });
                     let mut content_hashes = self.content_hashes(memories.iter());
+                    let rows = compared(self.contract.object(ObjectKind::Memory));
                     for (i, m) in memories.iter().enumerate() {
                         let Some(&r) = self.results.get(i) else {
                             // Already reported by the length check: an unbound memory.
@@ -50,7 +61,7 @@ impl<'d> Binder<'_, 'd> {
                             );
                             continue;
                         };
-                        self.memory_fields(i, mo, r);
+                        self.memory_fields(i, mo, r, &rows);
                         let hash = content_hashes.get_mut(i).and_then(Option::take);
                         self.memory_content(i, mo, r, hash);
                         self.neighbours_of(i, mo, r);
@@ -69,31 +80,29 @@ impl<'d> Binder<'_, 'd> {
     fn content_hashes(&self, memories: impl Iterator<Item = Ref<'d>>) -> Vec<Option<String>> {
         let contents: Vec<Option<&[u8]>> = memories
             .take(if self.privacy { 0 } else { self.results.len() })
-            .map(|m| m.as_object().and_then(|mo| str_of(mo.get("content"))).map(Text::as_bytes))
+            .map(|m| m.as_object().and_then(|mo| str_of(mo.get(self.memory_content_key.0))).map(Text::as_bytes))
             .collect();
         let mut hashes =
             crate::hash::sha256_hex_each(&contents.iter().flatten().copied().collect::<Vec<_>>()).into_iter();
         contents.iter().map(|c| c.and_then(|_| hashes.next())).collect()
     }
 
-    /// `memories[i]` fields against `results[i]`.
-    fn memory_fields(&mut self, i: usize, m: Members<'d>, r: Ref<'d>) {
-        // (key, compared as: 0 value, 1 digest, 2 instant)
-        for (key, how) in
-            [("id", 0), ("source", 0), ("content_hash", 1), ("score", 0), ("score_breakdown", 0), ("event_time", 2)]
-        {
+    /// `memories[i]` fields against `results[i]`: the contract's compared
+    /// memory members (`rows`, see [`compared`]).
+    fn memory_fields(&mut self, i: usize, m: Members<'d>, r: Ref<'d>, rows: &[(&'static str, &'static str, Compare)]) {
+        for &(key, path, how) in rows {
             let Some(v) = m.get(key) else { continue };
-            let bound = r.get(key);
+            let bound = at_path(r, path);
             let ok = match how {
-                2 => same_instant(Some(v), bound),
-                1 => digest_eq(Some(v), bound),
-                _ => py_eq(Some(v), bound),
+                Compare::Instant => same_instant(Some(v), bound),
+                Compare::Digest => digest_eq(Some(v), bound),
+                Compare::Value => py_eq(Some(v), bound),
             };
             self.fields.check(
                 self.report,
                 ok,
                 || pointer(&at_index("/memories", i), key),
-                || pointer(&at_index(&self.results_ptr, i), key),
+                || path_pointer(&at_index(&self.results_ptr, i), path),
                 || format!("{key} {} vs bound {}", describe(Some(v)), describe(bound)),
             );
         }
@@ -102,28 +111,29 @@ impl<'d> Binder<'_, 'd> {
     /// `memories[i].content`: a string hashing to `results[i].content_hash`
     /// (`hash`: its precomputed SHA-256); any other type fails.
     fn memory_content(&mut self, i: usize, mo: Members<'d>, r: Ref<'d>, hash: Option<String>) {
+        let (key, bound_key) = self.memory_content_key;
         let mp = || at_index("/memories", i);
         let rp = || at_index(&self.results_ptr, i);
         self.fields.string_or_absent(
             self.report,
-            mo.get("content"),
-            || pointer(&mp(), "content"),
-            || pointer(&rp(), "content_hash"),
-            &|| format!("memories[{i}].content"),
+            mo.get(key),
+            || pointer(&mp(), key),
+            || pointer(&rp(), bound_key),
+            &|| format!("memories[{i}].{key}"),
         );
-        let Some(text) = str_of(mo.get("content")) else { return };
+        let Some(text) = str_of(mo.get(key)) else { return };
         if self.privacy {
             self.content_skipped += 1;
             return;
         }
         let h = hash.unwrap_or_else(|| sha256_of(text));
-        let got = r.get("content_hash");
+        let got = r.get(bound_key);
         let ok = bound_digest_is(got, &h);
         self.content.check(
             self.report,
             ok,
-            || pointer(&mp(), "content"),
-            || pointer(&rp(), "content_hash"),
+            || pointer(&mp(), key),
+            || pointer(&rp(), bound_key),
             || format!("SHA256(content) {h} vs bound content_hash {}{}", describe(got), PRIVACY_HINT),
         );
         if let Some(slot) = self.memory_hashes.get_mut(i) {
@@ -143,7 +153,8 @@ impl<'d> Binder<'_, 'd> {
         let np = || pointer(&at_index(&self.results_ptr, i), "context_neighbors");
         let tally = &mut self.neighbours;
         let report = &mut *self.report;
-        for (pos, text_key, id_key, meta_key) in NEIGHBOUR_KEYS {
+        for n in &NEIGHBOURS {
+            let (pos, text_key, id_key, meta_key) = (n.pos, n.text, n.id, n.metadata);
             let (text, id, meta) = (m.get(text_key), m.get(id_key), m.get(meta_key));
             if text.is_none() && id.is_none() && meta.is_none() {
                 continue; // the body carries nothing for this position
@@ -169,15 +180,15 @@ impl<'d> Binder<'_, 'd> {
                 });
                 continue;
             };
-            let bound_id = entry.get("id");
+            let bound_id = entry.get(ENTRY_ID);
             tally.check(
                 report,
                 py_eq(id, bound_id),
                 || pointer(&mp(), id_key),
-                || pointer(&ep(), "id"),
+                || pointer(&ep(), ENTRY_ID),
                 || format!("{id_key} {} vs bound {}", describe_or_null(id), describe(bound_id)),
             );
-            let bound_c = entry.get("returned_content_sha256");
+            let bound_c = entry.get(ENTRY_CONTENT);
             let text_kind = text.map(Ref::kind);
             let ok = match text_kind {
                 None | Some(Kind::Null) => bound_c.is_some_and(Ref::is_null),
@@ -188,7 +199,7 @@ impl<'d> Binder<'_, 'd> {
                 report,
                 ok,
                 || pointer(&mp(), text_key),
-                || pointer(&ep(), "returned_content_sha256"),
+                || pointer(&ep(), ENTRY_CONTENT),
                 || match (text, text_kind) {
                     (_, Some(Kind::Str(t))) => {
                         format!("SHA256({text_key}) {} vs bound {}", sha256_of(t), describe(bound_c))
@@ -203,13 +214,13 @@ impl<'d> Binder<'_, 'd> {
                 Some(meta) => json::canonical_sha256(meta),
                 None => json::canonical_sha256(&Value::Null),
             };
-            let bound_m = entry.get("returned_metadata_sha256");
+            let bound_m = entry.get(ENTRY_METADATA);
             let ok = bound_digest_is(bound_m, &h);
             tally.check(
                 report,
                 ok,
                 || pointer(&mp(), meta_key),
-                || pointer(&ep(), "returned_metadata_sha256"),
+                || pointer(&ep(), ENTRY_METADATA),
                 || format!("SHA256(PyJSON({meta_key})) {h} vs bound {}", describe(bound_m)),
             );
         }

@@ -9,66 +9,56 @@ use super::compare::{
     text_digest,
 };
 use super::tally::p;
-use super::{Binder, BodyKind};
+use super::{at_path, compared, path_pointer, Binder, Compare};
+use crate::contract::{Bind, ObjectKind};
 use crate::json::Ref;
 
 impl<'d> Binder<'_, 'd> {
-    /// `retrieval_degraded`, `mode`, `strategy` and `as_of` (recall) or
-    /// `excluded`, `budget`, `ranking_policy` (context) against the receipt
-    /// and its policy.
+    /// The body's top-level members the contract compares with a bound
+    /// value (`retrieval_degraded`, `mode`, `strategy`, `as_of` of a recall;
+    /// `mode`, `strategy`, `excluded`, `budget`, `ranking_policy` of a
+    /// context), each when present, against the receipt.
     pub(super) fn mirrors(&mut self) {
         let (receipt, rptr) = (self.receipt, self.rptr);
-        let policy_key = if self.kind == BodyKind::Recall { "policy" } else { "retrieval_policy" };
-        let policy = receipt.get(policy_key);
-        self.mirror(
-            "retrieval_degraded",
-            receipt.get("retrieval_degraded"),
-            pointer(rptr, "retrieval_degraded"),
-            false,
-        );
-        self.mirror("mode", policy.and_then(|p| p.get("mode")), pointer(&pointer(rptr, policy_key), "mode"), false);
-        self.mirror(
-            "strategy",
-            policy.and_then(|p| p.get("strategy")),
-            pointer(&pointer(rptr, policy_key), "strategy"),
-            false,
-        );
-        match self.kind {
-            BodyKind::Recall => self.mirror("as_of", receipt.get("as_of"), pointer(rptr, "as_of"), true),
-            BodyKind::Context => {
-                for key in ["excluded", "budget", "ranking_policy"] {
-                    self.mirror(key, receipt.get(key), pointer(rptr, key), false);
-                }
-            }
+        for (key, path, how) in compared(self.contract.object(self.kind.spec().kind)) {
+            let Some(v) = self.body.get(key) else { continue };
+            let bound = at_path(receipt, path);
+            let ok = match how {
+                Compare::Instant => same_instant(Some(v), bound),
+                Compare::Digest => digest_eq(Some(v), bound),
+                Compare::Value => py_eq(Some(v), bound),
+            };
+            self.fields.check(
+                self.report,
+                ok,
+                || pointer("", key),
+                || path_pointer(rptr, path),
+                || format!("{key} {} vs bound {}", describe(Some(v)), describe(bound)),
+            );
         }
     }
 
-    /// The body's `key`, when present, against `bound` (at `bound_ptr`), by
-    /// value or (`instant`) as a time.
-    fn mirror(&mut self, key: &str, bound: Option<Ref<'_>>, bound_ptr: String, instant: bool) {
-        let Some(v) = self.body.get(key) else { return };
-        let ok = if instant { same_instant(Some(v), bound) } else { py_eq(Some(v), bound) };
-        self.fields.check(
-            self.report,
-            ok,
-            || pointer("", key),
-            || bound_ptr,
-            || format!("{key} {} vs bound {}", describe(Some(v)), describe(bound)),
-        );
-    }
-
-    /// Context bodies: `provenance.recall_receipt_sha256` == `retrieval_receipt_sha256`.
+    /// Context bodies: the compared members of `provenance`
+    /// (`recall_receipt_sha256` == `retrieval_receipt_sha256`).
     pub(super) fn provenance(&mut self) {
-        let Some(v) = self.body.get("provenance").and_then(|p| p.get("recall_receipt_sha256")) else { return };
-        let bound = self.receipt.get("retrieval_receipt_sha256");
+        let Some(prov) = self.body.get("provenance") else { return };
         let rptr = self.rptr;
-        self.fields.check(
-            self.report,
-            digest_eq(Some(v), bound),
-            p("/provenance/recall_receipt_sha256"),
-            || pointer(rptr, "retrieval_receipt_sha256"),
-            || format!("provenance.recall_receipt_sha256 {} vs bound {}", describe(Some(v)), describe(bound)),
-        );
+        for (key, path, how) in compared(self.contract.object(ObjectKind::Provenance)) {
+            let Some(v) = prov.get(key) else { continue };
+            let bound = at_path(self.receipt, path);
+            let ok = match how {
+                Compare::Instant => same_instant(Some(v), bound),
+                Compare::Digest => digest_eq(Some(v), bound),
+                Compare::Value => py_eq(Some(v), bound),
+            };
+            self.fields.check(
+                self.report,
+                ok,
+                || pointer("/provenance", key),
+                || path_pointer(rptr, path),
+                || format!("provenance.{key} {} vs bound {}", describe(Some(v)), describe(bound)),
+            );
+        }
     }
 
     /// Context bodies: `open_conflicts[j]` <-> `receipt.open_conflicts[j]`.
@@ -100,17 +90,28 @@ impl<'d> Binder<'_, 'd> {
             });
         }
         // (its __proto__ member: found by unbound_fields)
-        for key in ["id", "memory_a_id", "memory_b_id"] {
-            let (v, w) = (c.get(key), b.get(key));
+        let spec = self.contract.object(ObjectKind::Conflict);
+        for (key, path, how) in compared(spec) {
+            // Every compared member is compared, present or not (a missing one is `None`).
+            let (v, w) = (c.get(key), at_path(b, path));
+            let ok = match how {
+                Compare::Instant => same_instant(v, w),
+                Compare::Digest => digest_eq(v, w),
+                Compare::Value => py_eq(v, w),
+            };
             self.fields.check(
                 self.report,
-                py_eq(v, w),
+                ok,
                 || pointer(&cp(), key),
-                || pointer(&bp(), key),
+                || path_pointer(&bp(), path),
                 || format!("open_conflicts[{j}].{key} {} vs bound {}", describe(v), describe(w)),
             );
         }
-        for side in ["memory_a_content", "memory_b_content"] {
+        let hashed = spec.fields.iter().filter_map(|f| match f.bind {
+            Bind::ContentHash(path) => Some((f.name, path)),
+            _ => None,
+        });
+        for (side, bkey) in hashed {
             // A string (hashed), or null / absent where the bound hash is null.
             let v = c.get(side);
             if v.is_some_and(|v| !v.is_null() && v.as_text().is_none()) {
@@ -118,19 +119,18 @@ impl<'d> Binder<'_, 'd> {
                     self.report,
                     v,
                     || pointer(&cp(), side),
-                    || pointer(&bp(), &format!("{side}_sha256")),
+                    || path_pointer(&bp(), bkey),
                     &|| format!("open_conflicts[{j}].{side}"),
                 );
                 continue;
             }
             let h = text_digest(v);
-            let bkey = format!("{side}_sha256");
-            let w = b.get(&bkey);
+            let w = at_path(b, bkey);
             self.fields.check(
                 self.report,
                 digest_text_eq(h.as_deref(), w),
                 || pointer(&cp(), side),
-                || pointer(&bp(), &bkey),
+                || path_pointer(&bp(), bkey),
                 || {
                     format!(
                         "SHA256(open_conflicts[{j}].{side}) {} vs bound {}",
@@ -142,22 +142,34 @@ impl<'d> Binder<'_, 'd> {
         }
     }
 
-    /// Context bodies: `context_text` and `context`, the text the agent
-    /// uses, hash to `context_sha256`.
+    /// Context bodies: the top-level content members, `context_text` and
+    /// `context`, the text the agent uses, hash to `context_sha256` (in
+    /// reverse contract order: `context_text`, the canonical alias, is
+    /// reported first, as before the contract).
     pub(super) fn context_text(&mut self) {
-        let bound = self.receipt.get("context_sha256");
-        let bound_ptr = pointer(self.rptr, "context_sha256");
-        for key in ["context_text", "context"] {
+        let rows = self.contract.object(self.kind.spec().kind).fields.iter().rev().filter_map(|f| match f.bind {
+            Bind::ContentHash(path) => Some((f.name, path)),
+            _ => None,
+        });
+        for (key, path) in rows {
+            let bound = at_path(self.receipt, path);
+            let bound_ptr = path_pointer(self.rptr, path);
             // A string (hashed below), or null when the bound hash is null.
             if let Some(v) = self.body.get(key).filter(|v| v.as_text().is_none()) {
                 let ok = v.is_null() && null_or_missing(bound);
-                self.fields.fail_if(self.report, !ok, || pointer("", key), || bound_ptr.clone(), || {
-                    format!(
-                        "{key} is {}, not a string: an agent would use that value, which context_sha256 {} does not bind",
-                        v.type_name(),
-                        describe(bound)
-                    )
-                });
+                self.fields.fail_if(
+                    self.report,
+                    !ok,
+                    || pointer("", key),
+                    || bound_ptr.clone(),
+                    || {
+                        format!(
+                            "{key} is {}, not a string: an agent would use that value, which {path} {} does not bind",
+                            v.type_name(),
+                            describe(bound)
+                        )
+                    },
+                );
             }
             if let Some(text) = str_of(self.body.get(key)) {
                 let h = sha256_of(text);
@@ -167,7 +179,7 @@ impl<'d> Binder<'_, 'd> {
                     CheckCode::ContextHashMismatch,
                     &pointer("", key),
                     &bound_ptr,
-                    format!("SHA256({key}) {h} vs bound context_sha256 {}", describe(bound)),
+                    format!("SHA256({key}) {h} vs bound {path} {}", describe(bound)),
                 );
             }
         }

@@ -12,17 +12,17 @@
 //! every bound field the body carries is compared with its receipt value,
 //! by default, with no `given` needed:
 //!
-//! | body field | compared with | code |
+//! Which members are bound, and how, is the wire contract's
+//! ([`crate::contract`], its tables in `docs/contract.md`): each member's
+//! [`Bind`] says what it is compared with.
+//!
+//! | binding | compared with | code |
 //! |---|---|---|
-//! | `memories[i].content` (string) | SHA256-TEXT = `results[i].content_hash` | `content_hash_mismatch` |
-//! | `receipt_view.memories_used[j].content` | SHA256-TEXT = its result's `content_hash` (by id) | `content_hash_mismatch` |
-//! | `memories[i].context_<pos>`, `_id`, `_metadata` | `results[i].context_neighbors[pos]` | `neighbor_hash_mismatch` |
-//! | `context_text`, `context` (context bodies) | SHA256-TEXT = `context_sha256` | `context_hash_mismatch` |
-//! | `receipt_view.receipt_sha256`, `provenance.context_receipt_sha256` | the recomputed hash | `receipt_hash_mismatch` |
-//! | `memories` length; `memories[i]` `id`, `source`, `content_hash`, `score`, `score_breakdown`, `event_time` | `results[i]` | `body_mismatch` |
-//! | `receipt_view.memories_used[j]` `id`, `source`, `score`, `event_time` | the result with that id | `body_mismatch` |
-//! | `retrieval_degraded`, `mode`, `strategy`, `as_of` (recall) | the receipt, `policy` | `body_mismatch` |
-//! | `mode`, `strategy`, `excluded`, `budget`, `ranking_policy`, `provenance.recall_receipt_sha256`, `open_conflicts[j]` (context) | the receipt, `retrieval_policy` | `body_mismatch` |
+//! | [`Bind::ContentHash`] of a memory or a view memory (`content`) | SHA256-TEXT = the result's digest | `content_hash_mismatch` |
+//! | [`Bind::ContentHash`] of the body (`context_text`, `context`) | SHA256-TEXT = `context_sha256` | `context_hash_mismatch` |
+//! | [`Bind::Neighbour`] (`context_<pos>`, `_id`, `_metadata`) | `results[i].context_neighbors[pos]` | `neighbor_hash_mismatch` |
+//! | [`Bind::ReceiptHash`] of a nested object | the recomputed hash | `receipt_hash_mismatch` |
+//! | [`Bind::Items`] (the length when paired by index), [`Bind::Value`], [`Bind::Digest`], [`Bind::Instant`], a conflict's [`Bind::ContentHash`] | the bound value at the row's path | `body_mismatch` |
 //!
 //! Numbers compare by value (`1` equals `1.0`), strings by code points,
 //! times as instants (naive means UTC; the receipt keeps `isoformat()`, the
@@ -63,6 +63,7 @@ mod view;
 use super::checks::results;
 use super::given::Given;
 use super::report::{pointer, CheckCode, ReportBuilder};
+use crate::contract::{self, Bind, Contract, ObjectKind, ObjectSpec, SchemaSpec, Wire};
 use crate::json::Ref;
 use compare::{at_index, bound_digest_is, describe};
 use tally::Tally;
@@ -75,7 +76,29 @@ pub(crate) enum BodyKind {
     Context,
 }
 
-/// Bind a response body to its receipt; `sha` is the recomputed receipt hash.
+impl BodyKind {
+    /// The body kind of a receipt schema of the contract (an Evidence Pack
+    /// has no body binding: read as recall, never called with it).
+    pub(crate) fn of(schema: &SchemaSpec) -> BodyKind {
+        match schema.wire {
+            Wire::Context => BodyKind::Context,
+            Wire::Recall | Wire::EvidencePack => BodyKind::Recall,
+        }
+    }
+
+    /// The contract's spec of this body.
+    pub(crate) fn spec(self) -> &'static ObjectSpec {
+        match self {
+            BodyKind::Recall => &contract::RECALL_RESPONSE,
+            BodyKind::Context => &contract::CONTEXT_RESPONSE,
+        }
+    }
+}
+
+/// Bind a response body to its receipt; `sha` is the recomputed receipt
+/// hash; `contract` says which members are bound and how
+/// ([`Contract::LIANS`], the server's, or a test's variant).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn bind(
     report: &mut ReportBuilder,
     body: Ref<'_>,
@@ -84,8 +107,9 @@ pub(crate) fn bind(
     sha: &str,
     kind: BodyKind,
     g: &Given,
+    contract: &Contract,
 ) {
-    let mut b = Binder::new(report, body, receipt, rptr, sha, kind, g.privacy_minimal);
+    let mut b = Binder::new(report, body, receipt, rptr, sha, kind, g.privacy_minimal, contract);
     b.shapes();
     b.required();
     b.hash_pins();
@@ -100,9 +124,62 @@ pub(crate) fn bind(
     b.finish();
 }
 
+/// The value at a contract path (`policy/mode`: keys separated by `/`) under `v`.
+fn at_path<'d>(v: Ref<'d>, path: &str) -> Option<Ref<'d>> {
+    path.split('/').try_fold(v, |v, key| v.get(key))
+}
+
+/// The JSON pointer of a contract path under `base`.
+fn path_pointer(base: &str, path: &str) -> String {
+    path.split('/').fold(base.to_string(), |p, key| pointer(&p, key))
+}
+
+/// How a member compares with its bound value.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Compare {
+    /// Python `==`.
+    Value,
+    /// A hex digest, case-insensitively.
+    Digest,
+    /// The same instant.
+    Instant,
+}
+
+/// The members of `spec` compared with a bound value at a path (the
+/// contract's [`Bind::Value`], [`Bind::Digest`] and [`Bind::Instant`] rows),
+/// in the contract's order: (member, bound path, how).
+fn compared(spec: &ObjectSpec) -> Vec<(&'static str, &'static str, Compare)> {
+    spec.fields
+        .iter()
+        .filter_map(|f| match f.bind {
+            Bind::Value(p) => Some((f.name, p, Compare::Value)),
+            Bind::Digest(p) => Some((f.name, p, Compare::Digest)),
+            Bind::Instant(p) => Some((f.name, p, Compare::Instant)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A content member and the digest it hashes to (the contract's first
+/// [`Bind::ContentHash`] row of `spec`: `content` and `content_hash` for a
+/// memory and a view memory).
+fn content_member(spec: &ObjectSpec) -> (&'static str, &'static str) {
+    spec.fields
+        .iter()
+        .find_map(|f| match f.bind {
+            Bind::ContentHash(p) => Some((f.name, p)),
+            _ => None,
+        })
+        .unwrap_or(("", ""))
+}
+
 /// One body binding in progress: the body, its receipt, and the tallies of
 /// the three codes the binding reports per entry.
 struct Binder<'r, 'd> {
+    /// Which members are bound, and how.
+    contract: &'r Contract,
+    /// A memory's content member and the result's digest of it.
+    memory_content_key: (&'static str, &'static str),
     report: &'r mut ReportBuilder,
     body: Ref<'d>,
     receipt: Ref<'d>,
@@ -125,6 +202,7 @@ struct Binder<'r, 'd> {
 }
 
 impl<'r, 'd> Binder<'r, 'd> {
+    #[allow(clippy::too_many_arguments)]
     fn new(
         report: &'r mut ReportBuilder,
         body: Ref<'d>,
@@ -133,10 +211,13 @@ impl<'r, 'd> Binder<'r, 'd> {
         sha: &'r str,
         kind: BodyKind,
         privacy: bool,
+        contract: &'r Contract,
     ) -> Binder<'r, 'd> {
         let results = results(receipt);
         let memory_hashes = vec![None; results.len()];
         Binder {
+            contract,
+            memory_content_key: content_member(contract.object(ObjectKind::Memory)),
             report,
             body,
             receipt,
@@ -167,10 +248,7 @@ impl<'r, 'd> Binder<'r, 'd> {
                 self.fields.no_proto(self.report, ro, &rp, &rp);
             }
         }
-        for key in ["receipt_view", "provenance"] {
-            if self.kind == BodyKind::Recall && key == "provenance" {
-                continue;
-            }
+        for (key, _) in self.nested_objects() {
             if let Some(v) = self.body.get(key) {
                 match v.as_object() {
                     Some(_) => {} // its __proto__ member: found by unbound_fields
@@ -186,29 +264,38 @@ impl<'r, 'd> Binder<'r, 'd> {
         }
     }
 
+    /// The body's nested objects (the contract's [`Bind::Object`] rows:
+    /// `receipt_view`, and `provenance` of a context body), in [`ObjectKind`] order.
+    fn nested_objects(&self) -> Vec<(&'static str, &'static ObjectSpec)> {
+        let fields = self.contract.object(self.kind.spec().kind).fields;
+        ObjectKind::ALL
+            .iter()
+            .flat_map(|&kind| {
+                fields.iter().filter_map(move |f| match f.bind {
+                    Bind::Object(of) if of == kind => Some((f.name, of)),
+                    _ => None,
+                })
+            })
+            .map(|(name, of)| (name, self.contract.object(of)))
+            .collect()
+    }
+
     /// Hash pins carried in the body (the top-level receipt_sha256 is checked
     /// with the other pins, before the schema).
     fn hash_pins(&mut self) {
         let (rptr, sha) = (self.rptr, self.sha);
-        if let Some(pin) = self.body.get("receipt_view").and_then(|v| v.get("receipt_sha256")) {
-            let ok = bound_digest_is(Some(pin), sha);
-            self.report.check_against(
-                ok,
-                CheckCode::ReceiptHashMismatch,
-                "/receipt_view/receipt_sha256",
-                rptr,
-                format!("receipt_view.receipt_sha256 {} vs recomputed {sha}", describe(Some(pin))),
-            );
-        }
-        if self.kind == BodyKind::Context {
-            if let Some(pin) = self.body.get("provenance").and_then(|v| v.get("context_receipt_sha256")) {
+        // The nested objects' receipt-hash members (`receipt_view.receipt_sha256`,
+        // `provenance.context_receipt_sha256`).
+        for (object, spec) in self.nested_objects() {
+            for f in spec.fields.iter().filter(|f| f.bind == Bind::ReceiptHash) {
+                let Some(pin) = self.body.get(object).and_then(|v| v.get(f.name)) else { continue };
                 let ok = bound_digest_is(Some(pin), sha);
                 self.report.check_against(
                     ok,
                     CheckCode::ReceiptHashMismatch,
-                    "/provenance/context_receipt_sha256",
+                    &pointer(&pointer("", object), f.name),
                     rptr,
-                    format!("provenance.context_receipt_sha256 {} vs recomputed {sha}", describe(Some(pin))),
+                    format!("{object}.{} {} vs recomputed {sha}", f.name, describe(Some(pin))),
                 );
             }
         }
@@ -216,11 +303,11 @@ impl<'r, 'd> Binder<'r, 'd> {
 
     /// The unbound fields and `__proto__` members, then each tally's summary.
     fn finish(self) {
-        let Binder { report, body, rptr, kind, content, neighbours, mut fields, content_skipped, .. } = self;
+        let Binder { contract, report, body, rptr, kind, content, neighbours, mut fields, content_skipped, .. } = self;
         // The members no receipt field binds, and the `__proto__` members among
         // them (found in the same pass over the keys).
         let mut protos = Vec::new();
-        let (unbound, omitted) = unbound_fields(body, kind, &mut protos);
+        let (unbound, omitted) = unbound_fields(contract, body, kind, &mut protos);
         for at in protos {
             fields.fail_if(
                 report,

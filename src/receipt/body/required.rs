@@ -10,37 +10,50 @@
 use super::super::report::pointer;
 use super::compare::at_index;
 use super::tally::p;
-use super::{Binder, BodyKind};
-use crate::contract::fields::{self as contract, ObjectSpec};
-use crate::json::{Members, Ref};
+use super::Binder;
+use crate::contract::{Bind, ObjectKind, ObjectSpec};
+use crate::json::Members;
 
 impl<'d> Binder<'_, 'd> {
-    /// Every object the binding reads, against its kind's always-sent keys.
+    /// Every object the binding reads, against its kind's always-sent keys:
+    /// the body, then the objects its bound rows nest ([`Bind::Items`],
+    /// [`Bind::Object`]) in [`ObjectKind`] order, as the contract says.
     pub(super) fn required(&mut self) {
-        let body = self.body;
-        let top = if self.kind == BodyKind::Recall { &contract::RECALL_RESPONSE } else { &contract::CONTEXT_RESPONSE };
-        if let Some(o) = body.as_object() {
-            self.require(o, top, &|| String::new());
-        }
-        self.require_each(body.get("memories"), "/memories", &contract::MEMORY);
-        if let Some(view) = body.get("receipt_view").and_then(Ref::as_object) {
-            self.require(view, &contract::RECEIPT_VIEW, &|| "/receipt_view".to_string());
-            self.require_each(view.get("memories_used"), "/receipt_view/memories_used", &contract::VIEW_MEMORY);
-        }
-        if self.kind == BodyKind::Context {
-            if let Some(prov) = body.get("provenance").and_then(Ref::as_object) {
-                self.require(prov, &contract::PROVENANCE, &|| "/provenance".to_string());
-            }
-            self.require_each(body.get("open_conflicts"), "/open_conflicts", &contract::CONFLICT);
+        if let Some(o) = self.body.as_object() {
+            let spec = self.contract.object(self.kind.spec().kind);
+            self.require_nested(o, spec, String::new());
         }
     }
 
-    /// [`Self::require`] on each object of the array `list` (at `base`).
-    fn require_each(&mut self, list: Option<Ref<'d>>, base: &str, spec: &ObjectSpec) {
-        let Some(items) = list.and_then(Ref::as_array) else { return };
-        for (i, item) in items.iter().enumerate() {
-            if let Some(o) = item.as_object() {
-                self.require(o, spec, &|| at_index(base, i));
+    /// [`Self::require`] on `o` (an object of `spec`, at `at`), then on the
+    /// objects its bound rows nest.
+    fn require_nested(&mut self, o: Members<'d>, spec: &ObjectSpec, at: String) {
+        self.require(o, spec, &|| at.clone());
+        let nested = ObjectKind::ALL.iter().flat_map(|&kind| {
+            spec.fields.iter().filter_map(move |f| match f.bind {
+                Bind::Items { of, .. } if of == kind => Some((of, f.name, true)),
+                Bind::Object(of) if of == kind => Some((of, f.name, false)),
+                _ => None,
+            })
+        });
+        for (of, name, items) in nested {
+            let inner = self.contract.object(of);
+            let at = pointer(&at, name);
+            match o.get(name) {
+                Some(v) if items => {
+                    let Some(list) = v.as_array() else { continue };
+                    for (i, item) in list.iter().enumerate() {
+                        if let Some(io) = item.as_object() {
+                            self.require_nested(io, inner, at_index(&at, i));
+                        }
+                    }
+                }
+                Some(v) => {
+                    if let Some(vo) = v.as_object() {
+                        self.require_nested(vo, inner, at);
+                    }
+                }
+                None => {}
             }
         }
     }

@@ -1,7 +1,12 @@
 //! What the receipt does not bind: the body's other members, listed in the
 //! report's `unbound_fields` (bounded), and the `__proto__` members found in
-//! the same pass over the keys. Bound or not is the contract's
-//! ([`crate::contract::fields`]): a member is listed unless its row binds it.
+//! the same pass over the keys.
+//!
+//! Which members are bound is the contract's ([`crate::contract`]): a
+//! member whose row says [`Bind::Unbound`], or that no row names, is listed.
+//! The walk starts at the body's object spec and goes into the objects its
+//! bound rows nest ([`Bind::Items`], [`Bind::Object`]), in [`ObjectKind`]
+//! order (memories, the view and its memories, provenance, conflicts).
 
 use std::borrow::Cow;
 use std::collections::HashSet;
@@ -9,8 +14,8 @@ use std::collections::HashSet;
 use super::super::report::pointer;
 use super::compare::at_index;
 use super::BodyKind;
-use crate::contract::fields::{self as contract, ObjectSpec};
-use crate::json::{Ref, Text};
+use crate::contract::{Bind, Contract, ObjectKind, ObjectSpec};
+use crate::json::{Members, Ref, Text};
 
 /// At most this many patterns are listed in `unbound_fields` (a real body
 /// has a few dozen), each of a key of at most [`MAX_UNBOUND_KEY_BYTES`]: a
@@ -23,105 +28,127 @@ pub(super) const MAX_UNBOUND_KEY_BYTES: usize = 256;
 /// left out ([`MAX_UNBOUND`]).
 /// `protos` gets the pointer of every `__proto__` member of those objects
 /// (the body, `receipt_view`, `provenance`, a memory, a view entry, a conflict).
-pub(super) fn unbound_fields<'d>(body: Ref<'d>, kind: BodyKind, protos: &mut Vec<String>) -> (Vec<String>, bool) {
-    let mut out: Vec<String> = Vec::new();
-    let mut omitted = 0u8;
-    // Members the contract lists: deduped by (base, row) in a bitmask per
-    // base (no hashing, no key copy: a real body's unbound members are all
-    // contract rows, repeated in every memory).
-    let mut rows: Vec<(&'static str, u64)> = Vec::new();
-    // Other members: (base, key). The same pair always spells the same
-    // pointer and distinct pairs distinct pointers (tokens are escaped), so
-    // this dedupes pointers without building one per member.
-    let mut seen: HashSet<(&'static str, Cow<'d, str>)> = HashSet::new();
-    let mut add = |base: &'static str, row: Option<(usize, &'static str)>, k: Text<'d>| {
-        if let Some((i, name)) = row.filter(|(i, _)| *i < 64) {
-            let slot = match rows.iter().position(|(b, _)| std::ptr::eq(*b, base) || *b == base) {
-                Some(j) => j,
-                None => {
-                    rows.push((base, 0));
-                    rows.len() - 1
-                }
-            };
-            if rows[slot].1 & (1 << i) != 0 {
-                return;
+pub(super) fn unbound_fields<'d>(
+    contract: &Contract,
+    body: Ref<'d>,
+    kind: BodyKind,
+    protos: &mut Vec<String>,
+) -> (Vec<String>, bool) {
+    let Some(top) = body.as_object() else { return (Vec::new(), false) };
+    let mut walk = Walk { contract, out: Vec::new(), omitted: false, seen: HashSet::new(), bases: Vec::new(), protos };
+    walk.object(top, contract.object(kind.spec().kind), String::new(), String::new());
+    (walk.out, walk.omitted)
+}
+
+struct Walk<'c, 'd, 'p> {
+    contract: &'c Contract,
+    out: Vec<String>,
+    omitted: bool,
+    /// (base pattern index in `bases`, key): the same pair always spells the
+    /// same pointer and distinct pairs distinct pointers (tokens are
+    /// escaped), so this dedupes pointers without building one per member.
+    seen: HashSet<(usize, Cow<'d, str>)>,
+    /// The base patterns seen (`/memories/*`), interned, each with the
+    /// contract rows already listed under it: a bitmask by row index (no
+    /// hashing, no key copy: a real body's unbound members are all contract
+    /// rows, repeated in every memory).
+    bases: Vec<(String, u64)>,
+    protos: &'p mut Vec<String>,
+}
+
+impl<'d> Walk<'_, 'd, '_> {
+    fn base_index(&mut self, pattern: &str) -> usize {
+        match self.bases.iter().position(|(b, _)| b == pattern) {
+            Some(i) => i,
+            None => {
+                self.bases.push((pattern.to_string(), 0));
+                self.bases.len() - 1
             }
-            rows[slot].1 |= 1 << i;
-            if out.len() >= MAX_UNBOUND {
-                omitted = 1;
-            } else {
-                out.push(pointer(base, name));
-            }
+        }
+    }
+
+    fn add(&mut self, base: usize, k: Cow<'d, str>) {
+        if k.len() > MAX_UNBOUND_KEY_BYTES || self.out.len() >= MAX_UNBOUND {
+            // Not listed (nor remembered: a hostile body's million keys are not hashed twice).
+            self.omitted = true;
+        } else if !self.seen.contains(&(base, k.clone())) {
+            self.out.push(pointer(&self.bases[base].0, &k));
+            self.seen.insert((base, k));
+        }
+    }
+
+    /// [`Self::add`] for the member of contract row `row` (named `name`).
+    fn add_row(&mut self, base: usize, row: usize, name: &'static str) {
+        if row >= 64 {
+            return self.add(base, Cow::Borrowed(name));
+        }
+        let mask = &mut self.bases[base].1;
+        if *mask & (1 << row) != 0 {
             return;
         }
-        let k = k.to_str_lossy();
-        if k.len() > MAX_UNBOUND_KEY_BYTES || out.len() >= MAX_UNBOUND {
-            // Not listed (nor remembered: a hostile body's million keys are not hashed twice).
-            omitted = 1;
-        } else if !seen.contains(&(base, k.clone())) {
-            out.push(pointer(base, &k));
-            seen.insert((base, k));
+        *mask |= 1 << row;
+        if self.out.len() >= MAX_UNBOUND {
+            self.omitted = true;
+        } else {
+            self.out.push(pointer(&self.bases[base].0, name));
         }
-    };
-    let Some(top) = body.as_object() else { return (Vec::new(), false) };
-    let spec = if kind == BodyKind::Recall { &contract::RECALL_RESPONSE } else { &contract::CONTEXT_RESPONSE };
-    let is_proto = |k: Text<'_>| k.as_bytes() == b"__proto__";
-    // The members of one object `o` (at `at`, listed under `base`) that `spec` does not bind.
-    let object = |o: crate::json::Members<'d>,
-                  spec: &ObjectSpec,
-                  base: &'static str,
-                  at: &dyn Fn() -> String,
-                  add: &mut dyn FnMut(&'static str, Option<(usize, &'static str)>, Text<'d>),
-                  protos: &mut Vec<String>| {
-        let fields = spec.fields;
-        let n = fields.len();
-        // The server writes the contract's order: try the row after the last one found first.
-        let mut next = 0;
+    }
+
+    /// The members of `o` (an object of `spec`, at `at`; `pattern` for
+    /// `unbound_fields`), then the objects its bound rows nest.
+    fn object(&mut self, o: Members<'d>, spec: &ObjectSpec, at: String, pattern: String) {
+        let base = self.base_index(&pattern);
+        let mut lookup = spec.lookup();
         for (k, _) in o.iter() {
             if is_proto(k) {
-                protos.push(pointer(&at(), "__proto__"));
+                self.protos.push(pointer(&at, "__proto__"));
                 continue;
             }
-            let kb = k.as_bytes();
-            match (0..n).map(|j| (next + j) % n).find(|&i| fields[i].name.as_bytes() == kb) {
-                Some(i) => {
-                    next = i + 1;
-                    if !fields[i].bind.is_bound() {
-                        add(base, Some((i, fields[i].name)), k);
+            let k = k.to_str_lossy();
+            match lookup.row(&k) {
+                Some((i, f)) => {
+                    if !f.bind.is_bound() {
+                        self.add_row(base, i, f.name);
                     }
                 }
                 None => {
-                    if !spec.rest.is_bound() {
-                        add(base, None, k);
+                    if !lookup.rest().is_bound() {
+                        self.add(base, k);
                     }
                 }
             }
         }
-    };
-    let items = |list: Option<Ref<'d>>,
-                 spec: &ObjectSpec,
-                 base: &'static str,
-                 add: &mut dyn FnMut(&'static str, Option<(usize, &'static str)>, Text<'d>),
-                 protos: &mut Vec<String>| {
-        if let Some(list) = list.and_then(Ref::as_array) {
-            for (i, item) in list.iter().enumerate() {
-                if let Some(o) = item.as_object() {
-                    object(o, spec, base, &|| at_index(base.trim_end_matches("/*"), i), add, protos);
+        let nested = ObjectKind::ALL.iter().flat_map(|&kind| {
+            spec.fields.iter().filter_map(move |f| match f.bind {
+                Bind::Items { of, .. } if of == kind => Some((of, f.name, true)),
+                Bind::Object(of) if of == kind => Some((of, f.name, false)),
+                _ => None,
+            })
+        });
+        for (of, name, items) in nested {
+            let inner = self.contract.object(of);
+            let (at, pattern) = (pointer(&at, name), pointer(&pattern, name));
+            match o.get(name) {
+                Some(v) if items => {
+                    let Some(list) = v.as_array() else { continue };
+                    let pattern = pointer(&pattern, "*");
+                    for (i, item) in list.iter().enumerate() {
+                        if let Some(io) = item.as_object() {
+                            self.object(io, inner, at_index(&at, i), pattern.clone());
+                        }
+                    }
                 }
+                Some(v) => {
+                    if let Some(vo) = v.as_object() {
+                        self.object(vo, inner, at, pattern);
+                    }
+                }
+                None => {}
             }
         }
-    };
-    object(top, spec, "", &String::new, &mut add, protos);
-    items(body.get("memories"), &contract::MEMORY, "/memories/*", &mut add, protos);
-    if let Some(view) = body.get("receipt_view").and_then(Ref::as_object) {
-        object(view, &contract::RECEIPT_VIEW, "/receipt_view", &|| "/receipt_view".to_string(), &mut add, protos);
-        items(view.get("memories_used"), &contract::VIEW_MEMORY, "/receipt_view/memories_used/*", &mut add, protos);
     }
-    if kind == BodyKind::Context {
-        if let Some(prov) = body.get("provenance").and_then(Ref::as_object) {
-            object(prov, &contract::PROVENANCE, "/provenance", &|| "/provenance".to_string(), &mut add, protos);
-        }
-        items(body.get("open_conflicts"), &contract::CONFLICT, "/open_conflicts/*", &mut add, protos);
-    }
-    (out, omitted > 0)
+}
+
+fn is_proto(k: Text<'_>) -> bool {
+    k.as_bytes() == b"__proto__"
 }

@@ -1,11 +1,12 @@
-//! `receipt_view.memories_used[j]` against the result with that id.
+//! `receipt_view.memories_used[j]` against the receipt's `results[j]`.
 
 use super::super::checks::sha256_of;
 use super::super::report::pointer;
-use super::compare::{at_index, bound_digest_is, describe, py_eq, same_instant, str_of};
+use super::compare::{at_index, bound_digest_is, describe, digest_eq, py_eq, same_instant, str_of};
 use super::memories::PRIVACY_HINT;
 use super::tally::p;
-use super::Binder;
+use super::{at_path, compared, content_member, path_pointer, Binder, Compare};
+use crate::contract::ObjectKind;
 use crate::json::{self, Ref};
 
 impl<'d> Binder<'_, 'd> {
@@ -23,11 +24,16 @@ impl<'d> Binder<'_, 'd> {
         let Some(used) = used.and_then(Ref::as_array) else { return };
         // The server lists every result, in the receipt's order (the view's
         // `memories_used` is built from the response's memories, which are
-        // the results): the same count, and entry j names result j.
+        // the results): the same count, and entry j names result j (the
+        // contract's `Match::Index` pairing).
         let n = self.results.len();
         self.fields.check(self.report, used.len() == n, p("/receipt_view/memories_used"), p(&self.results_ptr), || {
             format!("receipt_view.memories_used lists {} memories, the receipt binds {} results", used.len(), n)
         });
+        let spec = self.contract.object(ObjectKind::ViewMemory);
+        // The pairing key (`id`) is compared below, with its own message.
+        let rows: Vec<_> = compared(spec).into_iter().filter(|(key, _, _)| *key != "id").collect();
+        let content = content_member(spec);
         for (j, u) in used.iter().enumerate() {
             if u.as_object().is_none() {
                 self.fields.fail_if(
@@ -64,36 +70,48 @@ impl<'d> Binder<'_, 'd> {
                 },
             );
             if same {
-                self.view_memory(j, u, j);
+                self.view_memory(j, u, j, &rows, content);
             }
         }
     }
 
-    /// `memories_used[j]` (`u`) against `results[i]`.
-    fn view_memory(&mut self, j: usize, u: Ref<'d>, i: usize) {
+    /// `memories_used[j]` (`u`) against `results[i]`: the contract's
+    /// compared view-memory members (`rows`), then its `content` member.
+    fn view_memory(
+        &mut self,
+        j: usize,
+        u: Ref<'d>,
+        i: usize,
+        rows: &[(&'static str, &'static str, Compare)],
+        (key, bound_key): (&'static str, &'static str),
+    ) {
         let r = self.results[i];
         let up = || at_index("/receipt_view/memories_used", j);
         let rp = || at_index(&self.results_ptr, i);
-        for (key, instant) in [("source", false), ("score", false), ("event_time", true)] {
+        for &(key, path, how) in rows {
             let Some(v) = u.get(key) else { continue };
-            let bound = r.get(key);
-            let ok = if instant { same_instant(Some(v), bound) } else { py_eq(Some(v), bound) };
+            let bound = at_path(r, path);
+            let ok = match how {
+                Compare::Instant => same_instant(Some(v), bound),
+                Compare::Digest => digest_eq(Some(v), bound),
+                Compare::Value => py_eq(Some(v), bound),
+            };
             self.fields.check(
                 self.report,
                 ok,
                 || pointer(&up(), key),
-                || pointer(&rp(), key),
+                || path_pointer(&rp(), path),
                 || format!("memories_used[{j}].{key} {} vs bound {}", describe(Some(v)), describe(bound)),
             );
         }
         self.fields.string_or_absent(
             self.report,
-            u.get("content"),
-            || pointer(&up(), "content"),
-            || pointer(&rp(), "content_hash"),
-            &|| format!("memories_used[{j}].content"),
+            u.get(key),
+            || pointer(&up(), key),
+            || pointer(&rp(), bound_key),
+            &|| format!("memories_used[{j}].{key}"),
         );
-        let Some(text) = str_of(u.get("content")) else { return };
+        let Some(text) = str_of(u.get(key)) else { return };
         if self.privacy {
             self.content_skipped += 1;
             return;
@@ -102,13 +120,13 @@ impl<'d> Binder<'_, 'd> {
             Some(Some((seen, h))) if json::bytes_eq(seen, text.as_bytes()) => h.clone(),
             _ => sha256_of(text),
         };
-        let got = r.get("content_hash");
+        let got = r.get(bound_key);
         let ok = bound_digest_is(got, &h);
         self.content.check(
             self.report,
             ok,
-            || pointer(&up(), "content"),
-            || pointer(&rp(), "content_hash"),
+            || pointer(&up(), key),
+            || pointer(&rp(), bound_key),
             || format!("SHA256(content) {h} vs bound content_hash {}{}", describe(got), PRIVACY_HINT),
         );
     }

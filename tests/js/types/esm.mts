@@ -143,6 +143,7 @@ import type { VerifiedRequest, VerifyingFetchOptions, VerifiedResponse } from "l
 interface MyResponse { ok: boolean; status: number; json(): Promise<unknown>; text(): Promise<string>; arrayBuffer(): Promise<ArrayBuffer> }
 declare function myFetch(input: string | { href: string }, init?: { method?: string; body?: string }): Promise<MyResponse>;
 const verifiedFetch: typeof myFetch = createVerifyingFetch(myFetch, {
+  baseUrl: "https://lians.example",
   onInvalid: "report",
   given: { privacy_minimal: true, expected_sha256: "ab" },
   onVerified: (r: VerificationReport, req: VerifiedRequest) => {
@@ -153,13 +154,38 @@ const verifiedFetch: typeof myFetch = createVerifyingFetch(myFetch, {
   trustedPublicKey: "k",
   expectedKeyId: "id",
 });
-const opts: VerifyingFetchOptions = { onInvalid: "throw" };
+const opts: VerifyingFetchOptions = { baseUrl: "https://lians.example", onInvalid: "throw" };
+const several: VerifyingFetchOptions = { baseUrls: ["https://a.example", { href: "https://b.example/api" }] };
 // @ts-expect-error unknown option name
-createVerifyingFetch(myFetch, { onInvlid: "throw" });
+createVerifyingFetch(myFetch, { baseUrl: "https://lians.example", onInvlid: "throw" });
 // @ts-expect-error the query comes from each request
-createVerifyingFetch(myFetch, { given: { query: "q" } });
+createVerifyingFetch(myFetch, { baseUrl: "https://lians.example", given: { query: "q" } });
 // @ts-expect-error onInvalid is "throw" or "report"
-createVerifyingFetch(myFetch, { onInvalid: "ignore" });
+createVerifyingFetch(myFetch, { baseUrl: "https://lians.example", onInvalid: "ignore" });
+// @ts-expect-error the scope is required
+createVerifyingFetch(myFetch, { onInvalid: "report" });
+// @ts-expect-error the scope is required
+createVerifyingFetch(myFetch);
+// @ts-expect-error baseUrl or baseUrls, not both
+createVerifyingFetch(myFetch, { baseUrl: "https://a.example", baseUrls: ["https://b.example"] });
+
+// The result is typed as the base fetch's response plus `liansVerification` (tsc --strict reads it).
+async function readsTheReport(): Promise<boolean> {
+  const vf = createVerifyingFetch(myFetch, { baseUrl: "https://lians.example" });
+  const res = await vf("https://lians.example/v1/recall", { method: "POST", body: '{"query":"q"}' });
+  const report: VerificationReport | undefined = res.liansVerification;
+  const status: number = res.status; // the base response's own members are kept
+  const asVerified: VerifiedResponse = res;
+  void [status, asVerified];
+  return report?.valid ?? false;
+}
+// Over the default (global) fetch type too.
+async function readsTheReportGlobal(): Promise<string[]> {
+  const vf = createVerifyingFetch(undefined, { baseUrl: "https://lians.example" });
+  const res = await vf("https://lians.example/v1/context");
+  return res.liansVerification?.failures ?? [];
+}
+void [several, readsTheReport, readsTheReportGlobal];
 try {
   scoreMemory("{");
 } catch (e) {
@@ -173,6 +199,6 @@ try {
   }
 }
 declare const verified: VerifiedResponse;
-const verifiedReport: VerificationReport = verified.liansVerification;
+const verifiedReport: VerificationReport | undefined = verified.liansVerification;
 const made: ScoreErrorClass = new ScoreErrorClass("invalid_value", "m", "/x");
 void [verifiedFetch, opts, verifiedReport, made];

@@ -142,10 +142,16 @@ for (const mode of ["bundler", "node16", "nodenext"]) {
   entry(`tsc-${mode}`, () => run(path.join(BIN, "tsc"), ["-p", `ts/tsconfig.${mode}.json`]));
 }
 
-entry("attw", () =>
-  // The .wasm subpaths are assets, not modules: nothing for TypeScript to resolve.
-  run(path.join(BIN, "attw"), [tarball, "--format", "ascii", "--no-emoji", "--exclude-entrypoints", "./lians_score_bg.wasm", "./lians_score_bg.wasm?module", "./lians_score.wasm"]),
-);
+// Every subpath, the .wasm ones included (they have types: js/wasm.d.ts), with no exclusion.
+entry("attw", () => run(path.join(BIN, "attw"), [tarball, "--format", "ascii", "--no-emoji"]));
+
+// publint on the tarball: --strict fails on warnings too. Its one suggestion (a
+// "type" field) is declined: www/*.js are ES modules read by Node through syntax
+// detection, and "type": "commonjs" would break them.
+entry("publint", async () => {
+  const out = await run(path.join(BIN, "publint"), ["run", "--strict", tarball]);
+  check(!/^(Errors|Warnings):/m.test(out), `publint:\n${out}`);
+});
 
 entry("vite", async () => {
   // index.html + main.js at the root, `vite build`: the .wasm is emitted from new URL(..., import.meta.url).

@@ -12,6 +12,7 @@
 //! and inspecting them recursively is safe; the printer is iterative anyway.
 
 mod doc;
+mod error_row;
 mod number;
 mod parse;
 pub mod pointer;

@@ -2,7 +2,7 @@
 //!
 //! * [`Options::CANONICAL`]: `json.dumps(v, sort_keys=True, separators=(",", ":"))`
 //!   with the default `ensure_ascii=True` — the text the Lians server hashes
-//!   (spec §1). Keys sort by code point (= WTF-8 byte order), every
+//!   (spec `ranking-receipts.md` §1). Keys sort by code point (= WTF-8 byte order), every
 //!   non-printable-ASCII code point is written `\uXXXX` in lowercase hex,
 //!   astral characters as surrogate pairs, lone surrogates alone.
 //! * [`Options::COMPACT`]: `json.dumps(v, ensure_ascii=False, separators=(",", ":"))`:

@@ -1,6 +1,6 @@
 //! `math.exp` as CPython computes it on Linux: glibc's `exp`, bit for bit.
 //!
-//! The reference's freshness is `exp(-log(2) · age_days / 90)` (spec §4.4),
+//! The reference's freshness is `exp(-log(2) · age_days / 90)` (spec `scoring-admission.md` §4.4),
 //! evaluated by CPython's `math.exp`, which calls the C library's `exp`. On
 //! glibc ≥ 2.28 (and musl ≥ 1.1.20, ARM's optimized-routines, from which both
 //! took it) that is the table algorithm below. Rust's `f64::exp` is the

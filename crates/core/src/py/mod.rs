@@ -6,5 +6,6 @@
 
 pub mod exp;
 pub mod float;
+pub mod string;
 pub mod time;
 pub mod unicode;

@@ -22,7 +22,7 @@
 
 use chrono::{Datelike, NaiveDate};
 
-use crate::json::PyStr;
+use crate::py::string::PyStr;
 use crate::{Error, ErrorCode, Result};
 
 const MICROS_PER_SEC: i64 = 1_000_000;

@@ -291,7 +291,7 @@ pub fn is_py_space(c: char) -> bool {
 }
 
 /// Whether `c` is in one of the tokenizer's unsegmented-script ranges
-/// (spec §3.4 step 3, inclusive): Thai, Lao, Myanmar, Khmer, Hiragana and
+/// (spec `scoring-admission.md` §3.4 step 3, inclusive): Thai, Lao, Myanmar, Khmer, Hiragana and
 /// Katakana, CJK Extension A, CJK Unified Ideographs, Hangul syllables, CJK
 /// Compatibility Ideographs. Not CJK Extension B+, Hangul Jamo, half-width
 /// katakana or U+3007.
@@ -510,7 +510,7 @@ mod tests {
         assert_eq!(TABLES_DUMP_SHA256.len(), 64);
     }
 
-    // ---- §7.2 casefold hazards, one by one
+    // ---- `scoring-admission.md` §7.2 casefold hazards, one by one
     #[test]
     fn casefold_sharp_s() {
         assert_eq!(casefold("ß"), "ss");
@@ -579,7 +579,7 @@ mod tests {
         assert_eq!(out, "Éab");
     }
 
-    // ---- §7.2 lower()
+    // ---- `scoring-admission.md` §7.2 lower()
     #[test]
     fn lower_is_not_casefold() {
         assert_eq!(lower("ß"), "ß");
@@ -628,7 +628,7 @@ mod tests {
         }
     }
 
-    // ---- §7.3 Py-word
+    // ---- `scoring-admission.md` §7.3 Py-word
     #[test]
     fn word_chars() {
         for c in ['²', '½', '①', 'Ⅻ', '〇', '٣', '３', 'a', 'Z', '0', 'é', '贷', 'ｸ', '𠀀', 'ǅ', 'ꭰ']
@@ -651,7 +651,7 @@ mod tests {
         }
     }
 
-    // ---- §7.4 decimal
+    // ---- `scoring-admission.md` §7.4 decimal
     #[test]
     fn decimals() {
         assert_eq!(decimal_value('7'), Some(7));
@@ -671,7 +671,7 @@ mod tests {
         assert!(!is_decimal('Ⅻ'));
     }
 
-    // ---- §7.5 spaces
+    // ---- `scoring-admission.md` §7.5 spaces
     #[test]
     fn spaces_are_exactly_the_29() {
         let expected: Vec<u32> = (0x09..=0x0D)
@@ -702,7 +702,7 @@ mod tests {
         assert_eq!(py_strip(""), "");
     }
 
-    // ---- §3.4 unsegmented ranges
+    // ---- `scoring-admission.md` §3.4 unsegmented ranges
     #[test]
     fn unsegmented_ranges() {
         for cp in [

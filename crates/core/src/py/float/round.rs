@@ -8,7 +8,7 @@ use super::*;
 /// Python `round(x, 6)`: the decimal with 6 places nearest to the exact
 /// binary value of `x` (ties to even only on exact ties), as the nearest
 /// double. Rust's `{:.6}` formatting is exact, so formatting and parsing back
-/// gives the same result (verified against CPython on 702k values, spec §3.2).
+/// gives the same result (verified against CPython on 702k values, spec `scoring-admission.md` §3.2).
 pub fn round6(x: f64) -> f64 {
     if !x.is_finite() {
         return x;
@@ -73,7 +73,7 @@ pub fn round6_exact(x: f64) -> f64 {
 }
 
 /// CPython 3.12 `sum(values)` for floats (start value int 0): Neumaier
-/// compensated summation (spec §6.3). For an empty input returns `0.0`
+/// compensated summation (spec `scoring-admission.md` §6.3). For an empty input returns `0.0`
 /// (Python would return the int 0; callers never sum nothing).
 pub fn sum_py312(values: &[f64]) -> f64 {
     let mut iter = values.iter().copied();

@@ -437,7 +437,7 @@ fn round6_is_python_round() {
 
 #[test]
 fn sum_is_cpython_312_neumaier() {
-    // Spec §6.3: compensated summation can differ from left-to-right.
+    // Spec `scoring-admission.md` §6.3: compensated summation can differ from left-to-right.
     let xs = [0.1, 0.2, 0.3];
     let naive: f64 = xs.iter().sum();
     assert_eq!(naive, 0.6000000000000001);

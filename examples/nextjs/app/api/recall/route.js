@@ -7,9 +7,11 @@ import { createVerifyingFetch, LiansVerificationError } from "lians-score/verify
 
 export const runtime = "edge";
 
-const verifiedFetch = createVerifyingFetch(fetch);
+// Only the Lians server's answers are verified (the scope); any other request passes through.
+let verifiedFetch;
 
 export async function POST(request) {
+  verifiedFetch ??= createVerifyingFetch(fetch, { baseUrl: process.env.LIANS_URL });
   const { query, agent_id = process.env.LIANS_AGENT_ID ?? "example-agent", k = 5 } = await request.json();
   if (typeof query !== "string") return Response.json({ error: "query must be a string" }, { status: 400 });
   try {
