@@ -666,16 +666,20 @@ pub fn recall_receipt(n: usize) -> ReceiptCase {
         let content_hash = receipt::sha256_hex(text.as_bytes());
         let src = source.clone().map(Value::str).unwrap_or(Value::Null);
         let mut neighbors = Object::new();
+        // The body's neighbour members (the server always sends all twelve, null where none).
+        let mut before = (Value::Null, Value::Null, Value::Null);
         if mode == "deep" && rng.chance(0.3) {
             let nmeta = metadata(&mut rng);
             let ncontent = content(&mut rng, 120, false);
             let nhash = receipt::sha256_hex(ncontent.as_bytes());
             let mhash = json::canonical_sha256(&nmeta);
             let t = format!("{}+00:00", &past_time(&mut rng, 1500)[..19]);
+            let nid = rng.uuid();
+            before = (Value::str(ncontent.as_str()), Value::str(nid.as_str()), nmeta.clone());
             neighbors.insert(
                 "before",
                 obj(vec![
-                    ("id", Value::str(rng.uuid())),
+                    ("id", Value::str(nid.as_str())),
                     ("content_hash", Value::str(nhash.as_str())),
                     ("event_time", s(&t)),
                     ("ingestion_time", s(&t)),
@@ -709,6 +713,9 @@ pub fn recall_receipt(n: usize) -> ReceiptCase {
             ("ingestion_time", s(&event)),
             ("valid_from", s(&event)),
             ("valid_to", Value::Null),
+            ("superseded_by", Value::Null),
+            ("supersession_confidence", Value::Null),
+            ("barrier_group", Value::Null),
             ("importance", f(round6(rng.unit()))),
             ("source", src.clone()),
             ("content_hash", Value::str(content_hash.as_str())),
@@ -716,6 +723,18 @@ pub fn recall_receipt(n: usize) -> ReceiptCase {
             ("metadata", meta),
             ("score", f(score)),
             ("score_breakdown", Value::Object(bd.clone())),
+            ("context_before", before.0),
+            ("context_after", Value::Null),
+            ("context_before_id", before.1),
+            ("context_after_id", Value::Null),
+            ("context_before_metadata", before.2),
+            ("context_after_metadata", Value::Null),
+            ("context_before_2", Value::Null),
+            ("context_after_2", Value::Null),
+            ("context_before_2_id", Value::Null),
+            ("context_after_2_id", Value::Null),
+            ("context_before_2_metadata", Value::Null),
+            ("context_after_2_metadata", Value::Null),
         ]));
         let reasons = match bd.get("reasons") {
             Some(Value::Array(r)) => Value::Array(r.iter().take(5).cloned().collect()),

@@ -392,6 +392,8 @@ export type VerificationFailure =
   | "score_mismatch"
   | "order_violation"
   | "non_finite_number"
+  /** `NaN` / `Infinity` outside the hashed receipt or manifest: `JSON.parse` cannot read the body. */
+  | "non_json_number"
   | "manifest_hash_mismatch"
   | "pack_hash_mismatch"
   | "signature_invalid"

@@ -139,7 +139,7 @@ live_airtight() {
     echo "skipped: no live bodies in $OUT/live (no CPython 3.12 / Lians venv here)"
     return 0
   fi
-  LIANS_AIRTIGHT_BODIES_DIR="$OUT/live" node --test --test-reporter=spec tests/js/airtight.test.mjs
+  LIANS_AIRTIGHT_BODIES_DIR="$OUT/live" node --test --test-reporter=spec tests/js/airtight.test.mjs tests/js/closed-world.test.mjs
 }
 
 # Includes the native conformance run (scoring and receipts, judged by the vendored checkers).

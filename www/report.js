@@ -5,7 +5,7 @@ import { h, replace } from './dom.js';
 // Plain names for the verifier's check codes (a code names the failure it guards against).
 const CHECK_LABELS = {
   malformed_json: 'Well-formed JSON', nesting_too_deep: 'Nesting depth', unsupported_schema: 'Schema',
-  non_finite_number: 'All numbers finite', receipt_hash_mismatch: 'Receipt hash', query_hash_mismatch: 'Query hash',
+  non_finite_number: 'All numbers finite', non_json_number: 'Readable by JSON.parse', receipt_hash_mismatch: 'Receipt hash', query_hash_mismatch: 'Query hash',
   content_hash_mismatch: 'Memory content hash', neighbor_hash_mismatch: 'Neighbour hashes', context_hash_mismatch: 'Context text hash',
   retrieval_receipt_mismatch: 'Linked recall receipt', score_mismatch: 'score = final_score', order_violation: 'Result order',
   stage_chain: 'Ranking stage chain', rank_calibration: 'Rank calibration', body_mismatch: 'Body agrees with receipt',

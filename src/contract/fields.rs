@@ -292,14 +292,24 @@ pub struct Lookup {
 impl Lookup {
     /// How the member `name` is bound.
     pub fn bind_of(&mut self, name: &str) -> Bind {
+        self.row(name).map_or(self.rest, |(_, f)| f.bind)
+    }
+
+    /// The row of the member `name` (its index in the object's members), if any.
+    pub fn row(&mut self, name: &str) -> Option<(usize, &'static FieldSpec)> {
         let n = self.spec.len();
         for k in 0..n {
             let i = (self.next + k) % n;
             if self.spec[i].name == name {
                 self.next = i + 1;
-                return self.spec[i].bind;
+                return Some((i, &self.spec[i]));
             }
         }
+        None
+    }
+
+    /// How a member no row names is bound (the object's `rest`).
+    pub fn rest(&self) -> Bind {
         self.rest
     }
 }
@@ -516,17 +526,20 @@ pub const CONFLICT: ObjectSpec = ObjectSpec {
 };
 
 /// A context body's `provenance` (a dict literal of `assemble_context`).
+/// lians-sdk 0.5.0 writes all seven members; the receipt corpus's context
+/// bodies (another real server) only the two hashes: the five unbound ones
+/// are optional.
 pub const PROVENANCE: ObjectSpec = ObjectSpec {
     kind: ObjectKind::Provenance,
     rest: Unbound,
     fields: &[
-        t("as_of", true, IsoFormat, Unbound),
-        f("total_candidates", Integer, false, Unbound),
-        f("query_variants", Array, false, Unbound),
+        optional(t("as_of", true, IsoFormat, Unbound)),
+        optional(f("total_candidates", Integer, false, Unbound)),
+        optional(f("query_variants", Array, false, Unbound)),
         f("recall_receipt_sha256", Str, false, Bind::Digest("retrieval_receipt_sha256")),
         f("context_receipt_sha256", Str, false, Bind::ReceiptHash),
-        f("provenance_coverage", Number, false, Unbound),
-        f("mode", Str, false, Unbound),
+        optional(f("provenance_coverage", Number, false, Unbound)),
+        optional(f("mode", Str, false, Unbound)),
     ],
 };
 
@@ -546,7 +559,7 @@ pub const RECEIPT_VIEW: ObjectSpec = ObjectSpec {
         f("headline", Str, false, Unbound),
         t("reference_time", true, Encoded, Unbound),
         t("as_of", true, Encoded, Unbound),
-        f("memories_used", Array, false, Bind::Items { of: ObjectKind::ViewMemory, path: "results", by: Match::Id }),
+        f("memories_used", Array, false, Bind::Items { of: ObjectKind::ViewMemory, path: "results", by: Match::Index }),
         f("memories_excluded", Array, false, Unbound),
         f("exclusion_scope", Str, false, Unbound),
         f("open_conflicts", Integer, false, Unbound),
@@ -555,7 +568,7 @@ pub const RECEIPT_VIEW: ObjectSpec = ObjectSpec {
     ],
 };
 
-/// `receipt_view.memories_used[j]`, bound to the result with its `id`.
+/// `receipt_view.memories_used[j]`, bound to the receipt's `results[j]` (the same count, order and ids).
 pub const VIEW_MEMORY: ObjectSpec = ObjectSpec {
     kind: ObjectKind::ViewMemory,
     rest: Unbound,

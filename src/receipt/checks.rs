@@ -230,13 +230,97 @@ pub(crate) fn pins_and_finiteness(
             format!("pinned expected_sha256 {} vs recomputed {}", expected, sha),
         );
     }
-    match find_non_finite(receipt, rptr) {
+    // (The parser counted the document's non-finite floats: none, no scan.)
+    let any = receipt.doc_has_non_finite();
+    let found = if any { find_non_finite(receipt, rptr) } else { None };
+    // The body's own (already invalid with one in the receipt: reported once).
+    let in_body = any && found.is_none();
+    match found {
         Some((at, n)) => report.fail(
             CheckCode::NonFiniteNumber,
             &at,
             format!("{n} NaN/infinite number(s); the first is here (pydantic would have sent null)"),
         ),
         None => report.pass(CheckCode::NonFiniteNumber, rptr, "every number is finite"),
+    }
+    if let (Some(body), true) = (body, in_body) {
+        if let Some(members) = body.as_object() {
+            let rest = members.iter().filter(|(k, _)| k.as_bytes() != b"receipt");
+            non_json_numbers(report, rest.map(|(k, v)| (k.to_str_lossy().into_owned(), v)));
+        }
+    }
+}
+
+/// An integer spelled `-0` anywhere in a recall/context wire: Python's
+/// encoder never writes one (it has no integer -0), the receipt's hash and
+/// every comparison read it as 0, a JavaScript client reads -0. A failed
+/// `body_mismatch` at the first one (the parser counted them: none, no scan).
+pub(crate) fn negative_zero_ints(report: &mut ReportBuilder, root: Ref<'_>) {
+    if !root.doc_has_negative_zero_int() {
+        return;
+    }
+    // Depth-first, in document order, with the path of the open containers.
+    fn find(v: Ref<'_>, path: &mut Vec<String>) -> bool {
+        match v.kind() {
+            Kind::Int(_) => v.is_negative_zero(),
+            Kind::Array(items) => items.iter().enumerate().any(|(i, x)| {
+                path.push(i.to_string());
+                let hit = find(x, path);
+                if !hit {
+                    path.pop();
+                }
+                hit
+            }),
+            Kind::Object(members) => members.iter().any(|(k, x)| {
+                path.push(k.to_str_lossy().into_owned());
+                let hit = find(x, path);
+                if !hit {
+                    path.pop();
+                }
+                hit
+            }),
+            _ => false,
+        }
+    }
+    let mut path = Vec::new();
+    if find(root, &mut path) {
+        let at = path.iter().fold(String::new(), |p, k| pointer(&p, k));
+        report.fail(
+            CheckCode::BodyMismatch,
+            &at,
+            "an integer -0: no server writes one (Python's encoder writes 0), the receipt and its hash read it as 0, \
+             and a JavaScript client reads -0"
+                .to_string(),
+        );
+    }
+}
+
+/// `non_json_number`: the first NaN/infinite number among `members` (a
+/// body's members outside its receipt, or a pack's outside its manifest),
+/// each at `/<key>`. Reported only when there is one (a body without any
+/// prints no check of this code).
+pub(crate) fn non_json_numbers<'a, T: Tree<'a>>(
+    report: &mut ReportBuilder,
+    members: impl Iterator<Item = (String, T)>,
+) {
+    let mut first: Option<String> = None;
+    let mut count = 0;
+    for (k, v) in members {
+        if let Some((at, n)) = find_non_finite(v, &pointer("", &k)) {
+            first.get_or_insert(at);
+            count += n;
+        }
+    }
+    if let Some(at) = first {
+        report.fail(
+            CheckCode::NonJsonNumber,
+            &at,
+            format!(
+                "{count} NaN/infinite number(s) outside the hashed receipt, the first here: JSON.parse and \
+                 res.json() cannot read NaN or Infinity (the body is unusable to a JavaScript client), and no \
+                 server sends any of them"
+            ),
+        );
     }
 }
 

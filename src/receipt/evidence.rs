@@ -10,11 +10,11 @@
 use ed25519_dalek::{Signature, Verifier, VerifyingKey};
 
 use super::base64::decode_strict;
-use super::checks::{self, find_non_finite, hex_eq};
+use super::checks::{self, find_non_finite, hex_eq, non_json_numbers};
 use super::given::Given;
 use super::hash::sha256_hex;
 use super::report::{pointer, BoundReceipt, CheckCode, ReportBuilder, VerificationReport};
-use crate::contract::{Bind, EVIDENCE_PACK};
+use crate::contract::{Bind, EVIDENCE_PACK, PACK_SIGNATURE};
 use crate::hash::sha256_hex_fed;
 use crate::json::{self, Ref, Value, WriteOptions};
 
@@ -102,7 +102,7 @@ fn verify_pack(wire: &str, options: &Value) -> ReportBuilder {
     for (k, v) in pack.iter() {
         // The manifest: every member the contract says the signature covers
         // (all but the control fields `manifest_hash`, `signature`, `pack_hash`).
-        if k.as_str().map_or(true, |k| EVIDENCE_PACK.bind_of(k) == Bind::Signed) {
+        if !is_control(k.as_str()) {
             members.push((k.as_bytes(), Member::Node(v)));
         }
     }
@@ -157,6 +157,8 @@ fn verify_pack(wire: &str, options: &Value) -> ReportBuilder {
         }
         None => report.pass(CheckCode::NonFiniteNumber, "", "every number in the manifest is finite"),
     }
+    let controls = pack.iter().filter(|(k, _)| is_control(k.as_str()));
+    non_json_numbers(&mut report, controls.map(|(k, v)| (String::from_utf8_lossy(k.as_bytes()).into_owned(), v)));
 
     // manifest_hash: exact string comparison.
     let manifest_hash = root.get("manifest_hash");
@@ -198,7 +200,47 @@ fn verify_pack(wire: &str, options: &Value) -> ReportBuilder {
     };
     signature_checks(&mut report, signature, &message, &g);
     bound_receipts(&mut report, root);
+    report.out.unbound_fields = signature_unbound(signature, &g);
     report
+}
+
+/// The pack's members outside the manifest (`PACK_CONTROL_FIELDS` of the
+/// engine's `evidence_signing.py`): the manifest is every member the
+/// contract says the signature covers (all but the control fields
+/// `manifest_hash`, `signature`, `pack_hash`).
+fn is_control(k: Option<&str>) -> bool {
+    k.is_some_and(|k| EVIDENCE_PACK.bind_of(k) != Bind::Signed)
+}
+
+/// The `signature` members that neither the signature nor the caller's
+/// pins cover, by the contract's `PACK_SIGNATURE` rows. The Ed25519
+/// signature covers the manifest only, and `pack_hash` is recomputable by
+/// anyone, so a rewritten `signature` block with a recomputed `pack_hash`
+/// still verifies: its `identity_note` (the server's words, not signed), any
+/// member the server does not write (an added `approved_by`), and each
+/// [`Bind::Pinned`] member (`key_id`, `public_key`) the caller does not pin
+/// (an unpinned key proves only that *someone* signed). The checked members
+/// (`status`; for a signed pack `algorithm` and the signature `value`) are
+/// verified above.
+fn signature_unbound(signature: Option<Ref<'_>>, g: &Given) -> Vec<String> {
+    let Some(sig) = signature.and_then(Ref::as_object) else { return Vec::new() };
+    let signed = sig.get("status").and_then(Ref::as_str) == Some("signed");
+    let mut lookup = PACK_SIGNATURE.lookup();
+    let mut out = Vec::new();
+    for (k, _) in sig.iter() {
+        let name = String::from_utf8_lossy(k.as_bytes());
+        let bound = match lookup.bind_of(&name) {
+            // `status` is checked whatever it says; the others only in a signed pack.
+            Bind::Checked => signed || name == "status",
+            Bind::Signature => signed,
+            Bind::Pinned(given) => g.pins(given),
+            _ => false,
+        };
+        if !bound && out.len() < 200 {
+            out.push(pointer("/signature", &name));
+        }
+    }
+    out
 }
 
 fn field<'a>(sig: Option<Ref<'a>>, name: &str) -> Option<Ref<'a>> {

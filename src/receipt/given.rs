@@ -214,6 +214,20 @@ fn unknown_fields(report: &mut ReportBuilder, given: &Value) {
 }
 
 impl Given {
+    /// Whether the caller pins the string field `name` (a contract
+    /// [`Bind::Pinned`](crate::contract::fields::Bind::Pinned) name); false
+    /// for a name that is no pin.
+    pub fn pins(&self, name: &str) -> bool {
+        match name {
+            "expected_sha256" => self.expected_sha256.is_some(),
+            "trusted_public_key" => self.trusted_public_key.is_some(),
+            "expected_key_id" => self.expected_key_id.is_some(),
+            "query" => self.query.is_some(),
+            "context_text" => self.context_text.is_some(),
+            _ => false,
+        }
+    }
+
     /// Read `given`. `null` is an empty given; any other non-object is an
     /// `invalid_given` failure (and nothing is checked).
     pub fn read(given: &Value, report: &mut ReportBuilder) -> Given {

@@ -52,6 +52,12 @@ pub enum CheckCode {
     OrderViolation,
     /// The hashed value holds a NaN or an infinity (the server would have sent `null`).
     NonFiniteNumber,
+    /// Outside what is hashed (a response body's other members; an Evidence
+    /// Pack's `signature`, `manifest_hash`, `pack_hash`), the wire holds
+    /// `NaN`, `Infinity`, `-Infinity` or a number beyond the float range:
+    /// `JSON.parse` / `res.json()` reject the first three outright, and no
+    /// server sends any of them (Python's encoder would have refused them).
+    NonJsonNumber,
     /// An Evidence Pack's `manifest_hash` differs from the recomputed one.
     ManifestHashMismatch,
     /// An Evidence Pack's `pack_hash` differs from the recomputed one.
@@ -94,6 +100,7 @@ impl CheckCode {
         CheckCode::ScoreMismatch,
         CheckCode::OrderViolation,
         CheckCode::NonFiniteNumber,
+        CheckCode::NonJsonNumber,
         CheckCode::ManifestHashMismatch,
         CheckCode::PackHashMismatch,
         CheckCode::SignatureInvalid,
@@ -121,6 +128,7 @@ impl CheckCode {
             CheckCode::ScoreMismatch => "score_mismatch",
             CheckCode::OrderViolation => "order_violation",
             CheckCode::NonFiniteNumber => "non_finite_number",
+            CheckCode::NonJsonNumber => "non_json_number",
             CheckCode::ManifestHashMismatch => "manifest_hash_mismatch",
             CheckCode::PackHashMismatch => "pack_hash_mismatch",
             CheckCode::SignatureInvalid => "signature_invalid",

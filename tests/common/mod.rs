@@ -133,7 +133,14 @@ pub fn mutate_scalar(v: Value) -> Value {
         Value::Bool(b) => Value::Bool(!b),
         Value::Int(d) if &*d == "0" => Value::int(1),
         Value::Int(d) => Value::Int(format!("{d}1").into()),
-        Value::Float(f) => Value::Float(if f == 0.0 { 1.0 } else { f * 1.5 }),
+        // (Finite: a server never sends an infinity, and the verifier rejects one anywhere.)
+        Value::Float(f) => Value::Float(if f == 0.0 {
+            1.0
+        } else if (f * 1.5).is_finite() {
+            f * 1.5
+        } else {
+            f / 1.5
+        }),
         Value::Str(s) => {
             let mut b = s.as_bytes().to_vec();
             b.push(b'x');

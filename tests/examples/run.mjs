@@ -34,6 +34,9 @@ import { liansAvailable, startLians } from "../live/server.mjs";
 import { startTamperingProxy } from "../live/proxy.mjs";
 import { tamperAt, editString } from "../live/tamper.mjs";
 import { run as sh, start as startProc, freePort, waitFor, check } from "../js/proc.mjs";
+import { createServer } from "node:http";
+import * as liansScore from "lians-score";
+import { closedWorldCases } from "../js/closed-world-cases.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const EXAMPLES = path.join(ROOT, "examples");
@@ -236,6 +239,33 @@ example("cloudflare-worker", async () => {
   } finally {
     proxy.tamper = false;
     await proc.stop();
+  }
+  // Issue #28's six classes (its recall and context cases) from an upstream answering each
+  // case's bytes (`?case=N`): 502, never passed on, with the failed check's code at its pointer.
+  const cases = closedWorldCases(liansScore).filter((c) => c.kind !== "pack");
+  const upstream = createServer((req, res) => {
+    const c = cases[Number(new URL(req.url, "http://x").searchParams.get("case"))];
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(c ? c.text : "{}");
+  });
+  await new Promise((r) => upstream.listen(0, "127.0.0.1", r));
+  const port2 = await freePort();
+  const guard2 = `http://127.0.0.1:${port2}`;
+  const proc2 = start(path.join(ROOT, "node_modules/.bin/workerd"), ["serve", "workerd.capnp", "--socket-addr", `http=127.0.0.1:${port2}`], {
+    cwd: dir,
+    env: { ...ENV, LIANS_URL: `http://127.0.0.1:${upstream.address().port}` },
+  });
+  try {
+    await waitFor(`${guard2}/livez`, proc2);
+    for (const [i, c] of cases.entries()) {
+      const res = await fetch(`${guard2}/v1/${c.kind}?case=${i}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ agent_id: AGENT, query: c.query }) });
+      const report = await res.json();
+      const hit = (report.checks ?? []).some((k) => k.code === c.code && k.pointer === c.pointer);
+      check(res.status === 502 && report.error === "lians_verification_failed" && hit, `guard, ${c.cls} (${c.name}): ${res.status} ${JSON.stringify(report).slice(0, 400)}`);
+    }
+  } finally {
+    await proc2.stop();
+    upstream.close();
   }
 });
 

@@ -142,8 +142,9 @@ pub(super) fn at_index(base: &str, i: usize) -> String {
     pointer(base, &i.to_string())
 }
 
-/// Python `==` on parsed JSON values, numbers by value (`1 == 1.0`), objects
-/// as dicts (order-insensitive), booleans distinct from numbers. A missing
+/// Python `==` on parsed JSON values, numbers by value (`1 == 1.0`) but
+/// zeros by their sign as JavaScript reads it (`-0` is not `0`), objects as
+/// dicts (order-insensitive), booleans distinct from numbers. A missing
 /// value (`None`) stands for `null`.
 pub(super) fn py_eq(a: Option<Ref<'_>>, b: Option<Ref<'_>>) -> bool {
     let null = null_or_missing;
@@ -151,7 +152,11 @@ pub(super) fn py_eq(a: Option<Ref<'_>>, b: Option<Ref<'_>>) -> bool {
     match (a.kind(), b.kind()) {
         (Kind::Null, Kind::Null) => true,
         (Kind::Bool(x), Kind::Bool(y)) => x == y,
-        (Kind::Int(_) | Kind::Float(_), Kind::Int(_) | Kind::Float(_)) => num_eq_values(a, b),
+        // Numbers by value, and zeros by the sign JavaScript reads (`-0`
+        // for a bound `0` is another number to a client: `Object.is`, `1/x`).
+        (Kind::Int(_) | Kind::Float(_), Kind::Int(_) | Kind::Float(_)) => {
+            num_eq_values(a, b) && a.is_negative_zero() == b.is_negative_zero()
+        }
         (Kind::Str(x), Kind::Str(y)) => json::bytes_eq(x.as_bytes(), y.as_bytes()),
         (Kind::Array(x), Kind::Array(y)) => {
             x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| py_eq(Some(p), Some(q)))
@@ -203,6 +208,14 @@ pub(super) fn same_instant(a: Option<Ref<'_>>, b: Option<Ref<'_>>) -> bool {
             if x.as_bytes() == y.as_bytes() {
                 return true;
             }
+            // Otherwise only the server encoder's own spelling (pydantic's
+            // `YYYY-MM-DDTHH:MM:SS[.ffffff]` with `Z` or `±HH:MM`): Python's
+            // `fromisoformat` reads many more ("2026-04-02(09:00:00Z",
+            // "20260402T090000+0000", a `+15:00` day shift...), which
+            // `new Date()` reads as Invalid Date or another instant.
+            if !is_server_time(x.as_bytes()) {
+                return false;
+            }
             match (PyDateTime::parse(&x.to_str_lossy()), PyDateTime::parse(&y.to_str_lossy())) {
                 // The same instant, and naive only where the bound time is
                 // naive: JavaScript's `Date` reads a naive date-time as local
@@ -218,6 +231,40 @@ pub(super) fn same_instant(a: Option<Ref<'_>>, b: Option<Ref<'_>>) -> bool {
             }
         }
         _ => py_eq(a, b),
+    }
+}
+
+/// An aware date-time as the server's JSON encoder spells it:
+/// `YYYY-MM-DDTHH:MM:SS`, optionally `.` and six digits, then `Z` or
+/// `±HH:MM` (the ranges are checked by the parse that follows). Every
+/// JavaScript engine's `Date.parse` reads this form (ECMA-262's date-time
+/// string format, with extra fraction digits) as the instant Python reads.
+pub(super) fn is_server_time(t: &[u8]) -> bool {
+    let digits = |r: std::ops::Range<usize>| t.get(r).is_some_and(|s| s.iter().all(u8::is_ascii_digit));
+    let head = t.len() >= 19
+        && digits(0..4)
+        && t[4] == b'-'
+        && digits(5..7)
+        && t[7] == b'-'
+        && digits(8..10)
+        && t[10] == b'T'
+        && digits(11..13)
+        && t[13] == b':'
+        && digits(14..16)
+        && t[16] == b':'
+        && digits(17..19);
+    if !head {
+        return false;
+    }
+    let rest = &t[19..];
+    let rest = match rest.first() {
+        Some(b'.') if digits(20..26) => &rest[7..],
+        _ => rest,
+    };
+    match rest {
+        b"Z" => true,
+        [b'+' | b'-', h1, h2, b':', m1, m2] => [h1, h2, m1, m2].iter().all(|c| c.is_ascii_digit()),
+        _ => false,
     }
 }
 
@@ -258,6 +305,36 @@ mod tests {
         assert!(eq_with(r#""2026-04-02T09:00:00""#, r#""2026-04-02T09:00:00""#, same_instant));
         assert!(eq_with(r#""2026-04-02T10:00:00+01:00""#, r#""2026-04-02T09:00:00+00:00""#, same_instant));
         assert!(!eq_with(r#""2026-04-02T09:00:01Z""#, r#""2026-04-02T09:00:00""#, same_instant));
+        // Only the server encoder's spelling, or the bound text itself.
+        for t in [
+            "2026-04-02(09:00:00Z",
+            "2026-04-02T09:00:00z",
+            "2026-04-02T09:00:00+0000",
+            "2026-04-02T09:00:00+00",
+            "2026-04-02T09:00:00+00:00:00",
+            "2026-04-02T09:00:00.000Z",
+            "2026-04-02T09:00:00,000000Z",
+            "20260402T090000Z",
+            "2026-04-02T09:00Z",
+            "2026-04-03 00:00:00+15:00",
+            "2026-04-02T09:00:00.0000000Z",
+        ] {
+            assert!(!eq_with(&format!("{t:?}"), r#""2026-04-02T09:00:00""#, same_instant), "{t}");
+        }
+        for t in [
+            "2026-04-02T09:00:00Z",
+            "2026-04-02T09:00:00.000000Z",
+            "2026-04-03T00:00:00+15:00",
+            "2026-04-02T04:00:00-05:00",
+        ] {
+            assert!(eq_with(&format!("{t:?}"), r#""2026-04-02T09:00:00+00:00""#, same_instant), "{t}");
+        }
+        // -0 is not 0 to a client; -0.0 is -0.0.
+        assert!(!eq_with("-0", "0", py_eq));
+        assert!(!eq_with("-0.0", "0.0", py_eq));
+        assert!(!eq_with("0", "-0.0", py_eq));
+        assert!(eq_with("-0", "-0.0", py_eq));
+        assert!(eq_with("0", "0.0", py_eq));
         let doc = json::parse_doc("null").unwrap();
         assert!(same_instant(Some(doc.root()), None));
         assert!(py_eq(None, Some(doc.root())));

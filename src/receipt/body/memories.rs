@@ -13,8 +13,9 @@ use crate::contract::{NeighbourPart, ObjectKind, NEIGHBOURS};
 use crate::json::{self, Kind, Members, Ref, Text, Value};
 
 pub(super) const PRIVACY_HINT: &str =
-    " (if the memory was written in privacy-minimal mode its content_hash is an HMAC that no \
-client can recompute: pass given.privacy_minimal = true to skip this comparison)";
+    " (a memory written in privacy-minimal mode binds HMAC-SHA256(server secret, content) as its \
+content_hash, not SHA-256: the text then differs from nothing a client can compute, and only the holder \
+of the server's secret can check it, by recomputing that HMAC over this content)";
 
 /// The members of a bound `context_neighbors[pos]` entry (the contract's
 /// [`NEIGHBOUR_ENTRY`]): id, content hash, metadata hash.

@@ -55,13 +55,12 @@
 mod compare;
 mod memories;
 mod mirrors;
+mod required;
 mod tally;
 mod unbound;
 mod view;
 
-use std::collections::HashMap;
-
-use super::checks::{result_index, results};
+use super::checks::results;
 use super::given::Given;
 use super::report::{pointer, CheckCode, ReportBuilder};
 use crate::contract::{self, Bind, Contract, ObjectKind, ObjectSpec, SchemaSpec, Wire};
@@ -112,6 +111,7 @@ pub(crate) fn bind(
 ) {
     let mut b = Binder::new(report, body, receipt, rptr, sha, kind, g.privacy_minimal, contract);
     b.shapes();
+    b.required();
     b.hash_pins();
     b.memories();
     b.view_memories();
@@ -192,8 +192,6 @@ struct Binder<'r, 'd> {
     privacy: bool,
     results: Vec<Ref<'d>>,
     results_ptr: String,
-    /// Index of the first result with each id.
-    index: HashMap<&'d [u8], usize>,
     content: Tally,
     neighbours: Tally,
     fields: Tally,
@@ -216,7 +214,6 @@ impl<'r, 'd> Binder<'r, 'd> {
         contract: &'r Contract,
     ) -> Binder<'r, 'd> {
         let results = results(receipt);
-        let index = result_index(&results);
         let memory_hashes = vec![None; results.len()];
         Binder {
             contract,
@@ -230,7 +227,6 @@ impl<'r, 'd> Binder<'r, 'd> {
             privacy,
             results,
             results_ptr: pointer(rptr, "results"),
-            index,
             content: Tally::new(CheckCode::ContentHashMismatch),
             neighbours: Tally::new(CheckCode::NeighborHashMismatch),
             fields: Tally::new(CheckCode::BodyMismatch),

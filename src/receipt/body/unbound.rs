@@ -48,17 +48,20 @@ struct Walk<'c, 'd, 'p> {
     /// same pointer and distinct pairs distinct pointers (tokens are
     /// escaped), so this dedupes pointers without building one per member.
     seen: HashSet<(usize, Cow<'d, str>)>,
-    /// The base patterns seen (`/memories/*`), interned.
-    bases: Vec<String>,
+    /// The base patterns seen (`/memories/*`), interned, each with the
+    /// contract rows already listed under it: a bitmask by row index (no
+    /// hashing, no key copy: a real body's unbound members are all contract
+    /// rows, repeated in every memory).
+    bases: Vec<(String, u64)>,
     protos: &'p mut Vec<String>,
 }
 
 impl<'d> Walk<'_, 'd, '_> {
     fn base_index(&mut self, pattern: &str) -> usize {
-        match self.bases.iter().position(|b| b == pattern) {
+        match self.bases.iter().position(|(b, _)| b == pattern) {
             Some(i) => i,
             None => {
-                self.bases.push(pattern.to_string());
+                self.bases.push((pattern.to_string(), 0));
                 self.bases.len() - 1
             }
         }
@@ -69,8 +72,25 @@ impl<'d> Walk<'_, 'd, '_> {
             // Not listed (nor remembered: a hostile body's million keys are not hashed twice).
             self.omitted = true;
         } else if !self.seen.contains(&(base, k.clone())) {
-            self.out.push(pointer(&self.bases[base], &k));
+            self.out.push(pointer(&self.bases[base].0, &k));
             self.seen.insert((base, k));
+        }
+    }
+
+    /// [`Self::add`] for the member of contract row `row` (named `name`).
+    fn add_row(&mut self, base: usize, row: usize, name: &'static str) {
+        if row >= 64 {
+            return self.add(base, Cow::Borrowed(name));
+        }
+        let mask = &mut self.bases[base].1;
+        if *mask & (1 << row) != 0 {
+            return;
+        }
+        *mask |= 1 << row;
+        if self.out.len() >= MAX_UNBOUND {
+            self.omitted = true;
+        } else {
+            self.out.push(pointer(&self.bases[base].0, name));
         }
     }
 
@@ -85,8 +105,17 @@ impl<'d> Walk<'_, 'd, '_> {
                 continue;
             }
             let k = k.to_str_lossy();
-            if !lookup.bind_of(&k).is_bound() {
-                self.add(base, k);
+            match lookup.row(&k) {
+                Some((i, f)) => {
+                    if !f.bind.is_bound() {
+                        self.add_row(base, i, f.name);
+                    }
+                }
+                None => {
+                    if !lookup.rest().is_bound() {
+                        self.add(base, k);
+                    }
+                }
             }
         }
         let nested = ObjectKind::ALL.iter().flat_map(|&kind| {

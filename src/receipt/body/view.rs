@@ -1,4 +1,4 @@
-//! `receipt_view.memories_used[j]` against the result with that id.
+//! `receipt_view.memories_used[j]` against the receipt's `results[j]`.
 
 use super::super::checks::sha256_of;
 use super::super::report::pointer;
@@ -10,8 +10,8 @@ use crate::contract::ObjectKind;
 use crate::json::{self, Ref};
 
 impl<'d> Binder<'_, 'd> {
-    /// `receipt_view.memories_used`: an array of objects, each naming a
-    /// receipt result whose fields it mirrors.
+    /// `receipt_view.memories_used`: an array of objects, entry j naming and
+    /// mirroring receipt result j.
     pub(super) fn view_memories(&mut self) {
         let used = self.body.get("receipt_view").and_then(|v| v.get("memories_used"));
         if let Some(list) = used.filter(|u| u.as_array().is_none()) {
@@ -22,8 +22,16 @@ impl<'d> Binder<'_, 'd> {
             });
         }
         let Some(used) = used.and_then(Ref::as_array) else { return };
+        // The server lists every result, in the receipt's order (the view's
+        // `memories_used` is built from the response's memories, which are
+        // the results): the same count, and entry j names result j (the
+        // contract's `Match::Index` pairing).
+        let n = self.results.len();
+        self.fields.check(self.report, used.len() == n, p("/receipt_view/memories_used"), p(&self.results_ptr), || {
+            format!("receipt_view.memories_used lists {} memories, the receipt binds {} results", used.len(), n)
+        });
         let spec = self.contract.object(ObjectKind::ViewMemory);
-        // The pairing key (`id`) is not compared again.
+        // The pairing key (`id`) is compared below, with its own message.
         let rows: Vec<_> = compared(spec).into_iter().filter(|(key, _, _)| *key != "id").collect();
         let content = content_member(spec);
         for (j, u) in used.iter().enumerate() {
@@ -38,18 +46,32 @@ impl<'d> Binder<'_, 'd> {
                 continue;
             }
             // (its __proto__ member: found by unbound_fields)
-            let id = str_of(u.get("id"));
-            let Some(&i) = id.and_then(|id| self.index.get(id.as_bytes())) else {
-                self.fields.check(
-                    self.report,
-                    false,
-                    || pointer(&at_index("/receipt_view/memories_used", j), "id"),
-                    p(&self.results_ptr),
-                    || format!("memories_used[{j}] names {}, which no receipt result has", describe(u.get("id"))),
-                );
+            let Some(&r) = self.results.get(j) else {
+                // Already reported by the count check: an entry no result binds.
                 continue;
             };
-            self.view_memory(j, u, i, &rows, content);
+            let (id, bound) = (u.get("id"), r.get("id"));
+            let same = str_of(id).is_some() && py_eq(id, bound);
+            self.fields.check(
+                self.report,
+                same,
+                || pointer(&at_index("/receipt_view/memories_used", j), "id"),
+                || pointer(&at_index(&self.results_ptr, j), "id"),
+                || {
+                    let named = match str_of(id).and_then(|id| {
+                        self.results
+                            .iter()
+                            .position(|r| str_of(r.get("id")).is_some_and(|b| b.as_bytes() == id.as_bytes()))
+                    }) {
+                        Some(i) => format!(" (result {i}'s id: the view repeats or reorders the results)"),
+                        None => String::new(),
+                    };
+                    format!("memories_used[{j}].id {} vs bound {}{named}", describe(id), describe(bound))
+                },
+            );
+            if same {
+                self.view_memory(j, u, j, &rows, content);
+            }
         }
     }
 

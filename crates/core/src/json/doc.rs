@@ -133,12 +133,26 @@ pub struct Doc<'a> {
     text: String,
     wtf8: Vec<u8>,
     root: u32,
+    /// How many floats are NaN or infinite (`NaN`, `Infinity`, `1e400`).
+    non_finite: u32,
+    /// How many integers are spelled `-0` (Python reads 0, JavaScript -0).
+    negative_zero_ints: u32,
     // Build state (empty once parsed).
     open_items: Vec<u32>,
     open_members: Vec<(Str<'a>, u32)>,
     /// Start of each open array in `open_items`.
     open_arrays: Vec<usize>,
     open_objects: Vec<Open<'a>>,
+}
+
+/// Python's digits of an integer node (`-0` is kept as its token).
+#[inline(always)]
+fn py_int(d: &str) -> &str {
+    if d == "-0" {
+        "0"
+    } else {
+        d
+    }
 }
 
 #[inline(always)]
@@ -222,6 +236,8 @@ impl<'a> Doc<'a> {
             text: String::new(),
             wtf8: Vec::new(),
             root: 0,
+            non_finite: 0,
+            negative_zero_ints: 0,
             open_items: spare.open_items,
             open_members: spare.open_members,
             open_arrays: Vec::new(),
@@ -240,6 +256,8 @@ impl<'a> Doc<'a> {
             text: String::new(),
             wtf8: Vec::new(),
             root: 0,
+            non_finite: 0,
+            negative_zero_ints: 0,
             open_items: Vec::new(),
             open_members: Vec::new(),
             open_arrays: Vec::new(),
@@ -268,6 +286,8 @@ impl<'a> Doc<'a> {
         self.text.clear();
         self.wtf8.clear();
         self.root = 0;
+        self.non_finite = 0;
+        self.negative_zero_ints = 0;
         self.open_items.clear();
         self.open_members.clear();
         self.open_arrays.clear();
@@ -317,12 +337,18 @@ impl<'a> Sink<'a> for Doc<'a> {
         if digits == "0" {
             return word(inline::SPECIAL, 5, 0);
         }
+        if digits == "-0" {
+            self.negative_zero_ints += 1;
+        }
         match self.inline(inline::INT, digits) {
             Some(w) => w,
             None => self.push(Node::Int(digits)),
         }
     }
     fn float(&mut self, f: f64, lexeme: Option<&'a str>) -> u32 {
+        if !f.is_finite() {
+            self.non_finite += 1;
+        }
         let Some(l) = lexeme else {
             // NaN, Infinity, -Infinity.
             return word(
@@ -670,7 +696,7 @@ impl<'d> Ref<'d> {
         match self.node() {
             Node::Null => Shape::Null,
             Node::Bool(b) => Shape::Bool(b),
-            Node::Int(d) => Shape::Int(d),
+            Node::Int(d) => Shape::Int(py_int(d)),
             Node::Repr(lexeme) => Shape::Lexeme(lexeme),
             Node::Float(b) => Shape::Float(Node::float(b)),
             Node::Str(s) => Shape::Str(self.doc.text_of(s).as_bytes()),
@@ -686,7 +712,7 @@ impl<'d> Ref<'d> {
         match self.node() {
             Node::Null => Kind::Null,
             Node::Bool(b) => Kind::Bool(b),
-            Node::Int(d) => Kind::Int(d),
+            Node::Int(d) => Kind::Int(py_int(d)),
             Node::Float(b) => Kind::Float(Node::float(b)),
             Node::Repr(l) => Kind::Float(Node::repr(l)),
             Node::Str(s) => Kind::Str(doc.text_of(s)),
@@ -749,6 +775,34 @@ impl<'d> Ref<'d> {
             Node::Array(..) => "array",
             Node::Object(..) => "object",
         }
+    }
+
+    /// True for a number JavaScript reads as `-0` (`-0`, `-0.0`, `-1e-400`),
+    /// which Python reads as `0` or `-0.0`.
+    pub fn is_negative_zero(self) -> bool {
+        match self.node() {
+            Node::Int(d) => d == "-0",
+            Node::Float(b) => {
+                let f = Node::float(b);
+                f == 0.0 && f.is_sign_negative()
+            }
+            Node::Repr(l) => {
+                let f = Node::repr(l);
+                f == 0.0 && f.is_sign_negative()
+            }
+            _ => false,
+        }
+    }
+
+    /// False when no float of the whole document (not only this node's
+    /// subtree) is NaN or infinite: a scan for one can be skipped.
+    pub fn doc_has_non_finite(self) -> bool {
+        self.doc.non_finite > 0
+    }
+
+    /// False when no integer of the whole document is spelled `-0`.
+    pub fn doc_has_negative_zero_int(self) -> bool {
+        self.doc.negative_zero_ints > 0
     }
 
     /// True for `null`.

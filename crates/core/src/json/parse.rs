@@ -199,7 +199,8 @@ pub(crate) trait Sink<'a> {
     type Value;
     fn null(&mut self) -> Self::Value;
     fn boolean(&mut self, b: bool) -> Self::Value;
-    /// Integer digits (`-0` already normalised to `0`).
+    /// Integer digits: Python's decimal text, except that `-0` comes as
+    /// its token `-0` (Python reads 0, JavaScript `-0`); sinks normalise it.
     fn int(&mut self, digits: &'a str) -> Self::Value;
     /// A float; `lexeme` is its number token (None for `NaN`/`Infinity`).
     fn float(&mut self, f: f64, lexeme: Option<&'a str>) -> Self::Value;
@@ -238,7 +239,7 @@ impl<'a> Sink<'a> for Tree {
         Value::Bool(b)
     }
     fn int(&mut self, digits: &'a str) -> Value {
-        Value::Int(digits.into())
+        Value::Int(if digits == "-0" { "0" } else { digits }.into())
     }
     fn float(&mut self, f: f64, _lexeme: Option<&'a str>) -> Value {
         Value::Float(f)
@@ -667,7 +668,9 @@ impl<'a> Parser<'a> {
                     start,
                 ));
             }
-            Ok(Number::Int(if digits == "0" { "0" } else { token }))
+            // `-0` stays `-0` (the sinks normalise it; the document keeps the
+            // sign a JavaScript reader sees); `0` is `0`.
+            Ok(Number::Int(token))
         }
     }
 
