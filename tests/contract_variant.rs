@@ -3,7 +3,7 @@
 //! verifiers' `_with` entry points take a contract; the plain ones use
 //! `Contract::LIANS`). The server's context body carries `token_estimate`,
 //! which its context receipt also binds as `budget.estimated_tokens`
-//! (spec §7); lians-sdk 0.5.0's contract leaves it unbound. One row binds
+//! (spec `ranking-receipts.md` §7); lians-sdk 0.5.0's contract leaves it unbound. One row binds
 //! it: the real body still verifies, the member leaves `unbound_fields`, and
 //! an edit of it now fails at its pointer. Likewise a memory's `valid_from`
 //! bound to its result's `event_time` (equal in the real sample): a nested

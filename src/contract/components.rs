@@ -1,4 +1,4 @@
-//! The seven score components (spec §4–§5; the reference's `scoring.py`,
+//! The seven score components (spec `scoring-admission.md` §4–§5; the reference's `scoring.py`,
 //! recorded in `tests/data/contract/scoring.json`).
 
 /// A component's weight under one purpose, and where it stands in that

@@ -543,7 +543,7 @@ pub const PROVENANCE: ObjectSpec = ObjectSpec {
     ],
 };
 
-/// `receipt_view` (`lians.memory-receipt-view.v1`, spec §5): a projection
+/// `receipt_view` (`lians.memory-receipt-view.v1`, spec `ranking-receipts.md` §5): a projection
 /// outside every hash, of which the receipt binds its hash pin and the
 /// memories it names. Not in lians-sdk 0.5.0's models (its server does not
 /// send it); recorded from the real samples of a later server.

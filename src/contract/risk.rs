@@ -1,4 +1,4 @@
-//! The admission risk tags (spec §8.2, §9.1; the reference's `admission.py`,
+//! The admission risk tags (spec `scoring-admission.md` §8.2, §9.1; the reference's `admission.py`,
 //! recorded in `tests/data/contract/admission.json`).
 
 /// What a tag makes the admission decision do in `enforce` mode.

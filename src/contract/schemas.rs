@@ -35,7 +35,7 @@ impl SchemaSpec {
     }
 }
 
-/// `lians.recall-receipt.v2` (spec §2): a `RecallResult`.
+/// `lians.recall-receipt.v2` (spec `ranking-receipts.md` §2): a `RecallResult`.
 pub const RECALL_RECEIPT_V2: SchemaSpec = SchemaSpec {
     id: "lians.recall-receipt.v2",
     wire: Wire::Recall,
@@ -43,7 +43,7 @@ pub const RECALL_RECEIPT_V2: SchemaSpec = SchemaSpec {
     objects: &[ObjectKind::RecallResponse, ObjectKind::Memory, ObjectKind::ReceiptView, ObjectKind::ViewMemory],
 };
 
-/// `lians.context-receipt.v2` (spec §3): a `ContextResult`.
+/// `lians.context-receipt.v2` (spec `ranking-receipts.md` §3): a `ContextResult`.
 pub const CONTEXT_RECEIPT_V2: SchemaSpec = SchemaSpec {
     id: "lians.context-receipt.v2",
     wire: Wire::Context,
