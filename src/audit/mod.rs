@@ -55,7 +55,7 @@
 //! # What it cannot audit
 //! The retrieval score itself (embeddings, BM25, recency, neighbour
 //! smoothing), the exact per-facet ranks behind a rounded rrf (only that
-//! distinct ranks give them, [`replay`]), the similarities and the graph
+//! distinct ranks give them, `replay`), the similarities and the graph
 //! behind MMR and graph proximity (only what their bound values imply), the
 //! fields the receipt does not bind (per result, [`UNBOUND`]), and the candidate set ([`CANNOT_AUDIT`], stated in
 //! every report). Nor does it check integrity or authorship: that is

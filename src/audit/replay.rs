@@ -124,7 +124,7 @@ pub fn fused_rrf(weights: &[f64], ranks: &[u32], ceiling: f64) -> f64 {
 }
 
 /// All rank tuples `r ∈ 1..=floor` over `weights` (facet order) that give
-/// `target`; bounded by [`TUPLE_BUDGET`].
+/// `target`; bounded by `TUPLE_BUDGET`.
 pub fn rank_tuples(weights: &[f64], floor: u32, ceiling: f64, target: f64) -> (Option<Vec<Vec<u32>>>, bool) {
     let m = weights.len();
     let mut out: Vec<Vec<u32>> = Vec::new();
