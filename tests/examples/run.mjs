@@ -260,7 +260,8 @@ example("cloudflare-worker", async () => {
     for (const [i, c] of cases.entries()) {
       const res = await fetch(`${guard2}/v1/${c.kind}?case=${i}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ agent_id: AGENT, query: c.query }) });
       const report = await res.json();
-      const hit = (report.checks ?? []).some((k) => k.code === c.code && k.pointer === c.pointer);
+      // The guard's 502 body: { error, failures, report } (the verification report with its checks).
+      const hit = (report.report?.checks ?? []).some((k) => k.code === c.code && k.pointer === c.pointer && k.status === "failed");
       check(res.status === 502 && report.error === "lians_verification_failed" && hit, `guard, ${c.cls} (${c.name}): ${res.status} ${JSON.stringify(report).slice(0, 400)}`);
     }
   } finally {

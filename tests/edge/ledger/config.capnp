@@ -22,6 +22,7 @@ const worker :Workerd.Worker = (
     (name = "js/fetch.mjs", esModule = embed "../../../js/fetch.mjs"),
     (name = "js/names.mjs", esModule = embed "../../../js/names.mjs"),
     (name = "js/constants.mjs", esModule = embed "../../../js/constants.mjs"),
+    (name = "js/limits.mjs", esModule = embed "../../../js/limits.mjs"),
     (name = "js/ledger.mjs", esModule = embed "../../../js/ledger.mjs"),
     (name = "js/ledger-web.mjs", esModule = embed "../../../js/ledger-web.mjs"),
     (name = "js/guard.mjs", esModule = embed "../../../js/guard.mjs"),
