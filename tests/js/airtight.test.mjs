@@ -30,7 +30,7 @@ import assert from "node:assert/strict";
 import { readFileSync, readdirSync, existsSync } from "node:fs";
 import path from "node:path";
 import * as lians from "lians-score";
-import { ROOT, SAMPLES, RECEIPTS_FILE, mulberry32 } from "./helpers.mjs";
+import { ROOT, SAMPLES, RECEIPTS_FILE, mulberry32, verificationBodies } from "./helpers.mjs";
 import { Raw, Members, parseLexemes, ser, clone } from "./lexemes.mjs";
 
 const MAX_FAILED_PER_CODE = 100;
@@ -260,51 +260,7 @@ function mutationsAt(p, kind, v) {
 
 // ------------------------------------------------------------ bodies
 
-/** The bodies: the samples and the corpus's valid bodies, and the live
- * captures (test-output/live); with LIANS_AIRTIGHT_BODIES_DIR set, only that
- * directory's bodies (the CI step after the live capture). */
-function bodies() {
-  const out = [];
-  const only = process.env.LIANS_AIRTIGHT_BODIES_DIR;
-  if (only) return dirBodies(only);
-  for (const [file, kind] of [["recall-08-fast-filters-acme-tinyfloat.json", "recall"], ["context-01-deep-acme-summary.json", "context"]]) {
-    out.push({ name: `samples/${file}`, kind, text: readFileSync(path.join(SAMPLES, file), "utf8"), given: null, all: true });
-  }
-  for (const line of readFileSync(RECEIPTS_FILE, "utf8").split("\n")) {
-    if (!line.trim()) continue;
-    const c = JSON.parse(line);
-    if (!c.expected?.valid || (c.kind !== "recall" && c.kind !== "context") || typeof c.wire !== "string") continue;
-    let b;
-    try {
-      b = JSON.parse(c.wire);
-    } catch {
-      continue;
-    }
-    if (!b || typeof b !== "object" || !("receipt" in b) || c.wire.length > 1 << 20) continue;
-    out.push({ name: `corpus/${c.id}`, kind: c.kind, text: c.wire, given: c.given, all: false });
-  }
-  out.push(...dirBodies(path.join(ROOT, "test-output", "live")));
-  return out;
-}
 
-function dirBodies(dir) {
-  const out = [];
-  if (existsSync(dir)) {
-    for (const f of readdirSync(dir).filter((f) => f.endsWith(".json")).sort()) {
-      const text = readFileSync(path.join(dir, f), "utf8");
-      let b;
-      try {
-        b = JSON.parse(text);
-      } catch {
-        continue;
-      }
-      if (!b || typeof b !== "object" || !("receipt" in b)) continue;
-      const kind = String(b.receipt?.schema ?? "").includes("context") ? "context" : "recall";
-      out.push({ name: `live/${f}`, kind, text, given: null, all: false });
-    }
-  }
-  return out;
-}
 
 const verify = (kind, text, given) => (kind === "recall" ? lians.verifyRecallReceipt(text, given) : lians.verifyContextReceipt(text, given));
 
@@ -322,7 +278,7 @@ test("every mutation of a bound field is rejected unless a JSON.parse client rea
   const stats = new Map();
   const problems = [];
   let bodiesUsed = 0;
-  for (const b of bodies()) {
+  for (const b of verificationBodies().filter((b) => b.kind !== "pack")) {
     const given = b.given ?? null;
     const base = verify(b.kind, b.text, given ? { ...given, include_canonical: true } : { include_canonical: true });
     if (!base.valid || typeof base.canonical !== "string") continue;

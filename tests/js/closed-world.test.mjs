@@ -26,7 +26,7 @@ import { mkdtempSync, writeFileSync, readFileSync, readdirSync, existsSync, rmSy
 import { tmpdir } from "node:os";
 import path from "node:path";
 import * as lians from "lians-score";
-import { ROOT, SAMPLES, RECEIPTS_FILE, mulberry32 } from "./helpers.mjs";
+import { ROOT, SAMPLES, RECEIPTS_FILE, mulberry32, verificationBodies } from "./helpers.mjs";
 import { Raw, Members, Num, parseLexemes, ser, clone } from "./lexemes.mjs";
 import {
   CLASSES, closedWorldCases, judge, rewritePackSignature, PACK, PACK_KEY, PACK_KEY_ID, RECALL, CONTEXT,
@@ -122,56 +122,10 @@ test("the six classes through createVerifyingFetch: LiansVerificationError with 
 
 // ------------------------------------------------------------ bodies
 
-/** The samples and the corpus's valid bodies and the live captures (or only LIANS_AIRTIGHT_BODIES_DIR's). */
-function bodies() {
-  const out = [];
-  const only = process.env.LIANS_AIRTIGHT_BODIES_DIR;
-  if (only) return dirBodies(only);
-  out.push({ name: "samples/recall", kind: "recall", text: RECALL, given: null, all: true });
-  out.push({ name: "samples/context", kind: "context", text: CONTEXT, given: null, all: true });
-  for (const line of readFileSync(RECEIPTS_FILE, "utf8").split("\n")) {
-    if (!line.trim()) continue;
-    const c = JSON.parse(line);
-    if (!c.expected?.valid || (c.kind !== "recall" && c.kind !== "context") || typeof c.wire !== "string") continue;
-    let b;
-    try {
-      b = JSON.parse(c.wire);
-    } catch {
-      continue;
-    }
-    if (!b || typeof b !== "object" || !("receipt" in b) || c.wire.length > 1 << 20) continue;
-    out.push({ name: `corpus/${c.id}`, kind: c.kind, text: c.wire, given: c.given, all: false });
-  }
-  out.push(...dirBodies(path.join(ROOT, "test-output", "live")));
-  return out;
-}
-
-function dirBodies(dir) {
-  const out = [];
-  if (!existsSync(dir)) return out;
-  for (const f of readdirSync(dir).filter((f) => f.endsWith(".json")).sort()) {
-    const text = readFileSync(path.join(dir, f), "utf8");
-    let b;
-    try {
-      b = JSON.parse(text);
-    } catch {
-      continue;
-    }
-    if (!b || typeof b !== "object") continue;
-    if ("receipt" in b) {
-      out.push({ name: `live/${f}`, kind: String(b.receipt?.schema ?? "").includes("context") ? "context" : "recall", text, given: null, all: false });
-    } else if (b.signature && b.manifest_hash) {
-      const key = path.join(dir, "public_key.b64");
-      out.push({ name: `live/${f}`, kind: "pack", text, key: existsSync(key) ? readFileSync(key, "utf8").trim() : null });
-    }
-  }
-  return out;
-}
-
 /** Each body with its editable template (receipt as canonical text), when it verifies valid as it is and re-serialised. */
 function templates() {
   const out = [];
-  for (const b of bodies()) {
+  for (const b of verificationBodies()) {
     if (b.kind === "pack") continue;
     const given = b.given ?? null;
     const base = verify(b.kind, b.text, { ...(given ?? {}), include_canonical: true });
@@ -370,7 +324,7 @@ test("receipt_view.memories_used repeated, dropped or reordered: valid only when
 
 function packs() {
   const out = [{ name: "samples/pack", text: PACK, key: PACK_KEY, keyId: PACK_KEY_ID }];
-  for (const b of bodies()) if (b.kind === "pack" && b.key) out.push({ name: b.name, text: b.text, key: b.key, keyId: JSON.parse(b.text).signature?.key_id });
+  for (const b of verificationBodies()) if (b.kind === "pack" && b.key) out.push({ name: b.name, text: b.text, key: b.key, keyId: JSON.parse(b.text).signature?.key_id });
   return out;
 }
 

@@ -1,5 +1,5 @@
 // Shared helpers for the Node tests.
-import { readFileSync, existsSync } from "node:fs";
+import { readFileSync, readdirSync, existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
 
@@ -48,4 +48,55 @@ export function mulberry32(seed) {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/**
+ * The verifiable bodies the adversarial suites mutate: the two samples, the corpus's valid recall/context
+ * bodies and the live captures in test-output/live (recall, context and signed packs, as `kind` "pack" with
+ * the capture's `public_key.b64`), or only LIANS_AIRTIGHT_BODIES_DIR's.
+ */
+export function verificationBodies() {
+  const only = process.env.LIANS_AIRTIGHT_BODIES_DIR;
+  if (only) return dirBodies(only);
+  const out = [];
+  for (const [file, kind] of [["recall-08-fast-filters-acme-tinyfloat.json", "recall"], ["context-01-deep-acme-summary.json", "context"]]) {
+    out.push({ name: `samples/${file}`, kind, text: readFileSync(path.join(SAMPLES, file), "utf8"), given: null, all: true });
+  }
+  for (const line of readFileSync(RECEIPTS_FILE, "utf8").split("\n")) {
+    if (!line.trim()) continue;
+    const c = JSON.parse(line);
+    if (!c.expected?.valid || (c.kind !== "recall" && c.kind !== "context") || typeof c.wire !== "string") continue;
+    let b;
+    try {
+      b = JSON.parse(c.wire);
+    } catch {
+      continue;
+    }
+    if (!b || typeof b !== "object" || !("receipt" in b) || c.wire.length > 1 << 20) continue;
+    out.push({ name: `corpus/${c.id}`, kind: c.kind, text: c.wire, given: c.given, all: false });
+  }
+  out.push(...dirBodies(path.join(ROOT, "test-output", "live")));
+  return out;
+}
+
+function dirBodies(dir) {
+  const out = [];
+  if (!existsSync(dir)) return out;
+  for (const f of readdirSync(dir).filter((f) => f.endsWith(".json")).sort()) {
+    const text = readFileSync(path.join(dir, f), "utf8");
+    let b;
+    try {
+      b = JSON.parse(text);
+    } catch {
+      continue;
+    }
+    if (!b || typeof b !== "object") continue;
+    if ("receipt" in b) {
+      out.push({ name: `live/${f}`, kind: String(b.receipt?.schema ?? "").includes("context") ? "context" : "recall", text, given: null, all: false });
+    } else if (b.signature && b.manifest_hash) {
+      const key = path.join(dir, "public_key.b64");
+      out.push({ name: `live/${f}`, kind: "pack", text, key: existsSync(key) ? readFileSync(key, "utf8").trim() : null });
+    }
+  }
+  return out;
 }
