@@ -1,0 +1,57 @@
+// The Node entry's instance reset (issue #32, docs/edge-memory.md): the wasm memory a hostile
+// 32 MiB body leaves behind in the Node entry, what the next call finds, and what a reset costs.
+//   node bench/node-reset.mjs [ENTRY]      (default js/node.cjs; ENTRY is a node.cjs whose glue is
+//                                           ../dist/node/lians_score.js and has __lians_memory_bytes)
+// Wasm memory is exact (the glue's memory.buffer.byteLength); the times are wall-clock medians
+// (noisy on a shared machine: read them as an order of magnitude).
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { isDeepStrictEqual } from "node:util";
+import { bodyText } from "./memory-bodies.mjs";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const entry = path.resolve(process.argv[2] ?? path.join(ROOT, "js/node.cjs"));
+const require = createRequire(import.meta.url);
+const lib = require(entry);
+const glue = require(path.join(path.dirname(entry), "../dist/node/lians_score.js"));
+const MiB = 1 << 20;
+const mib = (n) => (n / MiB).toFixed(1);
+const mem = () => glue.__lians_memory_bytes();
+
+const wire = readFileSync(path.join(ROOT, "tests/data/samples/recall-08-fast-filters-acme-tinyfloat.json"));
+const small = () => lib.verifyRecallReceipt(wire);
+const expected = small();
+const base = mem();
+console.log(`entry ${process.argv[2] ?? "js/node.cjs"}: ${mib(base)} MiB of wasm memory after a small verification`);
+console.log("| 32 MiB hostile recall body (bytes) | wasm memory after it | after the next small call | resets | next result identical |");
+console.log("|---|---:|---:|---:|---|");
+for (const shape of ["members", "ints", "strings-utf8"]) {
+  const body = new TextEncoder().encode(bodyText("recall", shape, 32 * MiB - 4096));
+  const before = lib.memoryStats().resets;
+  lib.verifyRecallReceipt(body);
+  const after = mem();
+  const same = isDeepStrictEqual(small(), expected);
+  console.log(`| ${shape} (${mib(body.length)} MiB) | ${mib(after)} MiB | ${mib(mem())} MiB | ${lib.memoryStats().resets - before} | ${same} |`);
+}
+
+if (lib.memoryStats().resets > 0) {
+  const median = (xs) => xs.sort((a, b) => a - b)[xs.length >> 1];
+  const resets = [], warm = [], cold = [];
+  for (let i = 0; i < 200; i++) {
+    let t = performance.now();
+    small();
+    warm.push(performance.now() - t);
+    t = performance.now();
+    glue.__lians_reset();
+    resets.push(performance.now() - t);
+    t = performance.now();
+    small();
+    cold.push(performance.now() - t);
+  }
+  console.log(
+    `reset: ${median(resets).toFixed(3)} ms (median of 200); a small verification ${median(warm).toFixed(3)} ms on a warm ` +
+      `instance, ${median(cold).toFixed(3)} ms as the first call of a fresh one`,
+  );
+}
