@@ -20,7 +20,7 @@ export function createApi(initGlue, glue, names = API_NAMES) {
   let bodyCap = MAX_BODY_BYTES;
   let resetAt = RESET_MEMORY_BYTES;
   let ready = false;
-  /** Instances dropped so far (tests and benchmarks read it through api.instanceResets()). */
+  /** Instances dropped so far (memoryStats().resets). */
   let resets = 0;
   /** The one in-flight init() load, shared by concurrent callers. */
   let loading;
