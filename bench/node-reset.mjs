@@ -3,7 +3,9 @@
 //   node bench/node-reset.mjs [ENTRY]      (default js/node.cjs; ENTRY is a node.cjs whose glue is
 //                                           ../dist/node/lians_score.js and has __lians_memory_bytes)
 // Wasm memory is exact (the glue's memory.buffer.byteLength); the times are wall-clock medians
-// (noisy on a shared machine: read them as an order of magnitude).
+// (noisy on a shared machine: read them as an order of magnitude). Instructions, as
+// bench/wasm-instructions.sh counts them (N small verifications, each after a reset with --reset):
+//   node bench/node-reset.mjs --count N [--reset]   under valgrind --tool=callgrind, N = 20 and 120
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -12,6 +14,18 @@ import { isDeepStrictEqual } from "node:util";
 import { bodyText } from "./memory-bodies.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const count = process.argv.indexOf("--count");
+if (count > 0) {
+  const lib = createRequire(import.meta.url)(path.join(ROOT, "js/node.cjs"));
+  const glue = createRequire(import.meta.url)(path.join(ROOT, "dist/node/lians_score.js"));
+  const wire = readFileSync(path.join(ROOT, "tests/data/samples/recall-08-fast-filters-acme-tinyfloat.json"));
+  const reset = process.argv.includes("--reset");
+  for (let i = Number(process.argv[count + 1]); i > 0; i--) {
+    if (reset) glue.__lians_reset();
+    if (!lib.verifyRecallReceipt(wire).valid) throw new Error("invalid");
+  }
+  process.exit(0);
+}
 const entry = path.resolve(process.argv[2] ?? path.join(ROOT, "js/node.cjs"));
 const require = createRequire(import.meta.url);
 const lib = require(entry);
