@@ -6,6 +6,9 @@
 // (noisy on a shared machine: read them as an order of magnitude). Instructions, as
 // bench/wasm-instructions.sh counts them (N small verifications, each after a reset with --reset):
 //   node bench/node-reset.mjs --count N [--reset]   under valgrind --tool=callgrind, N = 20 and 120
+// An ordinary large call must not reset: scoreCandidates on a batch given as a string, 15 times
+// through this entry and through OTHER (e.g. main's js/node.cjs), interleaved, median wall time:
+//   node bench/node-reset.mjs --batch OTHER BATCH.jsonl      (BATCH: bench/reference/make_batch.py)
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -14,6 +17,23 @@ import { isDeepStrictEqual } from "node:util";
 import { bodyText } from "./memory-bodies.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const batch = process.argv.indexOf("--batch");
+if (batch > 0) {
+  const require = createRequire(import.meta.url);
+  const libs = { this: require(path.join(ROOT, "js/node.cjs")), other: require(path.resolve(process.argv[batch + 1])) };
+  const text = readFileSync(process.argv[batch + 2], "utf8");
+  const times = { this: [], other: [] };
+  for (let i = 0; i < 15; i++) {
+    for (const name of i % 2 ? ["other", "this"] : ["this", "other"]) {
+      const t = performance.now();
+      libs[name].scoreCandidates(null, text);
+      times[name].push(performance.now() - t);
+    }
+  }
+  const median = (xs) => xs.sort((a, b) => a - b)[xs.length >> 1].toFixed(1);
+  console.log(`scoreCandidates(null, string) median ms: this ${median(times.this)} (${libs.this.memoryStats().resets} resets), other ${median(times.other)}`);
+  process.exit(0);
+}
 const count = process.argv.indexOf("--count");
 if (count > 0) {
   const lib = createRequire(import.meta.url)(path.join(ROOT, "js/node.cjs"));

@@ -22,6 +22,8 @@ const MAX_BODY_BYTES = 33554432; // 32 MiB
 const EDGE_MAX_BODY_BYTES = 4194304; // 4 MiB
 /** Wasm memory (bytes) past which an entry drops its instance after a call and instantiates a fresh one (src/api/limits.rs RESET_MEMORY_BYTES). */
 const RESET_MEMORY_BYTES = 33554432; // 32 MiB
+/** The same threshold in the Node entries (js/node.cjs), whose body cap is the whole 32 MiB (src/api/limits.rs NODE_RESET_MEMORY_BYTES). */
+const NODE_RESET_MEMORY_BYTES = 134217728; // 128 MiB
 // END GENERATED
 
 /** The functions whose first argument is a body (JSON text or its UTF-8 bytes). */
@@ -124,4 +126,4 @@ function readLimits(limits, current) {
   return next;
 }
 
-module.exports = { checkBody, readLimits, MAX_BODY_BYTES, EDGE_MAX_BODY_BYTES, RESET_MEMORY_BYTES, BODY_NAMES };
+module.exports = { checkBody, readLimits, MAX_BODY_BYTES, EDGE_MAX_BODY_BYTES, RESET_MEMORY_BYTES, NODE_RESET_MEMORY_BYTES, BODY_NAMES };

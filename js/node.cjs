@@ -5,16 +5,17 @@
 // init()/initSync() are no-ops kept for API symmetry with the browser entry.
 // Body caps and the instance reset as in js/core.mjs (js/limits.mjs,
 // docs/edge-memory.md): the default cap is the library's 32 MiB, and after a
-// call that left the wasm memory over resetMemoryBytes the glue instantiates
+// call that left the wasm memory over resetMemoryBytes (default 128 MiB,
+// NODE_RESET_MEMORY_BYTES in src/api/limits.rs) the glue instantiates
 // a fresh instance from the same compiled module (its __lians_reset, appended
 // by scripts/embed-wasm.mjs), so one hostile body does not pin its memory for
 // the life of the process.
 const glue = require("../dist/node/lians_score.js");
 const { LiansScoreError, LiansVerificationError, adopting } = require("./errors.cjs");
 const { verifyingFetchFor } = require("./fetch.cjs");
-const { BODY_NAMES, MAX_BODY_BYTES, RESET_MEMORY_BYTES, checkBody, readLimits } = require("./limits.cjs");
+const { BODY_NAMES, MAX_BODY_BYTES, NODE_RESET_MEMORY_BYTES, checkBody, readLimits } = require("./limits.cjs");
 
-let limits = { maxBodyBytes: MAX_BODY_BYTES, resetMemoryBytes: RESET_MEMORY_BYTES };
+let limits = { maxBodyBytes: MAX_BODY_BYTES, resetMemoryBytes: NODE_RESET_MEMORY_BYTES };
 /** Instances dropped so far (memoryStats().resets). */
 let resets = 0;
 /** Calls in progress: a call re-entered from a getter of its own argument must not swap the instance under it. */

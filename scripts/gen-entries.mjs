@@ -49,6 +49,7 @@ const blocks = {
       limit("The library's cap on JSON text (bytes of UTF-8): the Node and browser entries' default", "MAX_BODY_BYTES", "MAX_TEXT_BYTES"),
       limit("The default cap of the workerd and edge-light entries (bytes): see docs/edge-memory.md", "EDGE_MAX_BODY_BYTES"),
       limit("Wasm memory (bytes) past which an entry drops its instance after a call and instantiates a fresh one", "RESET_MEMORY_BYTES"),
+      limit("The same threshold in the Node entries (js/node.cjs), whose body cap is the whole 32 MiB", "NODE_RESET_MEMORY_BYTES"),
     ].join("\n"),
   ],
 };

@@ -24,6 +24,7 @@
 //! | [`MAX_GIVEN_KEY_BYTES`] | 1,024 | receipt `given`: each memory id and neighbour position | `too_large` at the key |
 //! | [`EDGE_MAX_BODY_BYTES`] | 4 MiB | default body cap of the JS edge entries (workerd, edge-light; full and verify-only) | `too_large` at `""`, in JS |
 //! | [`RESET_MEMORY_BYTES`] | 32 MiB | wasm memory after a call past which the JS entries start a fresh instance | a fresh instance |
+//! | [`NODE_RESET_MEMORY_BYTES`] | 128 MiB | the same, in the Node entries | a fresh instance |
 //!
 //! Strings in a receipt `given` (plaintext contents, `context_text`,
 //! metadata text) may each be up to [`MAX_TEXT_BYTES`]. A receipt's own
@@ -80,6 +81,13 @@ pub const EDGE_MAX_BODY_BYTES: usize = 4 * MIB;
 /// and instantiates a fresh one from the same compiled module (wasm memory
 /// never shrinks; docs/edge-memory.md). `resetMemoryBytes` changes it.
 pub const RESET_MEMORY_BYTES: usize = 32 * MIB;
+/// [`RESET_MEMORY_BYTES`] of the Node entries, whose body cap is the whole
+/// [`MAX_TEXT_BYTES`]: 4 bytes of wasm memory per body byte at that cap (issue
+/// #32's bound), so only a body beyond the bound (hostile, structure-heavy)
+/// leaves a fresh instance. Ordinary large calls stay below it: the
+/// 1,600-candidate batch as a string peaks at 39 MiB, and a reset after each
+/// such call made it about 60 % slower (BENCHMARKS.md, round 7: tidy).
+pub const NODE_RESET_MEMORY_BYTES: usize = 128 * MIB;
 
 fn too_large(path: &str, message: String) -> Error {
     Error::new(ErrorCode::TooLarge, path, message)

@@ -63,7 +63,8 @@ for (const [name, lib] of [["web", web], ["node", node]]) {
   test(`${name}: an input that grew memory past the threshold leaves a fresh instance`, () => {
     const fresh = lib.memoryStats();
     assert.ok(fresh.memoryBytes > 0);
-    assert.equal(fresh.resetMemoryBytes, 32 * MiB);
+    // The default threshold: 32 MiB; 128 MiB in Node, whose cap is the whole 32 MiB (src/api/limits.rs).
+    assert.equal(fresh.resetMemoryBytes, name === "node" ? 128 * MiB : 32 * MiB);
     // A dense 4 MiB body (a value per two bytes) grows memory by tens of MiB.
     const dense = `{"receipt":{"schema":"lians.recall-receipt.v2","pad":[${"0,".repeat(2 * MiB)}0]}}`;
     const limit = fresh.memoryBytes + 8 * MiB;
@@ -99,7 +100,7 @@ for (const [name, lib] of [["web", web], ["node", node]]) {
       assert.deepEqual(inner, first);
       assert.equal(lib.memoryStats().resets, resets + 2);
     } finally {
-      lib.configureLimits({ resetMemoryBytes: 32 * MiB });
+      lib.configureLimits({ resetMemoryBytes: fresh.resetMemoryBytes });
     }
   });
 }
@@ -108,27 +109,25 @@ test("node: at the default threshold a big hostile body leaves the next call on 
   const report = node.verifyRecallReceipt(wire);
   const canonical = node.canonicalJson({ content: "Acme renewal", score: 0.5 });
   const baseline = node.memoryStats();
-  assert.equal(baseline.resetMemoryBytes, 32 * MiB);
+  assert.equal(baseline.resetMemoryBytes, 128 * MiB);
   assert.ok(baseline.memoryBytes < 8 * MiB, `${baseline.memoryBytes} bytes before`);
-  // 8 MiB of `[0,0,…]` as bytes: about 40 MiB of wasm memory while it is verified.
-  const hostile = new TextEncoder().encode(`{"receipt":{"schema":"lians.recall-receipt.v2","pad":[${"0,".repeat(4 * MiB)}0]}}`);
-  const verdict = node.verifyRecallReceipt(hostile);
-  assert.equal(verdict.valid, false);
+  // 26 MiB of `[0,0,…]` as bytes: about 145 MiB of wasm memory while it is verified.
+  const hostile = new TextEncoder().encode(`{"receipt":{"schema":"lians.recall-receipt.v2","pad":[${"0,".repeat(13 * MiB)}0]}}`);
+  assert.equal(node.verifyRecallReceipt(hostile).valid, false);
   const after = node.memoryStats();
   assert.equal(after.resets, baseline.resets + 1, "the instance was dropped");
   assert.ok(after.memoryBytes <= Math.max(baseline.memoryBytes, 2 * MiB), `${after.memoryBytes} bytes after the reset (${baseline.memoryBytes} before)`);
-  // The fresh instance gives the same answers, and they stay below the threshold (no further reset).
+  // The fresh instance gives the same answers.
   assert.deepEqual(node.verifyRecallReceipt(wire), report);
   assert.equal(node.canonicalJson({ content: "Acme renewal", score: 0.5 }), canonical);
-  assert.deepEqual(node.verifyRecallReceipt(hostile), verdict);
-  assert.equal(node.memoryStats().resets, after.resets + 1);
+  assert.equal(node.memoryStats().resets, after.resets);
   // resetMemoryBytes at its largest: never reset, the memory stays grown.
   try {
     node.configureLimits({ resetMemoryBytes: Number.MAX_SAFE_INTEGER });
     node.verifyRecallReceipt(hostile);
-    assert.equal(node.memoryStats().resets, after.resets + 1);
-    assert.ok(node.memoryStats().memoryBytes > 32 * MiB, `${node.memoryStats().memoryBytes} bytes without a reset`);
+    assert.equal(node.memoryStats().resets, after.resets);
+    assert.ok(node.memoryStats().memoryBytes > 128 * MiB, `${node.memoryStats().memoryBytes} bytes without a reset`);
   } finally {
-    node.configureLimits({ resetMemoryBytes: 32 * MiB });
+    node.configureLimits({ resetMemoryBytes: 128 * MiB });
   }
 });
