@@ -5,30 +5,27 @@
 // error (js/errors.mjs), and foreign-realm WebAssembly.Module normalization.
 import { API_NAMES } from "./names.mjs";
 import { LiansScoreError, adoptError } from "./errors.mjs";
-import { BODY_NAMES, MAX_BODY_BYTES, checkBody, readLimits } from "./limits.mjs";
-
-/**
- * Wasm memory (bytes) past which the instance is dropped after a call and a
- * fresh one instantiated from the same compiled module (docs/edge-memory.md):
- * wasm memory never shrinks, so one large or hostile body would otherwise pin
- * its peak for the life of the isolate. Below it (every ordinary call) the
- * instance is kept.
- */
-export const RESET_MEMORY_BYTES = 32 * 1024 * 1024;
+import { BODY_NAMES, MAX_BODY_BYTES, RESET_MEMORY_BYTES, checkBody, readLimits } from "./limits.mjs";
 
 /**
  * The API over one wasm-bindgen `web`-target glue module (`names`: its public
- * functions). configureLimits() sets the default body cap (js/limits.mjs) and
- * the reset threshold.
+ * functions). configureLimits() sets the default body cap and the reset
+ * threshold (js/limits.mjs). After a call that left the wasm memory over the
+ * threshold the instance is dropped and a fresh one instantiated from the same
+ * compiled module (docs/edge-memory.md): wasm memory never shrinks, so one
+ * large or hostile body would otherwise pin its peak for the life of the
+ * isolate. Below it (every ordinary call) the instance is kept.
  */
 export function createApi(initGlue, glue, names = API_NAMES) {
   let bodyCap = MAX_BODY_BYTES;
   let resetAt = RESET_MEMORY_BYTES;
   let ready = false;
-  /** Instances dropped so far (tests and benchmarks read it through api.instanceResets()). */
+  /** Instances dropped so far (memoryStats().resets). */
   let resets = 0;
   /** The one in-flight init() load, shared by concurrent callers. */
   let loading;
+  /** Calls in progress: a call re-entered from a getter of its own argument must not swap the instance under it. */
+  let depth = 0;
 
   function notInitialized(name) {
     return new LiansScoreError(
@@ -133,12 +130,13 @@ export function createApi(initGlue, glue, names = API_NAMES) {
       [name](...args) {
         if (!ready) throw notInitialized(name);
         if (body) args = checkBody(args, bodyCap);
+        depth++;
         try {
           return fn(...args);
         } catch (error) {
           throw adoptError(error); // the wasm's coded errors become LiansScoreError instances
         } finally {
-          resetIfGrown();
+          if (--depth === 0) resetIfGrown();
         }
       },
     }[name];

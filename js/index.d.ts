@@ -119,8 +119,8 @@ export interface Limits {
   maxBodyBytes?: number;
   /**
    * After a call that left the wasm memory above this many bytes, the instance is dropped and a fresh
-   * one instantiated from the same compiled module (wasm memory never shrinks). Default 32 MiB. Entries
-   * that instantiate the wasm themselves (browser, inline, workerd, edge-light, Deno) only.
+   * one instantiated from the same compiled module (wasm memory never shrinks). Default 32 MiB (128 MiB
+   * in the Node entries). Every entry but `lians-score/bundler` (whose instance the bundler creates).
    */
   resetMemoryBytes?: number;
 }

@@ -60,6 +60,27 @@ text = replaceOnce(
 })();`,
   nodeGlue,
 );
+// The instance reset of js/node.cjs (issue #32, docs/edge-memory.md): the two
+// functions scripts/build.sh appends to the web glues, for this glue's own
+// module-level instance: a fresh instance of the compiled module, and the
+// glue's cached views of the old memory dropped.
+const start = "let wasmInstance = new WebAssembly.Instance(wasmModule, __wbg_get_imports());\nlet wasm = wasmInstance.exports;\nwasm.__wbindgen_start();\n";
+const caches = [...text.matchAll(/^let (cached\w+Memory0) = null;$/gm)].map((m) => m[1]);
+if (!text.endsWith(start) || caches.length === 0) {
+  console.error(`embed-wasm: ${nodeGlue} does not end with the expected instantiation (or has no cached memory views)`);
+  process.exit(1);
+}
+text += `
+// Appended by scripts/embed-wasm.mjs (js/node.cjs resets the instance with these).
+exports.__lians_memory_bytes = function () {
+    return wasm.memory.buffer.byteLength;
+};
+exports.__lians_reset = function () {
+    wasmInstance = new WebAssembly.Instance(wasmModule, __wbg_get_imports());
+    wasm = wasmInstance.exports;
+${caches.map((c) => `    ${c} = null;\n`).join("")}    wasm.__wbindgen_start();
+};
+`;
 writeFileSync(nodeGlue, text);
 writeFileSync(
   dist("node", "lians_score_bg.wasm.cjs"),

@@ -102,6 +102,31 @@ def resort(body, rows_):
     return finish(body, [(r, r._score_breakdown["final_score"], None) for r in ordered])
 
 
+MMR_REASON = "maximal marginal relevance diversity reranking applied"
+
+
+def restage(body, order, stage, reason, details, scores=None):
+    """Apply the reference's ranking stage to rows in `order` (input score: `scores[id]`, else the
+    row's final score), then write them back (finish)."""
+    rows_ = [(r, scores[r.id] if scores else r._score_breakdown["final_score"], None) for r in order]
+    return finish(body, apply_ordered_ranking_stage(rows_, stage=stage, details=details, reason=reason))
+
+
+def mmr_detail(lam, score, similarity):
+    """An mmr-rerank stage record's details: objective lambda * score - (1 - lambda) * similarity."""
+    return {"lambda": round(lam, 6), "selection_objective": round(lam * score - (1 - lam) * similarity, 6),
+            "input_relevance": round(score, 6), "max_selected_similarity": similarity}
+
+
+def set_reference_time(body, ref):
+    """`reference_time` moved in the receipt and in every score breakdown."""
+    body["receipt"]["reference_time"] = ref
+    for m in body["memories"]:
+        m["score_breakdown"]["reference_time"] = ref
+    for r in body["receipt"]["results"]:
+        r["score_breakdown"]["reference_time"] = ref
+
+
 def rehash(body):
     encoded = json.dumps(body["receipt"], sort_keys=True, separators=(",", ":"), default=str)
     sha = hashlib.sha256(encoded.encode()).hexdigest()
@@ -152,12 +177,8 @@ def _(body):
     first = rs[3]
     rest = sorted([r for r in rs if r is not first], key=lambda r: -inputs[r.id])
     order = [first] + rest
-    details = [{"lambda": round(lam, 6), "selection_objective": round(lam * inputs[r.id], 6),
-                "input_relevance": round(inputs[r.id], 6), "max_selected_similarity": 0.0} for r in order]
-    out_rows = apply_ordered_ranking_stage([(r, inputs[r.id], None) for r in order], stage="mmr-rerank",
-                                           details=details,
-                                           reason="maximal marginal relevance diversity reranking applied")
-    return finish(body, out_rows)
+    details = [mmr_detail(lam, inputs[r.id], 0.0) for r in order]
+    return restage(body, order, "mmr-rerank", MMR_REASON, details, inputs)
 
 
 @lie("mmr-selection-lambda-one", "fast-standard", "stage_replay_mismatch",
@@ -170,10 +191,7 @@ def _(body):
         {"lambda": 1.0, "selection_objective": round(1.0 - 0.1 * (i + 1), 6),
          "normalized_relevance": round(1.0 - 0.1 * (i + 1), 6), "max_selected_similarity": 0.0}
         for i in range(len(order) - 1)]
-    out_rows = apply_ordered_ranking_stage([(r, r._score_breakdown["final_score"], None) for r in order],
-                                           stage="mmr-selection", details=details,
-                                           reason="configured maximal marginal relevance selection applied")
-    return finish(body, out_rows)
+    return restage(body, order, "mmr-selection", "configured maximal marginal relevance selection applied", details)
 
 
 @lie("cross-encoder-contradicts-scores", "fast-standard", "stage_replay_mismatch",
@@ -188,10 +206,7 @@ def _(body):
         if i < 3:
             d["raw_model_score"] = raws[i]
         details.append(d)
-    out_rows = apply_ordered_ranking_stage([(r, r._score_breakdown["final_score"], None) for r in order],
-                                           stage="cross-encoder", details=details,
-                                           reason="cross-encoder relevance reranking applied")
-    return finish(body, out_rows)
+    return restage(body, order, "cross-encoder", "cross-encoder relevance reranking applied", details)
 
 
 @lie("graph-distance-without-entity", "fast-graph", "stage_replay_mismatch",
@@ -211,23 +226,15 @@ def _(body):
         ranked.append((float(inputs[r.id]) + bonus, r, d))
     ranked.sort(key=lambda x: (-x[0], stable_score_key(x[1].id, x[1].event_time, x[1].ingestion_time,
                                                         x[1]._score_breakdown)))
-    out_rows = apply_ordered_ranking_stage([(r, inputs[r.id], None) for _, r, _ in ranked], stage="graph-proximity",
-                                           details=[d for _, _, d in ranked],
-                                           reason="graph proximity reranking applied")
-    return finish(body, out_rows)
+    return restage(body, [r for _, r, _ in ranked], "graph-proximity", "graph proximity reranking applied",
+                   [d for _, _, d in ranked], inputs)
 
 
 @lie("as-of-moved", "fast-asof", "request_mismatch",
      "receipt.as_of moved together with reference_time (one second later: every bound value unchanged)")
 def _(body):
-    rc = body["receipt"]
-    rc["as_of"] = "2026-06-15T00:00:01+00:00"
-    rc["reference_time"] = "2026-06-15T00:00:01+00:00"
-    for m in body["memories"]:
-        m["score_breakdown"]["reference_time"] = rc["reference_time"]
-    for r in rc["results"]:
-        r["score_breakdown"]["reference_time"] = rc["reference_time"]
-    body["as_of"] = rc["as_of"]
+    body["receipt"]["as_of"] = body["as_of"] = "2026-06-15T00:00:01+00:00"
+    set_reference_time(body, "2026-06-15T00:00:01+00:00")
     return rehash(body)
 
 
@@ -238,27 +245,15 @@ def _(body):
     rs = rows(body)
     order = [rs[0], rs[2], rs[1], rs[3], rs[4]]
     inputs = {r.id: r._score_breakdown["final_score"] for r in rs}
-    details = []
-    for i, r in enumerate(order):
-        sim = 0.0 if i == 0 else 0.2
-        details.append({"lambda": 0.5, "selection_objective": round(0.5 * inputs[r.id] - 0.5 * sim, 6),
-                        "input_relevance": round(inputs[r.id], 6), "max_selected_similarity": sim})
-    out_rows = apply_ordered_ranking_stage([(r, inputs[r.id], None) for r in order], stage="mmr-rerank",
-                                           details=details,
-                                           reason="maximal marginal relevance diversity reranking applied")
-    return finish(body, out_rows)
+    details = [mmr_detail(0.5, inputs[r.id], 0.0 if i == 0 else 0.2) for i, r in enumerate(order)]
+    return restage(body, order, "mmr-rerank", MMR_REASON, details, inputs)
 
 
 @lie("reference-before-ingestion", "fast-standard", "reference_time_inconsistent",
      "no as_of, and reference_time two seconds before every result's ingestion_time")
 def _(body):
     earliest = min(m["ingestion_time"] for m in body["memories"])
-    ref = (datetime.fromisoformat(earliest).replace(microsecond=0)).isoformat() + "+00:00"
-    body["receipt"]["reference_time"] = ref
-    for m in body["memories"]:
-        m["score_breakdown"]["reference_time"] = ref
-    for r in body["receipt"]["results"]:
-        r["score_breakdown"]["reference_time"] = ref
+    set_reference_time(body, (datetime.fromisoformat(earliest).replace(microsecond=0)).isoformat() + "+00:00")
     return rehash(body)
 
 

@@ -6,23 +6,10 @@
 #   bash scripts/audit/planner-diff.sh [COUNT]     default 20000 (the CI size; ~3 s)
 #
 # Needs CPython 3.12 with lians-sdk 0.5.0: $LIANS_ORACLE_PYTHON, else .lians-venv/bin/python.
-# Without one it skips (exit 0) with a message, except under CI=true, where it fails.
-set -uo pipefail
-cd "$(dirname "$0")/../.."
-COUNT=${1:-20000}
-PY=${LIANS_ORACLE_PYTHON:-.lians-venv/bin/python}
-if ! "$PY" -c 'import sys; assert sys.version_info[:2] == (3, 12); from lians_engine.lians import query_planner' 2>/dev/null; then
-  msg="planner-diff: no CPython 3.12 with lians-sdk 0.5.0 at $PY"
-  if [[ ${CI:-} == true ]]; then
-    echo "$msg: failing under CI=true" >&2
-    exit 1
-  fi
-  echo "$msg: SKIPPED"
-  exit 0
-fi
-SEED=${LIANS_PLANNER_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
-OUT=test-output/audit
-mkdir -p "$OUT"
+# Without one it skips (exit 0) with a message, except under CI=true, where it fails
+# (scripts/audit/reference-preamble.sh).
+NAME=planner-diff SEED_VAR=LIANS_PLANNER_SEED
+source "$(dirname "$0")/reference-preamble.sh" "$@"
 echo "planner-diff: seed $SEED (replay with LIANS_PLANNER_SEED=$SEED), $COUNT queries"
 "$PY" scripts/audit/planner_cases.py "$SEED" "$COUNT" > "$OUT/planner-cases.jsonl" || exit 1
 LIANS_PLANNER_CASES="$PWD/$OUT/planner-cases.jsonl" cargo test --release --quiet --lib \

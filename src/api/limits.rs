@@ -22,6 +22,9 @@
 //! | [`MAX_METADATA_BYTES`] | 8 MiB | key + string bytes in a `metadata` member | `too_large` at `/metadata` |
 //! | [`MAX_GIVEN_ENTRIES`] | 16,384 | receipt `given`: `contents` entries + `neighbor_contents` / `neighbor_metadata` (id, position) pairs | `too_large` at the member |
 //! | [`MAX_GIVEN_KEY_BYTES`] | 1,024 | receipt `given`: each memory id and neighbour position | `too_large` at the key |
+//! | [`EDGE_MAX_BODY_BYTES`] | 4 MiB | default body cap of the JS edge entries (workerd, edge-light; full and verify-only) | `too_large` at `""`, in JS |
+//! | [`RESET_MEMORY_BYTES`] | 32 MiB | wasm memory after a call past which the JS entries start a fresh instance | a fresh instance |
+//! | [`NODE_RESET_MEMORY_BYTES`] | 128 MiB | the same, in the Node entries | a fresh instance |
 //!
 //! Strings in a receipt `given` (plaintext contents, `context_text`,
 //! metadata text) may each be up to [`MAX_TEXT_BYTES`]. A receipt's own
@@ -61,6 +64,30 @@ pub const MAX_METADATA_BYTES: usize = 8 * MIB;
 pub const MAX_GIVEN_ENTRIES: usize = 16_384;
 /// Longest memory id or neighbour position in a receipt `given`.
 pub const MAX_GIVEN_KEY_BYTES: usize = 1024;
+
+// The two limits below are enforced by the JS entries, not here; they are
+// declared here so that every cap has one home. scripts/gen-entries.mjs
+// copies them (with MAX_TEXT_BYTES, js/limits.mjs's MAX_BODY_BYTES) into
+// js/limits.mjs; `--check` fails when that copy is stale. Write each value as
+// `N * MIB` or a plain integer (what the generator reads).
+
+/// Default body cap (bytes) of the workerd and edge-light entries (full and
+/// verify-only): a body over it is `too_large` before it is copied into the
+/// wasm. It keeps the worst case measured (about 9 bytes of wasm memory per
+/// body byte, a hostile many-member object) under 64 MB (docs/edge-memory.md);
+/// `maxBodyBytes` changes it per call or per entry.
+pub const EDGE_MAX_BODY_BYTES: usize = 4 * MIB;
+/// Wasm memory (bytes) past which a JS entry drops its instance after a call
+/// and instantiates a fresh one from the same compiled module (wasm memory
+/// never shrinks; docs/edge-memory.md). `resetMemoryBytes` changes it.
+pub const RESET_MEMORY_BYTES: usize = 32 * MIB;
+/// [`RESET_MEMORY_BYTES`] of the Node entries, whose body cap is the whole
+/// [`MAX_TEXT_BYTES`]: 4 bytes of wasm memory per body byte at that cap (issue
+/// #32's bound), so only a body beyond the bound (hostile, structure-heavy)
+/// leaves a fresh instance. Ordinary large calls stay below it: the
+/// 1,600-candidate batch as a string peaks at 39 MiB, and a reset after each
+/// such call made it about 60 % slower (BENCHMARKS.md, round 7: tidy).
+pub const NODE_RESET_MEMORY_BYTES: usize = 128 * MIB;
 
 fn too_large(path: &str, message: String) -> Error {
     Error::new(ErrorCode::TooLarge, path, message)

@@ -413,7 +413,9 @@ pub fn usage_text() -> String {
          Options take `--name VALUE` or `--name=VALUE`; `-` is standard input; `--` ends options.\n\
          Inputs are read as raw text (receipts must be: number spellings decide the hash).\n\
          Output is compact JSON, one line per result, the same bytes from the native and the npm CLI.\n\n\
-         exit status: 0 ok/valid, 1 invalid input or failed verification, 2 usage error\n",
+         exit status: 0 ok/valid, 1 invalid input or failed verification, 2 usage error\n\n\
+         `guard` (the verifying proxy) and `ledger` are commands of the npm CLI only\n\
+         (npx lians-score guard --help, npx lians-score ledger --help).\n",
     );
     u
 }

@@ -1,6 +1,6 @@
-// Body caps and the instance reset (issue #32, js/limits.mjs, js/core.mjs;
-// docs/edge-memory.md), on the browser entry (js/web.mjs over dist/web, the
-// code the workerd and edge-light entries run) and the Node entry. The workerd
+// Body caps and the instance reset (issue #32, js/limits.mjs, js/core.mjs,
+// js/node.cjs; docs/edge-memory.md), on the browser entry (js/web.mjs over
+// dist/web, the code the workerd and edge-light entries run) and the Node entry. The workerd
 // entry's default cap and a reset inside workerd: tests/edge/workerd.test.mjs.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -59,30 +59,75 @@ for (const [name, lib] of [["web", web], ["node", node]]) {
   });
 }
 
-test("web: an input that grew memory past the threshold leaves a fresh instance", () => {
-  const fresh = web.memoryStats();
-  assert.ok(fresh.memoryBytes > 0);
-  // A dense 4 MiB body (a value per two bytes) grows memory by tens of MiB.
-  const dense = `{"receipt":{"schema":"lians.recall-receipt.v2","pad":[${"0,".repeat(2 * MiB)}0]}}`;
-  const limit = fresh.memoryBytes + 8 * MiB;
+for (const [name, lib] of [["web", web], ["node", node]]) {
+  test(`${name}: an input that grew memory past the threshold leaves a fresh instance`, () => {
+    const fresh = lib.memoryStats();
+    assert.ok(fresh.memoryBytes > 0);
+    // The default threshold: 32 MiB; 128 MiB in Node, whose cap is the whole 32 MiB (src/api/limits.rs).
+    assert.equal(fresh.resetMemoryBytes, name === "node" ? 128 * MiB : 32 * MiB);
+    // A dense 4 MiB body (a value per two bytes) grows memory by tens of MiB.
+    const dense = `{"receipt":{"schema":"lians.recall-receipt.v2","pad":[${"0,".repeat(2 * MiB)}0]}}`;
+    const limit = fresh.memoryBytes + 8 * MiB;
+    try {
+      lib.configureLimits({ resetMemoryBytes: limit });
+      const before = lib.memoryStats().resets;
+      const first = lib.verifyRecallReceipt(dense);
+      const after = lib.memoryStats();
+      assert.equal(after.resets, before + 1, "the instance was dropped");
+      assert.ok(after.memoryBytes <= limit, `${after.memoryBytes} bytes after the reset`);
+      // The fresh instance answers as the old one did.
+      assert.deepEqual(lib.verifyRecallReceipt(dense), first);
+      assert.equal(lib.verifyRecallReceipt(wire).valid, true);
+      // Small calls do not reset.
+      const resets = lib.memoryStats().resets;
+      for (let i = 0; i < 20; i++) lib.sha256Hex("abc");
+      assert.equal(lib.memoryStats().resets, resets);
+      // A body that fails to parse near its end grew memory too: reset as well.
+      assert.equal(lib.verifyRecallReceipt(dense.slice(0, -1)).valid, false);
+      assert.equal(lib.memoryStats().resets, resets + 1);
+      // A call re-entered from a getter of the argument (memory grown inside the outer call): the
+      // instance is not swapped under the outer call, only after it (one reset), and its answer holds.
+      const plain = lib.canonicalJson({ content: "Acme renewal", query: "acme" });
+      let inner;
+      const outer = lib.canonicalJson({
+        get content() {
+          inner = lib.verifyRecallReceipt(dense);
+          return "Acme renewal";
+        },
+        query: "acme",
+      });
+      assert.deepEqual(outer, plain);
+      assert.deepEqual(inner, first);
+      assert.equal(lib.memoryStats().resets, resets + 2);
+    } finally {
+      lib.configureLimits({ resetMemoryBytes: fresh.resetMemoryBytes });
+    }
+  });
+}
+
+test("node: at the default threshold a big hostile body leaves the next call on a fresh instance (identical answers)", () => {
+  const report = node.verifyRecallReceipt(wire);
+  const canonical = node.canonicalJson({ content: "Acme renewal", score: 0.5 });
+  const baseline = node.memoryStats();
+  assert.equal(baseline.resetMemoryBytes, 128 * MiB);
+  assert.ok(baseline.memoryBytes < 8 * MiB, `${baseline.memoryBytes} bytes before`);
+  // 26 MiB of `[0,0,…]` as bytes: about 145 MiB of wasm memory while it is verified.
+  const hostile = new TextEncoder().encode(`{"receipt":{"schema":"lians.recall-receipt.v2","pad":[${"0,".repeat(13 * MiB)}0]}}`);
+  assert.equal(node.verifyRecallReceipt(hostile).valid, false);
+  const after = node.memoryStats();
+  assert.equal(after.resets, baseline.resets + 1, "the instance was dropped");
+  assert.ok(after.memoryBytes <= Math.max(baseline.memoryBytes, 2 * MiB), `${after.memoryBytes} bytes after the reset (${baseline.memoryBytes} before)`);
+  // The fresh instance gives the same answers.
+  assert.deepEqual(node.verifyRecallReceipt(wire), report);
+  assert.equal(node.canonicalJson({ content: "Acme renewal", score: 0.5 }), canonical);
+  assert.equal(node.memoryStats().resets, after.resets);
+  // resetMemoryBytes at its largest: never reset, the memory stays grown.
   try {
-    web.configureLimits({ resetMemoryBytes: limit });
-    const before = web.memoryStats().resets;
-    const first = web.verifyRecallReceipt(dense);
-    const after = web.memoryStats();
-    assert.equal(after.resets, before + 1, "the instance was dropped");
-    assert.ok(after.memoryBytes <= limit, `${after.memoryBytes} bytes after the reset`);
-    // The fresh instance answers as the old one did.
-    assert.deepEqual(web.verifyRecallReceipt(dense), first);
-    assert.equal(web.verifyRecallReceipt(wire).valid, true);
-    // Small calls do not reset.
-    const resets = web.memoryStats().resets;
-    for (let i = 0; i < 20; i++) web.sha256Hex("abc");
-    assert.equal(web.memoryStats().resets, resets);
-    // A body that fails to parse near its end grew memory too: reset as well.
-    assert.equal(web.verifyRecallReceipt(dense.slice(0, -1)).valid, false);
-    assert.equal(web.memoryStats().resets, resets + 1);
+    node.configureLimits({ resetMemoryBytes: Number.MAX_SAFE_INTEGER });
+    node.verifyRecallReceipt(hostile);
+    assert.equal(node.memoryStats().resets, after.resets);
+    assert.ok(node.memoryStats().memoryBytes > 128 * MiB, `${node.memoryStats().memoryBytes} bytes without a reset`);
   } finally {
-    web.configureLimits({ resetMemoryBytes: 32 * MiB });
+    node.configureLimits({ resetMemoryBytes: 128 * MiB });
   }
 });
