@@ -272,6 +272,56 @@ test("bodies as UTF-8 bytes (Uint8Array, ArrayBuffer) verify exactly as the stri
   assert.equal(viaString.valid, false);
 });
 
+test("bytes entries validate UTF-8 exactly as TextDecoder (fatal) does, in every position of a 16-byte block", () => {
+  // The wasm reads bytes with one SIMD128 pass (crates/core/src/utf8.rs, issue #32): every byte pair,
+  // the three- and four-byte sequences over the boundary values, and random text, at offsets that put
+  // the sequence inside a block and across two, against the platform's decoder (and its offset).
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  const bytesOf = (text) => new TextEncoder().encode(text);
+  const validUpTo = (u) => {
+    for (let k = u.length; k >= 0; k--) {
+      try {
+        decoder.decode(u.subarray(0, k));
+        return k;
+      } catch {}
+    }
+    return 0;
+  };
+  const check = (seq, pad) => {
+    const u = new Uint8Array([...bytesOf(`{"a":"${"x".repeat(pad)}`), ...seq, ...bytesOf('"}')]);
+    let ok = true;
+    try {
+      decoder.decode(u);
+    } catch {
+      ok = false;
+    }
+    let message = "";
+    try {
+      lians.scoreCandidates(null, u);
+    } catch (error) {
+      message = String(error.message);
+    }
+    if (ok) assert.doesNotMatch(message, /UTF-8/, `${[...u]}`);
+    else assert.match(message, new RegExp(`not valid UTF-8 \\(invalid byte at offset ${validUpTo(u)}\\)`), `${[...u]}`);
+  };
+  const edges = [0x00, 0x41, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbd, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xe1, 0xed, 0xee, 0xef, 0xf0, 0xf1, 0xf4, 0xf5, 0xff];
+  for (const pad of [4, 9, 10]) {
+    for (let a = 0x80; a < 0x100; a++) for (let b = 0; b < 0x100; b += 1) if (b >= 0x80 || b % 37 === 0) check([a, b], pad);
+    for (const a of edges) for (const b of edges) for (const c of edges) check([a, b, c], pad);
+  }
+  for (const a of [0xf0, 0xf1, 0xf4, 0xf5]) for (const b of edges) for (const c of edges) for (const d of edges) check([a, b, c, d], 9);
+  let seed = 7;
+  const next = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff);
+  const pieces = ["a", "é", "東京", "नमस्ते", "\u{10348}", "\ufffd", "x".repeat(17)];
+  for (let k = 0; k < 3000; k++) {
+    let text = "";
+    for (let j = next() % 12; j > 0; j--) text += pieces[next() % pieces.length];
+    const u = bytesOf(text);
+    if (u.length) u[next() % u.length] = next() & 0xff;
+    check([...u], next() % 16);
+  }
+});
+
 test("the body is bound by default: edited memory content or context text never reads valid", () => {
   const recall = readFileSync(path.join(SAMPLES, "recall-08-fast-filters-acme-tinyfloat.json"), "utf8");
   const body = JSON.parse(recall);

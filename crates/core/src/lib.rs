@@ -9,6 +9,7 @@
 //! | [`py`] | Python semantics the rules need: the `str` type ([`json::PyStr`], in `py::string`), float repr/round/sum, datetimes, Unicode 15.0 tables |
 //! | [`hash`] | SHA-256 as lowercase hex |
 //! | [`text`] | head/tail sample, tokenizer, durable/date/ephemeral signals |
+//! | [`utf8`] | UTF-8 from JavaScript read once: validation and the U+FFFD check in one pass (SIMD128 in wasm) |
 //! | [`error`] | the one error type: code, message, JSON pointer; its JSON row ([`Error::to_json`], printed by `json`) |
 //!
 //! ## Why a crate of its own
@@ -24,7 +25,7 @@
 //! ## Layers
 //!
 //! Bottom to top, each module using only those below it (checked by
-//! `tests/layering.rs` of `lians-score`): `error`; `py` and `hash`; `json`;
+//! `tests/layering.rs` of `lians-score`): `error`; `py`, `hash` and `utf8`; `json`;
 //! `text`.
 
 #![warn(missing_docs)]
@@ -36,6 +37,7 @@ pub mod py;
 #[cfg(feature = "serde")]
 mod serde_support;
 pub mod text;
+pub mod utf8;
 
 pub use error::{Error, ErrorCode, Result};
 pub use py::time::PyDateTime;

@@ -156,7 +156,7 @@ pub fn js_string_to_pystr(v: &JsValue) -> PyStr {
     let s = v.as_string().unwrap_or_default();
     // wasm-bindgen's conversion replaces lone surrogates with U+FFFD. Only
     // when a U+FFFD appears do we look at the UTF-16 code units themselves.
-    if !lians_score::json::has_replacement_char(s.as_bytes()) {
+    if !lians_score::utf8::has_replacement_char(s.as_bytes()) {
         return PyStr::from(s);
     }
     let js: &JsString = v.unchecked_ref();
@@ -477,7 +477,7 @@ pub fn pystr_to_js(s: &PyStr) -> JsValue {
 pub fn js_json_text(v: &JsValue) -> String {
     let js: &JsString = v.unchecked_ref();
     let s = v.as_string().unwrap_or_default();
-    if !lians_score::json::has_replacement_char(s.as_bytes()) {
+    if !lians_score::utf8::has_replacement_char(s.as_bytes()) {
         return s;
     }
     let mut out = String::with_capacity(s.len() + 16);
@@ -545,11 +545,12 @@ pub fn wire_text(v: &JsValue, what: &str) -> Result<String, Error> {
     }
     let bytes = view.map(|u8s| u8s.to_vec());
     if let Some(bytes) = bytes {
-        return String::from_utf8(bytes).map_err(|e| {
+        // One SIMD128 pass validates (issue #32), then the bytes become the String as they are.
+        return lians_score::utf8::string_from_utf8(bytes).map_err(|e| {
             error(
                 ErrorCode::MalformedJson,
                 "",
-                format!("{what} is not valid UTF-8 (invalid byte at offset {})", e.utf8_error().valid_up_to()),
+                format!("{what} is not valid UTF-8 (invalid byte at offset {})", e.valid_up_to),
             )
         });
     }

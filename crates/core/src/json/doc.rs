@@ -486,52 +486,9 @@ pub fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
     a.iter().zip(b).skip(i).all(|(x, y)| x == y)
 }
 
-/// Does UTF-8 text hold U+FFFD (`EF BF BD`)? (The wasm binding asks this
-/// of every JS string of JSON text: wasm-bindgen's conversion writes U+FFFD
-/// for a lone surrogate.) Eight bytes at a time: the
-/// lowest flagged byte of the SWAR test is exact, and `EF` is rare in text
-/// (U+F000..U+FFFF), so this costs about one wasm instruction per byte
-/// (`str::contains` with a char: about ten; `String.prototype.isWellFormed`
-/// in V8 about as many for a two-byte string).
-pub fn has_replacement_char(b: &[u8]) -> bool {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
-    let at = |i: usize| b.get(i..i + 3) == Some(&[0xEF, 0xBF, 0xBD][..]);
-    let mut i = 0;
-    // wasm: sixteen bytes at a time with SIMD128, each `EF` then checked.
-    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-    {
-        use core::arch::wasm32::*;
-        let ef = u8x16_splat(0xEF);
-        while i + 16 <= b.len() {
-            // SAFETY: b[i..i + 16] is in bounds; v128_load reads unaligned.
-            let v = unsafe { v128_load(b.as_ptr().add(i).cast::<v128>()) };
-            let mut hits = u8x16_bitmask(u8x16_eq(v, ef));
-            while hits != 0 {
-                if at(i + hits.trailing_zeros() as usize) {
-                    return true;
-                }
-                hits &= hits - 1;
-            }
-            i += 16;
-        }
-    }
-    while let Some(chunk) = b.get(i..i + 8) {
-        let w = u64::from_le_bytes(<[u8; 8]>::try_from(chunk).unwrap_or([0; 8]));
-        let x = w ^ (LO * 0xEF);
-        let mut hits = x.wrapping_sub(LO) & !x & HI;
-        while hits != 0 {
-            let j = i + (hits.trailing_zeros() / 8) as usize;
-            if at(j) {
-                return true;
-            }
-            // Past this byte: borrows only flag bytes above a true hit.
-            hits &= hits - 1;
-        }
-        i += 8;
-    }
-    (i..b.len()).any(at)
-}
+/// Moved to [`crate::utf8`] (issue #32: one pass that validates UTF-8 and
+/// finds U+FFFD); re-exported here for this module's callers.
+pub use crate::utf8::has_replacement_char;
 
 /// A Python `str` inside a [`Doc`]: WTF-8 bytes, UTF-8 unless it holds a
 /// lone surrogate (the borrowed counterpart of [`PyStr`](super::PyStr)).
@@ -890,20 +847,6 @@ mod tests {
 
     /// The borrowed form reads every document as the owned one does:
     /// same values (via `to_value`), same canonical and compact text, same errors.
-    #[test]
-    fn replacement_char_at_every_offset() {
-        for n in 0..40 {
-            for filler in ["x", "\u{EFBF}", "\u{00EF}", "\u{FFFE}"] {
-                let plain = filler.repeat(n);
-                assert!(!has_replacement_char(plain.as_bytes()), "{n} {filler:?}");
-                for at in 0..=n {
-                    let s = format!("{}\u{FFFD}{}", filler.repeat(at), filler.repeat(n - at));
-                    assert!(has_replacement_char(s.as_bytes()), "{n} {at} {filler:?}");
-                }
-            }
-        }
-    }
-
     #[test]
     fn doc_equals_value() {
         let mut big = String::from("{");
