@@ -111,7 +111,9 @@ pub(super) fn shortest_fast(m: u64, e: i32, ties_even: bool) -> Option<(u64, i32
         Ordering::Equal => !ties_even || xt % 2 == 1,
         Ordering::Less => false,
     };
-    let r = (xt as i128 + up as i128).clamp(lo, hi);
+    // max/min, not `clamp`: lo <= hi here, and `Ord::clamp`'s panic would pull
+    // i128's Debug into the wasm (issue #32 round 7: size).
+    let r = (xt as i128 + up as i128).max(lo).min(hi);
     u64::try_from(r).ok().map(|r| (r, good))
 }
 
@@ -155,5 +157,5 @@ pub(super) fn shortest_exact(m: u64, e: i32, ties_even: bool) -> (u64, i32) {
         std::cmp::Ordering::Equal => !ties_even || xt % 2 == 1,
         std::cmp::Ordering::Less => false,
     };
-    ((xt + up as i128).clamp(lo, hi) as u64, top - k)
+    ((xt + up as i128).max(lo).min(hi) as u64, top - k)
 }
