@@ -89,6 +89,44 @@ impl<T: Copy> Chunks<T> {
         self.chunks.push(c);
     }
 
+    /// Append a slice: one copy per chunk it lands in.
+    #[inline]
+    fn extend(&mut self, mut s: &[T]) {
+        while !s.is_empty() {
+            let room = match self.chunks.last() {
+                Some(c) if c.len() < Self::LEN => Self::LEN - c.len(),
+                _ => {
+                    self.grow(s[0]);
+                    self.len += 1;
+                    s = &s[1..];
+                    continue;
+                }
+            };
+            let (now, rest) = s.split_at(room.min(s.len()));
+            if let Some(c) = self.chunks.last_mut() {
+                c.extend_from_slice(now);
+            }
+            self.len += now.len();
+            s = rest;
+        }
+    }
+
+    /// Move the items from `start` on to the end of `dst` and truncate to
+    /// `start`; each chunk wholly past `start` is given back as soon as it
+    /// has been copied (`dst` can reuse it).
+    fn drain_into(&mut self, start: usize, dst: &mut Chunks<T>) {
+        let first = start >> Self::SHIFT;
+        for k in first..self.chunks.len() {
+            let from = if k == first { start & Self::MASK } else { 0 };
+            dst.extend(self.chunks[k].get(from..).unwrap_or(&[]));
+            if k > first {
+                let c = std::mem::take(&mut self.chunks[k]);
+                self.release(c);
+            }
+        }
+        self.truncate(start);
+    }
+
     /// Give back an emptied chunk.
     #[inline]
     fn release(&mut self, mut c: Vec<T>) {
@@ -643,8 +681,7 @@ impl<'a> Sink<'a> for Doc<'a> {
             // big array): move them, no second copy.
             std::mem::swap(&mut self.items, &mut self.open_items);
         } else {
-            let items = &mut self.items;
-            self.open_items.drain_from(start, |x| items.push(x));
+            self.open_items.drain_into(start, &mut self.items);
         }
         self.push(Node::Array(at, self.items.len() as u32 - at))
     }
@@ -656,8 +693,7 @@ impl<'a> Sink<'a> for Doc<'a> {
         } else if at == 0 && start == 0 {
             std::mem::swap(&mut self.members, &mut self.open_members);
         } else {
-            let members = &mut self.members;
-            self.open_members.drain_from(start, |m| members.push(m));
+            self.open_members.drain_into(start, &mut self.members);
         }
         self.push(Node::Object(at, self.members.len() as u32 - at))
     }
@@ -855,6 +891,9 @@ impl std::fmt::Debug for Ref<'_> {
 #[derive(Clone, Copy)]
 pub struct Items<'d> {
     doc: &'d Doc<'d>,
+    /// The first items, as far as they lie in one chunk (all of them but in
+    /// an array that spans chunks): read without the chunk lookup.
+    ids: &'d [u32],
     /// `Doc::items[start..start + len]`.
     start: u32,
     len: u32,
@@ -864,6 +903,8 @@ pub struct Items<'d> {
 #[derive(Clone, Copy)]
 pub struct Members<'d> {
     doc: &'d Doc<'d>,
+    /// The first members, as far as they lie in one chunk (see [`Items`]).
+    members: &'d [(u32, u32)],
     /// `Doc::members[start..start + len]`.
     start: u32,
     len: u32,
@@ -884,12 +925,18 @@ impl<'d> Items<'d> {
         if i >= self.len as usize {
             return None;
         }
-        self.doc.items.get(self.start as usize + i).map(|&id| Ref { doc: self.doc, id })
+        Some(Ref { doc: self.doc, id: self.word(i) })
     }
     /// The items in order.
     pub fn iter(self) -> impl DoubleEndedIterator<Item = Ref<'d>> + ExactSizeIterator {
-        let (doc, start) = (self.doc, self.start as usize);
-        (0..self.len).map(move |i| Ref { doc, id: doc.items.get(start + i as usize).copied().unwrap_or(NULL_WORD) })
+        (0..self.len).map(move |i| Ref { doc: self.doc, id: self.word(i as usize) })
+    }
+    #[inline]
+    fn word(self, i: usize) -> u32 {
+        match self.ids.get(i) {
+            Some(&id) => id,
+            None => self.doc.items.get(self.start as usize + i).copied().unwrap_or(NULL_WORD),
+        }
     }
 }
 
@@ -906,10 +953,12 @@ impl<'d> Members<'d> {
     #[inline]
     pub fn at(self, i: usize) -> (Text<'d>, Ref<'d>) {
         let doc = self.doc;
-        let (k, id) = if i < self.len as usize {
-            doc.members.get(self.start as usize + i).copied().unwrap_or((INLINE, NULL_WORD))
-        } else {
-            (INLINE, NULL_WORD)
+        let (k, id) = match self.members.get(i) {
+            Some(&m) => m,
+            None if i < self.len as usize => {
+                doc.members.get(self.start as usize + i).copied().unwrap_or((INLINE, NULL_WORD))
+            }
+            None => (INLINE, NULL_WORD),
         };
         (doc.key_text(k), Ref { doc, id })
     }
@@ -926,13 +975,23 @@ impl<'d> Members<'d> {
     pub fn get_bytes(self, key: &[u8]) -> Option<Ref<'d>> {
         let doc = self.doc;
         let (mut i, end) = (self.start as usize, self.start as usize + self.len as usize);
+        let mut run = self.members;
         while i < end {
-            let run = doc.members.run(i, end - i);
+            if i > self.start as usize {
+                run = doc.members.run(i, end - i);
+            }
             if run.is_empty() {
                 break;
             }
             for &(k, id) in run {
-                if same_key(key_bytes(doc.src, &doc.keys, &doc.text, &doc.wtf8, k), key) {
+                // A key in the input: its length is in the word (most keys differ there).
+                let hit = if k & INLINE != 0 {
+                    ((k >> OFFSET_BITS) & 63) as usize == key.len()
+                        && same_key(key_bytes(doc.src, &doc.keys, &doc.text, &doc.wtf8, k), key)
+                } else {
+                    same_key(key_bytes(doc.src, &doc.keys, &doc.text, &doc.wtf8, k), key)
+                };
+                if hit {
                     return Some(Ref { doc, id });
                 }
             }
@@ -1028,12 +1087,14 @@ impl<'d> Ref<'d> {
 
     #[inline]
     fn items(self, a: u32, n: u32) -> Items<'d> {
-        Items { doc: self.doc, start: a, len: n }
+        let doc = self.doc;
+        Items { doc, ids: doc.items.run(a as usize, n as usize), start: a, len: n }
     }
 
     #[inline]
     fn members(self, a: u32, n: u32) -> Members<'d> {
-        Members { doc: self.doc, start: a, len: n }
+        let doc = self.doc;
+        Members { doc, members: doc.members.run(a as usize, n as usize), start: a, len: n }
     }
 
     /// Python's type name, as [`Value::type_name`](super::Value::type_name).
