@@ -90,5 +90,9 @@ function real(kind, shape, size) {
     return JSON.stringify(body);
   };
   const per = grown(2).length - one;
-  return grown(Math.max(1, 1 + Math.floor((size - one) / per)));
+  // At most `size` bytes (a 32 MiB body over the 32 MiB cap would only measure the refusal).
+  let times = Math.max(1, 1 + Math.floor((size - one) / per));
+  let text = grown(times);
+  while (times > 1 && new TextEncoder().encode(text).length > size) text = grown(--times);
+  return text;
 }

@@ -17,6 +17,8 @@ const worker :Workerd.Worker = (
     (name = "js/core.mjs", esModule = embed "../../js/core.mjs"),
     (name = "js/errors.mjs", esModule = embed "../../js/errors.mjs"),
     (name = "js/fetch.mjs", esModule = embed "../../js/fetch.mjs"),
+    (name = "js/ledger.mjs", esModule = embed "../../js/ledger.mjs"),
+    (name = "js/ledger-web.mjs", esModule = embed "../../js/ledger-web.mjs"),
     (name = "js/names.mjs", esModule = embed "../../js/names.mjs"),
     (name = "js/limits.mjs", esModule = embed "../../js/limits.mjs"),
     (name = "js/constants.mjs", esModule = embed "../../js/constants.mjs"),

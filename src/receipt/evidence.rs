@@ -108,8 +108,9 @@ fn verify_pack(wire: &str, options: &Value) -> ReportBuilder {
     }
     let n_manifest = members.len();
     let manifest_text = if g.include_canonical {
-        // Canonical text is ASCII (ensure_ascii).
-        let text = String::from_utf8_lossy(&canonical_object_bytes(&members, 0)).into_owned();
+        // Canonical text is ASCII (ensure_ascii): the bytes become the String, no copy.
+        let text = String::from_utf8(canonical_object_bytes(&members, 0))
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
         report.out.canonical = Some(text.clone());
         Some(text)
     } else {
@@ -193,10 +194,10 @@ fn verify_pack(wire: &str, options: &Value) -> ReportBuilder {
 
     // The signature is over the manifest's canonical text (printed again
     // only for a signed pack, when it was not kept).
-    let message = match (&manifest_text, field(signature, "status").and_then(Ref::as_str)) {
-        (Some(text), _) => text.clone().into_bytes(),
-        (None, Some("signed")) => canonical_object_bytes(&members, manifest_len),
-        (None, _) => Vec::new(),
+    let message: std::borrow::Cow<'_, [u8]> = match (&manifest_text, field(signature, "status").and_then(Ref::as_str)) {
+        (Some(text), _) => text.as_bytes().into(),
+        (None, Some("signed")) => canonical_object_bytes(&members, manifest_len).into(),
+        (None, _) => (&[][..]).into(),
     };
     signature_checks(&mut report, signature, &message, &g);
     bound_receipts(&mut report, root);

@@ -17,13 +17,194 @@
 
 use std::borrow::Cow;
 
-use super::parse::{KeyIndex, Sink, Token};
+use std::hash::BuildHasher;
+
+use super::parse::{Sink, Token};
 use super::value::lossy;
 
-/// Objects with more members than this get a hash index for duplicate-key
-/// detection while they are built (below it a key filter and, on a filter
-/// hit, a scan of at most this many keys: linear time either way).
+/// Objects with at most this many members find duplicate keys while they
+/// are built (a key filter and, on a filter hit, a scan of at most this many
+/// keys); a bigger object keeps every member until it closes and then merges
+/// duplicates through a hash table sized to it ([`Doc::close_object`]):
+/// linear time either way, and no index that doubles while the object grows.
 const INDEX_THRESHOLD: usize = 32;
+
+/// The size of a chunk of [`Chunks`] (bytes, at most).
+const CHUNK_BYTES: usize = 64 << 10;
+
+/// A growable array in chunks of at most [`CHUNK_BYTES`]: growing never
+/// copies (a doubling `Vec` holds its old and new buffers at once, then up to
+/// twice its length: 3x at the worst moment), so the slack is one chunk.
+/// Chunks emptied by [`Chunks::drain_from`] and [`Chunks::truncate`] are
+/// freed at once (wasm: the allocator reuses them for the next array) or
+/// kept for the next chunk (native: fresh pages cost page faults).
+/// All chunks but the last are full.
+struct Chunks<T> {
+    chunks: Vec<Vec<T>>,
+    len: usize,
+    #[cfg(not(target_arch = "wasm32"))]
+    free: Vec<Vec<T>>,
+}
+
+impl<T: Copy> Chunks<T> {
+    const SHIFT: u32 = usize::BITS - 1 - (CHUNK_BYTES / std::mem::size_of::<T>()).leading_zeros();
+    const LEN: usize = 1 << Self::SHIFT;
+    const MASK: usize = Self::LEN - 1;
+
+    const fn new() -> Chunks<T> {
+        Chunks {
+            chunks: Vec::new(),
+            len: 0,
+            #[cfg(not(target_arch = "wasm32"))]
+            free: Vec::new(),
+        }
+    }
+
+    #[inline]
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    #[inline]
+    fn push(&mut self, x: T) {
+        match self.chunks.last_mut() {
+            Some(c) if c.len() < Self::LEN => c.push(x),
+            _ => self.grow(x),
+        }
+        self.len += 1;
+    }
+
+    /// A new chunk holding `x`: the first grows as a `Vec` does (a small
+    /// document stays small), the others are allocated whole.
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, x: T) {
+        #[cfg(not(target_arch = "wasm32"))]
+        let spare = self.free.pop();
+        #[cfg(target_arch = "wasm32")]
+        let spare = None;
+        let mut c =
+            spare.unwrap_or_else(|| if self.chunks.is_empty() { Vec::new() } else { Vec::with_capacity(Self::LEN) });
+        c.push(x);
+        self.chunks.push(c);
+    }
+
+    /// Append a slice: one copy per chunk it lands in.
+    #[inline]
+    fn extend(&mut self, mut s: &[T]) {
+        while !s.is_empty() {
+            let room = match self.chunks.last() {
+                Some(c) if c.len() < Self::LEN => Self::LEN - c.len(),
+                _ => {
+                    self.grow(s[0]);
+                    self.len += 1;
+                    s = &s[1..];
+                    continue;
+                }
+            };
+            let (now, rest) = s.split_at(room.min(s.len()));
+            if let Some(c) = self.chunks.last_mut() {
+                c.extend_from_slice(now);
+            }
+            self.len += now.len();
+            s = rest;
+        }
+    }
+
+    /// Move the items from `start` on to the end of `dst` and truncate to
+    /// `start`; each chunk wholly past `start` is given back as soon as it
+    /// has been copied (`dst` can reuse it).
+    fn drain_into(&mut self, start: usize, dst: &mut Chunks<T>) {
+        let first = start >> Self::SHIFT;
+        for k in first..self.chunks.len() {
+            let from = if k == first { start & Self::MASK } else { 0 };
+            dst.extend(self.chunks[k].get(from..).unwrap_or(&[]));
+            if k > first {
+                let c = std::mem::take(&mut self.chunks[k]);
+                self.release(c);
+            }
+        }
+        self.truncate(start);
+    }
+
+    /// Give back an emptied chunk.
+    #[inline]
+    fn release(&mut self, mut c: Vec<T>) {
+        if c.capacity() == 0 {
+            return;
+        }
+        c.clear();
+        #[cfg(not(target_arch = "wasm32"))]
+        self.free.push(c);
+        #[cfg(target_arch = "wasm32")]
+        drop(c);
+    }
+
+    #[inline]
+    fn get(&self, i: usize) -> Option<&T> {
+        self.chunks.get(i >> Self::SHIFT)?.get(i & Self::MASK)
+    }
+
+    #[inline]
+    fn get_mut(&mut self, i: usize) -> Option<&mut T> {
+        self.chunks.get_mut(i >> Self::SHIFT)?.get_mut(i & Self::MASK)
+    }
+
+    /// The items from `i` to the end of `i`'s chunk, at most `n` of them
+    /// (empty when `i` is out of range).
+    #[inline]
+    fn run(&self, i: usize, n: usize) -> &[T] {
+        let from = i & Self::MASK;
+        self.chunks.get(i >> Self::SHIFT).and_then(|c| c.get(from..c.len().min(from + n))).unwrap_or(&[])
+    }
+
+    /// Keep the first `n` items.
+    fn truncate(&mut self, n: usize) {
+        if n >= self.len {
+            return;
+        }
+        // The chunk that holds position n stays (emptied or cut).
+        let keep = (n >> Self::SHIFT) + 1;
+        while self.chunks.len() > keep {
+            if let Some(c) = self.chunks.pop() {
+                self.release(c);
+            }
+        }
+        if let Some(c) = self.chunks.last_mut() {
+            c.truncate(n & Self::MASK);
+        }
+        self.len = n;
+    }
+
+    fn clear(&mut self) {
+        self.truncate(0);
+    }
+
+    /// Call `f` on the items from `start` on, in order, and truncate to
+    /// `start`; each chunk wholly past `start` is given back as soon as it
+    /// has been read (what `f` appends elsewhere can reuse it).
+    #[inline]
+    fn drain_from(&mut self, start: usize, mut f: impl FnMut(T)) {
+        let first = start >> Self::SHIFT;
+        for k in first..self.chunks.len() {
+            let from = if k == first { start & Self::MASK } else { 0 };
+            for &x in self.chunks[k].get(from..).unwrap_or(&[]) {
+                f(x);
+            }
+            if k > first {
+                let c = std::mem::take(&mut self.chunks[k]);
+                self.release(c);
+            }
+        }
+        self.truncate(start);
+    }
+
+    /// Bytes allocated.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn bytes(&self) -> usize {
+        (self.chunks.iter().chain(&self.free).map(Vec::capacity).sum::<usize>()) * std::mem::size_of::<T>()
+    }
+}
 
 /// Where a string's WTF-8 bytes are.
 #[derive(Clone, Copy, Debug)]
@@ -70,6 +251,10 @@ const INLINE: u32 = 1 << 31;
 const OFFSET_BITS: u32 = 25;
 const OFFSET_MASK: u32 = (1 << OFFSET_BITS) - 1;
 const MAX_INLINE_LEN: usize = 7;
+/// The longest key kept in a member's key word (six bits of length).
+const MAX_KEY_LEN: usize = 63;
+/// The word of `null`.
+const NULL_WORD: u32 = INLINE;
 mod inline {
     pub const NULL: u32 = 0;
     pub const FALSE: u32 = 1;
@@ -111,7 +296,8 @@ impl Node<'_> {
 struct Open<'a> {
     start: usize,
     key: Option<Str<'a>>,
-    index: Option<KeyIndex>,
+    /// More than [`INDEX_THRESHOLD`] members: duplicates are merged at the close.
+    big: bool,
     /// A 64-bit filter of the keys so far (by length and end bytes): a key
     /// whose bit is clear is new, with no scan.
     seen: u64,
@@ -127,9 +313,12 @@ fn key_bit(k: &[u8]) -> u64 {
 pub struct Doc<'a> {
     /// The input text (inline values are offsets into it).
     src: &'a str,
-    nodes: Vec<Node<'a>>,
-    items: Vec<u32>,
-    members: Vec<(Str<'a>, u32)>,
+    nodes: Chunks<Node<'a>>,
+    items: Chunks<u32>,
+    /// (key word, value): see [`Doc::key_word`].
+    members: Chunks<(u32, u32)>,
+    /// The keys that are not short slices of the input.
+    keys: Chunks<Str<'a>>,
     text: String,
     wtf8: Vec<u8>,
     root: u32,
@@ -138,8 +327,8 @@ pub struct Doc<'a> {
     /// How many integers are spelled `-0` (Python reads 0, JavaScript -0).
     negative_zero_ints: u32,
     // Build state (empty once parsed).
-    open_items: Vec<u32>,
-    open_members: Vec<(Str<'a>, u32)>,
+    open_items: Chunks<u32>,
+    open_members: Chunks<(u32, u32)>,
     /// Start of each open array in `open_items`.
     open_arrays: Vec<usize>,
     open_objects: Vec<Open<'a>>,
@@ -164,6 +353,16 @@ fn bytes_of<'s>(text: &'s str, wtf8: &'s [u8], s: Str<'s>) -> &'s [u8] {
     }
 }
 
+/// The WTF-8 bytes of a member's key word ([`Doc::key_word`]).
+#[inline(always)]
+fn key_bytes<'s>(src: &'s str, keys: &'s Chunks<Str<'s>>, text: &'s str, wtf8: &'s [u8], w: u32) -> &'s [u8] {
+    if w & INLINE != 0 {
+        let (len, offset) = (((w >> OFFSET_BITS) & 63) as usize, (w & OFFSET_MASK) as usize);
+        return src.as_bytes().get(offset..offset + len).unwrap_or(&[]);
+    }
+    keys.get(w as usize).map_or(&[], |&k| bytes_of(text, wtf8, k))
+}
+
 /// The big arrays of the last dropped [`Doc`] on this thread, empty, kept
 /// for the next parse: a document of a megabyte needs arrays of megabytes,
 /// and allocating them afresh per parse costs page faults natively (more
@@ -173,11 +372,18 @@ fn bytes_of<'s>(text: &'s str, wtf8: &'s [u8], s: Str<'s>) -> &'s [u8] {
 #[cfg(not(target_arch = "wasm32"))]
 #[derive(Default)]
 struct Spare {
-    nodes: Vec<Node<'static>>,
-    items: Vec<u32>,
-    members: Vec<(Str<'static>, u32)>,
-    open_items: Vec<u32>,
-    open_members: Vec<(Str<'static>, u32)>,
+    nodes: Chunks<Node<'static>>,
+    items: Chunks<u32>,
+    members: Chunks<(u32, u32)>,
+    open_items: Chunks<u32>,
+    open_members: Chunks<(u32, u32)>,
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl<T: Copy> Default for Chunks<T> {
+    fn default() -> Self {
+        Chunks::new()
+    }
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -197,24 +403,36 @@ fn recycle<T, U>(mut v: Vec<T>) -> Vec<U> {
     v.into_iter().filter_map(|_| None).collect()
 }
 
+/// [`recycle`] for every chunk (all emptied, kept for the next parse).
+#[cfg(not(target_arch = "wasm32"))]
+fn recycle_chunks<T: Copy, U>(mut c: Chunks<T>) -> Chunks<U> {
+    c.clear();
+    let mut free: Vec<Vec<U>> = c.free.into_iter().map(recycle).collect();
+    free.extend(c.chunks.into_iter().filter(|v| v.capacity() > 0).map(recycle));
+    Chunks { chunks: Vec::new(), len: 0, free }
+}
+
 #[cfg(not(target_arch = "wasm32"))]
 impl Drop for Doc<'_> {
     fn drop(&mut self) {
-        let bytes = self.nodes.capacity() * std::mem::size_of::<Node<'_>>()
-            + self.members.capacity() * std::mem::size_of::<(Str<'_>, u32)>();
+        let bytes = self.nodes.bytes()
+            + self.items.bytes()
+            + self.members.bytes()
+            + self.open_items.bytes()
+            + self.open_members.bytes();
         if bytes > MAX_SPARE_BYTES {
             return;
         }
         let spare = Spare {
-            nodes: recycle(std::mem::take(&mut self.nodes)),
-            items: recycle(std::mem::take(&mut self.items)),
-            members: recycle(std::mem::take(&mut self.members)),
-            open_items: recycle(std::mem::take(&mut self.open_items)),
-            open_members: recycle(std::mem::take(&mut self.open_members)),
+            nodes: recycle_chunks(std::mem::take(&mut self.nodes)),
+            items: recycle_chunks(std::mem::take(&mut self.items)),
+            members: recycle_chunks(std::mem::take(&mut self.members)),
+            open_items: recycle_chunks(std::mem::take(&mut self.open_items)),
+            open_members: recycle_chunks(std::mem::take(&mut self.open_members)),
         };
         let _ = SPARE.try_with(|s| {
             if let Ok(mut s) = s.try_borrow_mut() {
-                if s.nodes.capacity() <= spare.nodes.capacity() {
+                if s.nodes.bytes() <= spare.nodes.bytes() {
                     *s = spare;
                 }
             }
@@ -233,6 +451,7 @@ impl<'a> Doc<'a> {
             nodes: spare.nodes,
             items: spare.items,
             members: spare.members,
+            keys: Chunks::new(),
             text: String::new(),
             wtf8: Vec::new(),
             root: 0,
@@ -250,16 +469,17 @@ impl<'a> Doc<'a> {
     pub(crate) fn new(src: &'a str) -> Doc<'a> {
         Doc {
             src,
-            nodes: Vec::new(),
-            items: Vec::new(),
-            members: Vec::new(),
+            nodes: Chunks::new(),
+            items: Chunks::new(),
+            members: Chunks::new(),
+            keys: Chunks::new(),
             text: String::new(),
             wtf8: Vec::new(),
             root: 0,
             non_finite: 0,
             negative_zero_ints: 0,
-            open_items: Vec::new(),
-            open_members: Vec::new(),
+            open_items: Chunks::new(),
+            open_members: Chunks::new(),
             open_arrays: Vec::new(),
             open_objects: Vec::new(),
         }
@@ -283,6 +503,7 @@ impl<'a> Doc<'a> {
         self.nodes.clear();
         self.items.clear();
         self.members.clear();
+        self.keys.clear();
         self.text.clear();
         self.wtf8.clear();
         self.root = 0;
@@ -298,6 +519,22 @@ impl<'a> Doc<'a> {
     fn push(&mut self, node: Node<'a>) -> u32 {
         self.nodes.push(node);
         (self.nodes.len() - 1) as u32
+    }
+
+    /// A member's key as one word (a member is then 8 bytes, where a
+    /// `"ab":0,` member is 7 input bytes): with the [`INLINE`] bit a slice of
+    /// the input of at most 63 bytes as (length, offset), else an index of
+    /// [`Doc::keys`].
+    #[inline]
+    fn key_word(src: &'a str, keys: &mut Chunks<Str<'a>>, k: Str<'a>) -> u32 {
+        if let Str::Wire(w) = k {
+            let offset = (w.as_ptr() as usize).wrapping_sub(src.as_ptr() as usize);
+            if w.len() <= MAX_KEY_LEN && offset <= OFFSET_MASK as usize && offset + w.len() <= src.len() {
+                return INLINE | (w.len() as u32) << OFFSET_BITS | offset as u32;
+            }
+        }
+        keys.push(k);
+        (keys.len() - 1) as u32
     }
 
     /// The inline word of a short slice of the input, if it is one.
@@ -394,7 +631,7 @@ impl<'a> Sink<'a> for Doc<'a> {
     }
     fn open_object(&mut self, first_key: Token<'a>) {
         let key = self.intern(first_key);
-        self.open_objects.push(Open { start: self.open_members.len(), key: Some(key), index: None, seen: 0 });
+        self.open_objects.push(Open { start: self.open_members.len(), key: Some(key), big: false, seen: 0 });
     }
     fn item(&mut self, v: u32) {
         self.open_items.push(v);
@@ -402,32 +639,33 @@ impl<'a> Sink<'a> for Doc<'a> {
     fn member(&mut self, v: u32) {
         let Some(open) = self.open_objects.last_mut() else { return };
         let Some(key) = open.key.take() else { return };
-        let (text, wtf8) = (self.text.as_str(), self.wtf8.as_slice());
-        let mine = &mut self.open_members[open.start..];
-        let kb = bytes_of(text, wtf8, key);
-        if let Some(index) = &mut open.index {
-            if let Some(at) = index.insert(mine.len(), &|i| bytes_of(text, wtf8, mine[i].0), kb) {
-                mine[at].1 = v;
-                return;
+        let (src, text, wtf8) = (self.src, self.text.as_str(), self.wtf8.as_slice());
+        if !open.big {
+            let kb = bytes_of(text, wtf8, key);
+            let bit = key_bit(kb);
+            if open.seen & bit != 0 {
+                let (mut i, end) = (open.start, self.open_members.len());
+                while i < end {
+                    let run = self.open_members.run(i, end - i);
+                    if run.is_empty() {
+                        break;
+                    }
+                    if let Some(j) =
+                        run.iter().position(|&(k, _)| same_key(key_bytes(src, &self.keys, text, wtf8, k), kb))
+                    {
+                        if let Some(m) = self.open_members.get_mut(i + j) {
+                            m.1 = v;
+                        }
+                        return;
+                    }
+                    i += run.len();
+                }
             }
-            self.open_members.push((key, v));
-            let mine = &self.open_members[open.start..];
-            index.grown(mine.len(), &|i| bytes_of(text, wtf8, mine[i].0));
-            return;
+            open.seen |= bit;
+            open.big = self.open_members.len() - open.start >= INDEX_THRESHOLD;
         }
-        let bit = key_bit(kb);
-        if open.seen & bit != 0 {
-            if let Some(slot) = mine.iter_mut().find(|(k, _)| same_key(bytes_of(text, wtf8, *k), kb)) {
-                slot.1 = v;
-                return;
-            }
-        }
-        open.seen |= bit;
-        self.open_members.push((key, v));
-        let mine = &self.open_members[open.start..];
-        if mine.len() > INDEX_THRESHOLD {
-            open.index = Some(KeyIndex::build(mine.len(), &|i| bytes_of(text, wtf8, mine[i].0)));
-        }
+        let word = Self::key_word(src, &mut self.keys, key);
+        self.open_members.push((word, v));
     }
     fn key(&mut self, k: Token<'a>) {
         let key = self.intern(k);
@@ -443,21 +681,64 @@ impl<'a> Sink<'a> for Doc<'a> {
             // big array): move them, no second copy.
             std::mem::swap(&mut self.items, &mut self.open_items);
         } else {
-            self.items.extend_from_slice(&self.open_items[start..]);
-            self.open_items.truncate(start);
+            self.open_items.drain_into(start, &mut self.items);
         }
         self.push(Node::Array(at, self.items.len() as u32 - at))
     }
     fn close_object(&mut self) -> u32 {
-        let start = self.open_objects.pop().map_or(0, |o| o.start);
+        let (start, big) = self.open_objects.pop().map_or((0, false), |o| (o.start, o.big));
         let at = self.members.len() as u32;
-        if at == 0 && start == 0 {
+        if big {
+            self.merge_members(start);
+        } else if at == 0 && start == 0 {
             std::mem::swap(&mut self.members, &mut self.open_members);
         } else {
-            self.members.extend_from_slice(&self.open_members[start..]);
-            self.open_members.truncate(start);
+            self.open_members.drain_into(start, &mut self.members);
         }
         self.push(Node::Object(at, self.members.len() as u32 - at))
+    }
+}
+
+impl Doc<'_> {
+    /// Close a big object: its members move from the open stack to
+    /// [`Doc::members`], a duplicate key keeping its first position and
+    /// taking the last value (Python's dict), found through a table of
+    /// positions sized to the object (load at most 2/3; randomly seeded
+    /// SipHash, so crafted keys cannot force collisions), freed on return.
+    #[inline(never)]
+    fn merge_members(&mut self, start: usize) {
+        let (src, text, wtf8, keys) = (self.src, self.text.as_str(), self.wtf8.as_slice(), &self.keys);
+        let members = &mut self.members;
+        let n = self.open_members.len().saturating_sub(start);
+        let size = n + n / 2 + 1;
+        let mut slots = vec![u32::MAX; size];
+        let hasher = std::collections::hash_map::RandomState::new();
+        let at = members.len();
+        let mut count = 0;
+        self.open_members.drain_from(start, |(k, v)| {
+            let kb = key_bytes(src, keys, text, wtf8, k);
+            let mut slot = (((hasher.hash_one(kb) >> 32) * size as u64) >> 32) as usize;
+            loop {
+                let e = slots[slot];
+                if e == u32::MAX {
+                    slots[slot] = count;
+                    count += 1;
+                    members.push((k, v));
+                    return;
+                }
+                let seen = members.get(at + e as usize).map_or(NULL_WORD, |m| m.0);
+                if same_key(key_bytes(src, keys, text, wtf8, seen), kb) {
+                    if let Some(m) = members.get_mut(at + e as usize) {
+                        m.1 = v;
+                    }
+                    return;
+                }
+                slot += 1;
+                if slot == size {
+                    slot = 0;
+                }
+            }
+        });
     }
 }
 
@@ -567,56 +848,80 @@ impl std::fmt::Debug for Ref<'_> {
 #[derive(Clone, Copy)]
 pub struct Items<'d> {
     doc: &'d Doc<'d>,
+    /// The first items, as far as they lie in one chunk (all of them but in
+    /// an array that spans chunks): read without the chunk lookup.
     ids: &'d [u32],
+    /// `Doc::items[start..start + len]`.
+    start: u32,
+    len: u32,
 }
 
 /// The members of an object node, in insertion order (keys unique).
 #[derive(Clone, Copy)]
 pub struct Members<'d> {
     doc: &'d Doc<'d>,
-    members: &'d [(Str<'d>, u32)],
+    /// The first members, as far as they lie in one chunk (see [`Items`]).
+    members: &'d [(u32, u32)],
+    /// `Doc::members[start..start + len]`.
+    start: u32,
+    len: u32,
 }
 
 impl<'d> Items<'d> {
     /// The number of items.
     pub fn len(self) -> usize {
-        self.ids.len()
+        self.len as usize
     }
     /// True when there are no items.
     pub fn is_empty(self) -> bool {
-        self.ids.is_empty()
+        self.len == 0
     }
     /// The `i`th item.
     #[inline]
     pub fn get(self, i: usize) -> Option<Ref<'d>> {
-        self.ids.get(i).map(|&id| Ref { doc: self.doc, id })
+        if i >= self.len as usize {
+            return None;
+        }
+        Some(Ref { doc: self.doc, id: self.word(i) })
     }
     /// The items in order.
     pub fn iter(self) -> impl DoubleEndedIterator<Item = Ref<'d>> + ExactSizeIterator {
-        let doc = self.doc;
-        self.ids.iter().map(move |&id| Ref { doc, id })
+        (0..self.len).map(move |i| Ref { doc: self.doc, id: self.word(i as usize) })
+    }
+    #[inline]
+    fn word(self, i: usize) -> u32 {
+        match self.ids.get(i) {
+            Some(&id) => id,
+            None => self.doc.items.get(self.start as usize + i).copied().unwrap_or(NULL_WORD),
+        }
     }
 }
 
 impl<'d> Members<'d> {
     /// The number of members.
     pub fn len(self) -> usize {
-        self.members.len()
+        self.len as usize
     }
     /// True when there are no members.
     pub fn is_empty(self) -> bool {
-        self.members.is_empty()
+        self.len == 0
     }
     /// The `i`th member.
     #[inline]
     pub fn at(self, i: usize) -> (Text<'d>, Ref<'d>) {
-        let (k, id) = self.members[i];
-        (self.doc.text_of(k), Ref { doc: self.doc, id })
+        let doc = self.doc;
+        let (k, id) = match self.members.get(i) {
+            Some(&m) => m,
+            None if i < self.len as usize => {
+                doc.members.get(self.start as usize + i).copied().unwrap_or((INLINE, NULL_WORD))
+            }
+            None => (INLINE, NULL_WORD),
+        };
+        (doc.key_text(k), Ref { doc, id })
     }
     /// The members in order.
     pub fn iter(self) -> impl DoubleEndedIterator<Item = (Text<'d>, Ref<'d>)> + ExactSizeIterator {
-        let doc = self.doc;
-        self.members.iter().map(move |&(k, id)| (doc.text_of(k), Ref { doc, id }))
+        (0..self.len).map(move |i| self.at(i as usize))
     }
     /// The value of `key`, if present.
     pub fn get(self, key: &str) -> Option<Ref<'d>> {
@@ -626,16 +931,44 @@ impl<'d> Members<'d> {
     #[inline(never)]
     pub fn get_bytes(self, key: &[u8]) -> Option<Ref<'d>> {
         let doc = self.doc;
-        for &(k, id) in self.members {
-            if same_key(bytes_of(&doc.text, &doc.wtf8, k), key) {
-                return Some(Ref { doc, id });
+        let (mut i, end) = (self.start as usize, self.start as usize + self.len as usize);
+        let mut run = self.members;
+        while i < end {
+            if i > self.start as usize {
+                run = doc.members.run(i, end - i);
             }
+            if run.is_empty() {
+                break;
+            }
+            for &(k, id) in run {
+                // A key in the input: its length is in the word (most keys differ there).
+                let hit = if k & INLINE != 0 {
+                    ((k >> OFFSET_BITS) & 63) as usize == key.len()
+                        && same_key(key_bytes(doc.src, &doc.keys, &doc.text, &doc.wtf8, k), key)
+                } else {
+                    same_key(key_bytes(doc.src, &doc.keys, &doc.text, &doc.wtf8, k), key)
+                };
+                if hit {
+                    return Some(Ref { doc, id });
+                }
+            }
+            i += run.len();
         }
         None
     }
 }
 
 impl<'d> Doc<'d> {
+    /// The text of a member's key word.
+    #[inline]
+    fn key_text(&'d self, w: u32) -> Text<'d> {
+        if w & INLINE != 0 {
+            let (len, offset) = (((w >> OFFSET_BITS) & 63) as usize, (w & OFFSET_MASK) as usize);
+            return Text::Utf8(self.src.get(offset..offset + len).unwrap_or(""));
+        }
+        self.keys.get(w as usize).map_or(Text::Utf8(""), |&k| self.text_of(k))
+    }
+
     #[inline]
     fn text_of(&'d self, s: Str<'d>) -> Text<'d> {
         match s {
@@ -712,13 +1045,13 @@ impl<'d> Ref<'d> {
     #[inline]
     fn items(self, a: u32, n: u32) -> Items<'d> {
         let doc = self.doc;
-        Items { doc, ids: doc.items.get(a as usize..(a + n) as usize).unwrap_or(&[]) }
+        Items { doc, ids: doc.items.run(a as usize, n as usize), start: a, len: n }
     }
 
     #[inline]
     fn members(self, a: u32, n: u32) -> Members<'d> {
         let doc = self.doc;
-        Members { doc, members: doc.members.get(a as usize..(a + n) as usize).unwrap_or(&[]) }
+        Members { doc, members: doc.members.run(a as usize, n as usize), start: a, len: n }
     }
 
     /// Python's type name, as [`Value::type_name`](super::Value::type_name).
@@ -823,8 +1156,8 @@ impl<'d> Ref<'d> {
             Kind::Str(t) => Value::Str(pystr(t)),
             Kind::Array(items) => {
                 let mut out = Vec::with_capacity(items.len());
-                for &id in items.ids {
-                    out.push(Ref { doc: self.doc, id }.to_value());
+                for item in items.iter() {
+                    out.push(item.to_value());
                 }
                 Value::Array(out)
             }
@@ -894,12 +1227,40 @@ mod tests {
         let cap = {
             let d = parse_doc(&text).unwrap();
             assert_eq!(d.root().as_array().map(Items::len), Some(1001));
-            d.nodes.capacity()
+            d.nodes.bytes()
         };
         let d = parse_doc("[]").unwrap();
-        assert!(d.nodes.capacity() >= cap, "{} < {cap}", d.nodes.capacity());
+        assert!(d.nodes.bytes() >= cap, "{} < {cap}", d.nodes.bytes());
         let v: Vec<Node<'static>> = recycle(Vec::<Node<'_>>::with_capacity(77));
         assert!(v.capacity() >= 77);
+    }
+
+    /// Containers bigger than a chunk, nested ones closing across chunk
+    /// boundaries, big objects with duplicate, long and escaped keys.
+    #[test]
+    fn chunked_containers() {
+        let mut t = String::from("{\"a\":[");
+        for i in 0..40_000 {
+            t.push_str(&format!("{i},[{i},\"s{i}\"],"));
+        }
+        t.push_str("0],\"big\":{");
+        for i in 0..20_000 {
+            let long = "k".repeat(i % 70);
+            t.push_str(&format!("\"{long}{}\":{i},\"e\\n{}\":[{i}],\"d\":{i},", i % 9000, i % 5));
+        }
+        t.push_str("\"z\":{\"q\":1}},\"b\":[[1,2],{\"x\":[]}]}");
+        let (v, d) = (parse(&t).unwrap(), parse_doc(&t).unwrap());
+        assert_eq!(format!("{:?}", d.root().to_value()), format!("{v:?}"));
+        assert_eq!(write::write(d.root(), write::Options::CANONICAL), canonical(&v));
+        let big = d.root().get("big").and_then(Ref::as_object).unwrap();
+        assert_eq!(big.len(), v.as_object().unwrap().get("big").unwrap().as_object().unwrap().len());
+        assert_eq!(big.get("d").map(|r| format!("{r:?}")).as_deref(), Some("19999"));
+        assert_eq!(big.at(big.len() - 1).0.as_str(), Some("z"));
+        let a = d.root().get("a").and_then(Ref::as_array).unwrap();
+        assert_eq!(
+            a.iter().rev().nth(1).and_then(|r| r.as_array()).and_then(|r| r.get(1)).and_then(Ref::as_str),
+            Some("s39999")
+        );
     }
 
     #[test]

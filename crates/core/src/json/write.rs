@@ -235,6 +235,9 @@ fn print<'a>(value: Walk<'a>, options: Options, out: &mut Vec<u8>, mut sink: Flu
                     out.push(b'{');
                     let len = v.child_count();
                     let at = order.len();
+                    // Room for this object at once: exactly its size when it is the big one
+                    // (a doubling push loop held up to 3x the order of a wide object).
+                    order.reserve(len);
                     for i in 0..len {
                         order.push((v.child(i).0, i as u32));
                     }
