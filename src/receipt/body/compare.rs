@@ -4,8 +4,9 @@
 
 use std::collections::HashMap;
 
-use super::super::checks::{hex_eq, num_eq_values, sha256_of};
+use super::super::checks::{hex_eq, num_eq, sha256_of, Num};
 use super::super::report::pointer;
+use crate::json::write::{Shape, Tree};
 use crate::json::{self, Kind, Ref, Text};
 use crate::py::time::PyDateTime;
 
@@ -149,19 +150,28 @@ pub(super) fn at_index(base: &str, i: usize) -> String {
 pub(super) fn py_eq(a: Option<Ref<'_>>, b: Option<Ref<'_>>) -> bool {
     let null = null_or_missing;
     let (Some(a), Some(b)) = (a, b) else { return null(a) && null(b) };
-    match (a.kind(), b.kind()) {
-        (Kind::Null, Kind::Null) => true,
-        (Kind::Bool(x), Kind::Bool(y)) => x == y,
+    // The shapes, not the kinds: a float spelled as Python's `repr` prints
+    // it (a server's floats) is kept as its text, and reading its value
+    // means parsing it again.
+    match (Tree::shape(a), Tree::shape(b)) {
+        (Shape::Null, Shape::Null) => true,
+        (Shape::Bool(x), Shape::Bool(y)) => x == y,
+        // Two such floats: `repr` is one-to-one on doubles, so they are
+        // equal exactly when spelled alike (`-0.0` is not `0.0`, as below).
+        (Shape::Lexeme(x), Shape::Lexeme(y)) => json::bytes_eq(x.as_bytes(), y.as_bytes()),
         // Numbers by value, and zeros by the sign JavaScript reads (`-0`
         // for a bound `0` is another number to a client: `Object.is`, `1/x`).
-        (Kind::Int(_) | Kind::Float(_), Kind::Int(_) | Kind::Float(_)) => {
-            num_eq_values(a, b) && a.is_negative_zero() == b.is_negative_zero()
+        (x @ (Shape::Int(_) | Shape::Float(_) | Shape::Lexeme(_)), y @ (Shape::Int(_) | Shape::Float(_) | Shape::Lexeme(_))) => {
+            let (x, y) = (number(a, x), number(b, y));
+            num_eq(x.0, y.0) && x.1 == y.1
         }
-        (Kind::Str(x), Kind::Str(y)) => json::bytes_eq(x.as_bytes(), y.as_bytes()),
-        (Kind::Array(x), Kind::Array(y)) => {
+        (Shape::Str(x), Shape::Str(y)) => json::bytes_eq(x, y),
+        (Shape::Array, Shape::Array) => {
+            let (Some(x), Some(y)) = (a.as_array(), b.as_array()) else { return false };
             x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| py_eq(Some(p), Some(q)))
         }
-        (Kind::Object(x), Kind::Object(y)) => {
+        (Shape::Object, Shape::Object) => {
+            let (Some(x), Some(y)) = (a.as_object(), b.as_object()) else { return false };
             if x.len() != y.len() {
                 return false;
             }
@@ -172,7 +182,11 @@ pub(super) fn py_eq(a: Option<Ref<'_>>, b: Option<Ref<'_>>) -> bool {
                 return (0..x.len()).all(|i| {
                     let (k, v) = x.at(i);
                     let same = y.at(i);
-                    let w = if same.0.as_bytes() == k.as_bytes() { Some(same.1) } else { y.get_bytes(k.as_bytes()) };
+                    let w = if json::bytes_eq(same.0.as_bytes(), k.as_bytes()) {
+                        Some(same.1)
+                    } else {
+                        y.get_bytes(k.as_bytes())
+                    };
                     w.is_some_and(|w| py_eq(Some(v), Some(w)))
                 });
             }
@@ -180,6 +194,18 @@ pub(super) fn py_eq(a: Option<Ref<'_>>, b: Option<Ref<'_>>) -> bool {
             x.iter().all(|(k, v)| index.get(k.as_bytes()).is_some_and(|&w| py_eq(Some(v), Some(w))))
         }
         _ => false,
+    }
+}
+
+/// A number of shape `s` (of `v`) as Python compares it, and whether
+/// JavaScript reads it as `-0` ([`Ref::is_negative_zero`]).
+fn number<'d>(v: Ref<'d>, s: Shape<'d>) -> (Num<'d>, bool) {
+    let float = |f: f64| (Num::Float(f), f == 0.0 && f.is_sign_negative());
+    match s {
+        Shape::Int(d) => (Num::Int(d), v.is_negative_zero()),
+        Shape::Lexeme(l) => float(crate::py::float::parse_f64(l).unwrap_or(f64::NAN)),
+        Shape::Float(f) => float(f),
+        _ => (Num::Float(f64::NAN), false),
     }
 }
 
