@@ -55,9 +55,11 @@ pub(crate) fn split_doc(doc: Ref<'_>) -> (Ref<'_>, &'static str, Option<Ref<'_>>
     }
 }
 
-/// Compare hex digests case-insensitively.
+/// Compare hex digests case-insensitively (the server writes lowercase:
+/// equal bytes first, eight at a time, then `eq_ignore_ascii_case`, which
+/// goes byte by byte).
 pub(crate) fn hex_eq(a: &str, b: &str) -> bool {
-    a.eq_ignore_ascii_case(b)
+    json::bytes_eq(a.as_bytes(), b.as_bytes()) || a.eq_ignore_ascii_case(b)
 }
 
 /// SHA256-TEXT of a Python string (WTF-8 bytes; lone surrogates cannot be

@@ -32,6 +32,31 @@ const fn entry_key(part: NeighbourPart) -> &'static str {
 const ENTRY_ID: &str = entry_key(NeighbourPart::Id);
 const ENTRY_CONTENT: &str = entry_key(NeighbourPart::Text);
 const ENTRY_METADATA: &str = entry_key(NeighbourPart::Metadata);
+/// What every neighbour member's name starts with.
+const PREFIX: &[u8] = b"context_";
+const _: () = {
+    // (Checked at compile time: the one-pass key scan relies on it.)
+    let mut i = 0;
+    while i < NEIGHBOURS.len() {
+        let n = NEIGHBOURS[i];
+        assert!(starts_with(n.text, PREFIX) && starts_with(n.id, PREFIX) && starts_with(n.metadata, PREFIX));
+        i += 1;
+    }
+};
+const fn starts_with(s: &str, p: &[u8]) -> bool {
+    let s = s.as_bytes();
+    if s.len() <= p.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < p.len() {
+        if s[i] != p[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
 
 impl<'d> Binder<'_, 'd> {
     /// `memories[i]` <-> `results[i]`: the length, then each memory.
@@ -143,9 +168,27 @@ impl<'d> Binder<'_, 'd> {
 
     /// `memories[i].context_<pos>{,_id,_metadata}` against `results[i].context_neighbors[pos]`.
     fn neighbours_of(&mut self, i: usize, m: Members<'d>, r: Ref<'d>) {
-        // Most memories carry no neighbour fields: one pass over the keys
-        // instead of twelve lookups.
-        if !m.iter().any(|(k, _)| k.as_bytes().starts_with(b"context_")) {
+        // The neighbour members, in one pass over the keys (not twelve
+        // lookups): [text, id, metadata] by position, as NEIGHBOURS lists them.
+        let mut found = [[None; 3]; NEIGHBOURS.len()];
+        let mut any = false;
+        for (k, v) in m.iter() {
+            let k = k.as_bytes();
+            if k.len() <= PREFIX.len() || !json::bytes_eq(&k[..PREFIX.len()], PREFIX) {
+                continue;
+            }
+            'names: for (slot, n) in found.iter_mut().zip(&NEIGHBOURS) {
+                for (x, name) in slot.iter_mut().zip([n.text, n.id, n.metadata]) {
+                    if json::bytes_eq(k, name.as_bytes()) {
+                        *x = Some(v);
+                        any = true;
+                        break 'names;
+                    }
+                }
+            }
+        }
+        // Most memories carry no neighbour fields.
+        if !any {
             return;
         }
         let entries = r.get("context_neighbors").and_then(Ref::as_object);
@@ -153,9 +196,8 @@ impl<'d> Binder<'_, 'd> {
         let np = || pointer(&at_index(&self.results_ptr, i), "context_neighbors");
         let tally = &mut self.neighbours;
         let report = &mut *self.report;
-        for n in &NEIGHBOURS {
+        for (n, &[text, id, meta]) in NEIGHBOURS.iter().zip(&found) {
             let (pos, text_key, id_key, meta_key) = (n.pos, n.text, n.id, n.metadata);
-            let (text, id, meta) = (m.get(text_key), m.get(id_key), m.get(meta_key));
             if text.is_none() && id.is_none() && meta.is_none() {
                 continue; // the body carries nothing for this position
             }

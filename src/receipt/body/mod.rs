@@ -129,6 +129,25 @@ fn at_path<'d>(v: Ref<'d>, path: &str) -> Option<Ref<'d>> {
     path.split('/').try_fold(v, |v, key| v.get(key))
 }
 
+/// The objects the bound rows of `spec` nest ([`Bind::Items`]: a list of
+/// them, [`Bind::Object`]: one), in [`ObjectKind`] order, then the rows'
+/// order: (kind, member, a list). Empty, with no allocation, for the
+/// objects that nest none (a memory: asked once per memory).
+fn nested(spec: &ObjectSpec) -> Vec<(ObjectKind, &'static str, bool)> {
+    let mut out: Vec<_> = spec
+        .fields
+        .iter()
+        .filter_map(|f| match f.bind {
+            Bind::Items { of, .. } => Some((of, f.name, true)),
+            Bind::Object(of) => Some((of, f.name, false)),
+            _ => None,
+        })
+        .collect();
+    // (Stable: rows of one kind keep their order.)
+    out.sort_by_key(|&(of, _, _)| ObjectKind::ALL.iter().position(|&k| k == of));
+    out
+}
+
 /// The JSON pointer of a contract path under `base`.
 fn path_pointer(base: &str, path: &str) -> String {
     path.split('/').fold(base.to_string(), |p, key| pointer(&p, key))
