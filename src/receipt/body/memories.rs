@@ -4,7 +4,8 @@
 use super::super::checks::sha256_of;
 use super::super::report::pointer;
 use super::compare::{
-    at_index, bound_digest_is, describe, describe_or_null, digest_eq, null_or_missing, py_eq, same_instant, str_of,
+    at_index, bound_digest_is, describe, describe_or_null, digest_eq, null_or_missing, py_eq, same_bytes, same_instant,
+    str_of,
 };
 use super::tally::p;
 use super::{at_path, compared, path_pointer, Binder, Compare};
@@ -174,17 +175,25 @@ impl<'d> Binder<'_, 'd> {
         let mut any = false;
         for (k, v) in m.iter() {
             let k = k.as_bytes();
-            if k.len() <= PREFIX.len() || !json::bytes_eq(&k[..PREFIX.len()], PREFIX) {
+            if k.len() <= PREFIX.len() || !same_bytes(&k[..PREFIX.len()], PREFIX) {
                 continue;
             }
-            'names: for (slot, n) in found.iter_mut().zip(&NEIGHBOURS) {
-                for (x, name) in slot.iter_mut().zip([n.text, n.id, n.metadata]) {
-                    if json::bytes_eq(k, name.as_bytes()) {
-                        *x = Some(v);
-                        any = true;
-                        break 'names;
-                    }
-                }
+            let mut j = 0;
+            while j < NEIGHBOURS.len() {
+                let n = &NEIGHBOURS[j];
+                let p = if same_bytes(k, n.text.as_bytes()) {
+                    0
+                } else if same_bytes(k, n.id.as_bytes()) {
+                    1
+                } else if same_bytes(k, n.metadata.as_bytes()) {
+                    2
+                } else {
+                    j += 1;
+                    continue;
+                };
+                found[j][p] = Some(v);
+                any = true;
+                break;
             }
         }
         // Most memories carry no neighbour fields.

@@ -8,13 +8,13 @@
 //! defaults included).
 
 use super::super::report::pointer;
-use super::compare::at_index;
+use super::compare::{at_index, same_bytes};
 use super::tally::p;
 use super::{nested, Binder};
 use crate::contract::ObjectSpec;
 #[cfg(doc)]
 use crate::contract::{Bind, ObjectKind};
-use crate::json::{self, Members};
+use crate::json::Members;
 
 impl<'d> Binder<'_, 'd> {
     /// Every object the binding reads, against its kind's always-sent keys:
@@ -61,7 +61,7 @@ impl<'d> Binder<'_, 'd> {
         // body, whatever extra keys sit in between).
         let mut k = 0;
         for f in spec.always_sent() {
-            let found = (k..n).chain(0..k.min(n)).find(|&i| json::bytes_eq(o.at(i).0.as_bytes(), f.name.as_bytes()));
+            let found = (k..n).chain(0..k.min(n)).find(|&i| same_bytes(o.at(i).0.as_bytes(), f.name.as_bytes()));
             if let Some(i) = found {
                 k = i + 1;
                 continue;

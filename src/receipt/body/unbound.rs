@@ -12,12 +12,12 @@ use std::borrow::Cow;
 use std::collections::HashSet;
 
 use super::super::report::pointer;
-use super::compare::at_index;
+use super::compare::{at_index, same_bytes};
 use super::{nested, BodyKind};
-use crate::contract::{Contract, ObjectSpec};
 #[cfg(doc)]
 use crate::contract::{Bind, ObjectKind};
-use crate::json::{self, Members, Ref, Text};
+use crate::contract::{Contract, ObjectSpec};
+use crate::json::{Members, Ref, Text};
 
 /// At most this many patterns are listed in `unbound_fields` (a real body
 /// has a few dozen), each of a key of at most [`MAX_UNBOUND_KEY_BYTES`]: a
@@ -110,7 +110,7 @@ impl<'d> Walk<'_, 'd, '_> {
                 continue;
             }
             let n = fields.len();
-            let row = (0..n).map(|j| (next + j) % n).find(|&i| json::bytes_eq(fields[i].name.as_bytes(), k.as_bytes()));
+            let row = (0..n).map(|j| (next + j) % n).find(|&i| same_bytes(fields[i].name.as_bytes(), k.as_bytes()));
             match row {
                 Some(i) => {
                     next = i + 1;
