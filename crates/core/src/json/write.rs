@@ -15,7 +15,7 @@
 //!
 //! The printer is iterative: no value, however deep, can overflow the stack.
 
-use super::doc::Ref;
+use super::doc::{Items, Members, Ref};
 use super::value::{PyStr, Value};
 use crate::py::float;
 
@@ -182,6 +182,50 @@ pub fn write<'a, T: Tree<'a>>(value: T, options: Options) -> String {
     }
 }
 
+/// A container's children as the printer reads them: a document node's
+/// items or members resolved once per container, not once per child.
+#[derive(Clone, Copy)]
+enum Kids<'a> {
+    Value(&'a Value),
+    Items(Items<'a>),
+    Members(Members<'a>),
+}
+
+impl<'a> Kids<'a> {
+    fn of(v: Walk<'a>) -> Kids<'a> {
+        match v {
+            Walk::Value(v) => Kids::Value(v),
+            Walk::Doc(r) => match (r.as_object(), r.as_array()) {
+                (Some(m), _) => Kids::Members(m),
+                (_, Some(items)) => Kids::Items(items),
+                _ => Kids::Value(&NULL),
+            },
+        }
+    }
+    fn len(self) -> usize {
+        match self {
+            Kids::Value(v) => v.child_count(),
+            Kids::Items(items) => items.len(),
+            Kids::Members(m) => m.len(),
+        }
+    }
+    /// As [`Tree::child`].
+    fn child(self, i: usize) -> (&'a [u8], Walk<'a>) {
+        match self {
+            Kids::Value(v) => {
+                let (k, c) = v.child(i);
+                (k, Walk::Value(c))
+            }
+            Kids::Items(items) => (b"", items.get(i).map_or(Walk::Value(&NULL), Walk::Doc)),
+            Kids::Members(m) if i < m.len() => {
+                let (k, v) = m.at(i);
+                (k.as_bytes(), Walk::Doc(v))
+            }
+            Kids::Members(_) => (b"", Walk::Value(&NULL)),
+        }
+    }
+}
+
 /// An open container of the printer: the value, its next child, and for
 /// an object the start of its member order in the shared order stack.
 struct Frame<T> {
@@ -213,7 +257,7 @@ pub fn write_chunks<'a, T: Tree<'a>>(value: T, options: Options, sink: &mut dyn 
 type Flush<'s> = Option<&'s mut dyn FnMut(&[u8])>;
 
 fn print<'a>(value: Walk<'a>, options: Options, out: &mut Vec<u8>, mut sink: Flush<'_>) {
-    let mut frames: Vec<Frame<Walk<'a>>> = Vec::new();
+    let mut frames: Vec<Frame<Kids<'a>>> = Vec::new();
     // The member order of each open object, innermost last: (key, child index).
     let mut order: Vec<(&'a [u8], u32)> = Vec::new();
     let mut next = Some(value);
@@ -232,11 +276,13 @@ fn print<'a>(value: Walk<'a>, options: Options, out: &mut Vec<u8>, mut sink: Flu
                 },
                 Shape::Array => {
                     out.push(b'[');
-                    frames.push(Frame { v, next: 0, len: v.child_count(), order: None });
+                    let v = Kids::of(v);
+                    frames.push(Frame { v, next: 0, len: v.len(), order: None });
                 }
                 Shape::Object => {
                     out.push(b'{');
-                    let len = v.child_count();
+                    let v = Kids::of(v);
+                    let len = v.len();
                     let at = order.len();
                     for i in 0..len {
                         order.push((v.child(i).0, i as u32));
@@ -653,9 +699,25 @@ mod tests {
         }
         // key_gt is `>` on bytes: prefixes, zero bytes, high bytes, word boundaries.
         let keys: Vec<&[u8]> = vec![
-            b"", b"\0", b"\0\0", b"a", b"a\0", b"ab", b"abcdefgh", b"abcdefgh\0", b"abcdefghi", b"abcdefgg\xff",
-            b"\xff", b"\xc3\xa9", b"\xf0\x9f\x98\x80", b"score", b"score_breakdown", b"scores", b"0123456789abcdef0",
-            b"0123456789abcdef", b"0123456789abcdeg",
+            b"",
+            b"\0",
+            b"\0\0",
+            b"a",
+            b"a\0",
+            b"ab",
+            b"abcdefgh",
+            b"abcdefgh\0",
+            b"abcdefghi",
+            b"abcdefgg\xff",
+            b"\xff",
+            b"\xc3\xa9",
+            b"\xf0\x9f\x98\x80",
+            b"score",
+            b"score_breakdown",
+            b"scores",
+            b"0123456789abcdef0",
+            b"0123456789abcdef",
+            b"0123456789abcdeg",
         ];
         for a in &keys {
             for b in &keys {
