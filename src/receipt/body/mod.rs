@@ -63,7 +63,7 @@ mod view;
 use super::checks::results;
 use super::given::Given;
 use super::report::{pointer, CheckCode, ReportBuilder};
-use crate::contract::{self, Bind, Contract, ObjectKind, ObjectSpec, SchemaSpec, Wire};
+use crate::contract::{self, Bind, Contract, FieldSpec, ObjectKind, ObjectSpec, SchemaSpec, Wire};
 use crate::json::Ref;
 use compare::{at_index, bound_digest_is, describe};
 use tally::Tally;
@@ -134,18 +134,20 @@ fn at_path<'d>(v: Ref<'d>, path: &str) -> Option<Ref<'d>> {
 /// order: (kind, member, a list). Empty, with no allocation, for the
 /// objects that nest none (a memory: asked once per memory).
 fn nested(spec: &ObjectSpec) -> Vec<(ObjectKind, &'static str, bool)> {
-    let mut out: Vec<_> = spec
-        .fields
+    let nests = |f: &FieldSpec| matches!(f.bind, Bind::Items { .. } | Bind::Object(_));
+    if !spec.fields.iter().any(nests) {
+        return Vec::new();
+    }
+    ObjectKind::ALL
         .iter()
-        .filter_map(|f| match f.bind {
-            Bind::Items { of, .. } => Some((of, f.name, true)),
-            Bind::Object(of) => Some((of, f.name, false)),
-            _ => None,
+        .flat_map(|&kind| {
+            spec.fields.iter().filter_map(move |f| match f.bind {
+                Bind::Items { of, .. } if of == kind => Some((of, f.name, true)),
+                Bind::Object(of) if of == kind => Some((of, f.name, false)),
+                _ => None,
+            })
         })
-        .collect();
-    // (Stable: rows of one kind keep their order.)
-    out.sort_by_key(|&(of, _, _)| ObjectKind::ALL.iter().position(|&k| k == of));
-    out
+        .collect()
 }
 
 /// The JSON pointer of a contract path under `base`.
