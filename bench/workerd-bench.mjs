@@ -3,9 +3,11 @@
 // sequential requests per endpoint and read the workerd process's CPU time
 // (utime + stime from /proc/PID/stat) before and after. Reports CPU ms per request and
 // requests per CPU-second (JSON lines on stdout). Linux only; the process is stopped by PID.
-//   node bench/workerd-bench.mjs [--requests N]
+//   node bench/workerd-bench.mjs [--requests N] [--dist DIR] [--only verify]
+// --dist DIR: another build's dist/ (e.g. main's, for a side-by-side row; a copy of the
+// config pointing at DIR/web is written next to it); --only verify: the two verify rows.
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,6 +15,19 @@ import { fileURLToPath } from "node:url";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const at = process.argv.indexOf("--requests");
 const N = at > 0 ? Number(process.argv[at + 1]) : 60;
+const opt = (name) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : undefined;
+};
+let config = path.join(ROOT, "bench/workerd/config.capnp");
+if (opt("--dist")) {
+  // The same config, its wasm and glue from DIR/web (embed paths are relative to the config).
+  const web = path.relative(path.join(ROOT, "bench/workerd"), path.join(path.resolve(opt("--dist")), "web"));
+  const text = readFileSync(config, "utf8").replaceAll('"../../dist/web/', `"${web}/`);
+  config = path.join(ROOT, "bench/workerd", `.config-${process.pid}.capnp`);
+  writeFileSync(config, text);
+  process.on("exit", () => rmSync(config, { force: true }));
+}
 const TICK = 100; // USER_HZ: /proc times are in clock ticks of 10 ms
 
 const freePort = () =>
@@ -34,7 +49,7 @@ function cpuMs(pid) {
 
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
-const child = spawn(path.join(ROOT, "node_modules/.bin/workerd"), ["serve", path.join(ROOT, "bench/workerd/config.capnp"), "--socket-addr", `http=127.0.0.1:${port}`], { stdio: ["ignore", "pipe", "pipe"] });
+const child = spawn(path.join(ROOT, "node_modules/.bin/workerd"), ["serve", config, "--socket-addr", `http=127.0.0.1:${port}`], { stdio: ["ignore", "pipe", "pipe"] });
 let log = "";
 child.stdout.on("data", (d) => (log += d));
 child.stderr.on("data", (d) => (log += d));
@@ -54,7 +69,7 @@ try {
     ["workerd_verify_200", "/verify", (r) => r.valid === true],
     ["workerd_verify_200_bytes", "/verify-bytes", (r) => r.valid === true],
     ["workerd_score_1600", "/score", (r) => r.count === 1600 && r.errors === 0],
-  ]) {
+  ].filter(([name]) => !opt("--only") || name.includes(opt("--only")))) {
     for (let i = 0; i < 10; i++) await (await fetch(base + route)).json(); // warm-up (V8 tiers up)
     const c0 = cpuMs(pid);
     const t0 = performance.now();

@@ -55,9 +55,11 @@ pub(crate) fn split_doc(doc: Ref<'_>) -> (Ref<'_>, &'static str, Option<Ref<'_>>
     }
 }
 
-/// Compare hex digests case-insensitively.
+/// Compare hex digests case-insensitively (the server writes lowercase:
+/// equal bytes first, eight at a time, then `eq_ignore_ascii_case`, which
+/// goes byte by byte).
 pub(crate) fn hex_eq(a: &str, b: &str) -> bool {
-    a.eq_ignore_ascii_case(b)
+    json::bytes_eq(a.as_bytes(), b.as_bytes()) || a.eq_ignore_ascii_case(b)
 }
 
 /// SHA256-TEXT of a Python string (WTF-8 bytes; lone surrogates cannot be
@@ -121,7 +123,7 @@ pub(crate) fn find_non_finite<'a, T: Tree<'a>>(v: T, base: &str) -> Option<(Stri
 
 /// A JSON number as Python compares it (bools are not numbers here).
 #[derive(Clone, Copy)]
-enum Num<'a> {
+pub(crate) enum Num<'a> {
     Int(&'a str),
     Float(f64),
 }
@@ -135,7 +137,7 @@ fn num(v: Ref<'_>) -> Option<Num<'_>> {
 }
 
 /// Python `a == b` for int/float values: exact, `1 == 1.0`, NaN never equal.
-fn num_eq(a: Num<'_>, b: Num<'_>) -> bool {
+pub(crate) fn num_eq(a: Num<'_>, b: Num<'_>) -> bool {
     match (a, b) {
         (Num::Int(x), Num::Int(y)) => x == y,
         (Num::Float(x), Num::Float(y)) => x == y,
@@ -145,14 +147,6 @@ fn num_eq(a: Num<'_>, b: Num<'_>) -> bool {
             }
             crate::py::float::int_str(f) == i
         }
-    }
-}
-
-/// Python `a == b` for two JSON numbers (false when either is not a number).
-pub(crate) fn num_eq_values(a: Ref<'_>, b: Ref<'_>) -> bool {
-    match (num(a), num(b)) {
-        (Some(x), Some(y)) => num_eq(x, y),
-        _ => false,
     }
 }
 

@@ -4,8 +4,9 @@
 
 use std::collections::HashMap;
 
-use super::super::checks::{hex_eq, num_eq_values, sha256_of};
+use super::super::checks::{hex_eq, num_eq, sha256_of, Num};
 use super::super::report::pointer;
+use crate::json::write::{Shape, Tree};
 use crate::json::{self, Kind, Ref, Text};
 use crate::py::time::PyDateTime;
 
@@ -117,6 +118,49 @@ fn write_prefix(v: Ref<'_>, budget: usize, out: &mut Vec<u8>) -> bool {
     out.len() <= budget
 }
 
+/// `a == b`, inline for up to 16 bytes (keys, float texts: two
+/// overlapping words, no call), else [`json::bytes_eq`].
+#[inline(always)]
+pub(super) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    let word =
+        |s: &[u8], i: usize| u64::from_le_bytes(s.get(i..i + 8).and_then(|w| w.try_into().ok()).unwrap_or([0; 8]));
+    let half =
+        |s: &[u8], i: usize| u32::from_le_bytes(s.get(i..i + 4).and_then(|w| w.try_into().ok()).unwrap_or([0; 4]));
+    match n {
+        0 => true,
+        1..=3 => a.first() == b.first() && a.get(n / 2) == b.get(n / 2) && a.last() == b.last(),
+        4..=7 => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
+        8..=16 => word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8),
+        _ => long_eq(a, b),
+    }
+}
+
+/// `a == b` for texts of equal length (a memory's content and its
+/// `receipt_view` copy: kilobytes each): sixteen bytes at a time in wasm.
+fn long_eq(a: &[u8], b: &[u8]) -> bool {
+    #[allow(unused_mut)]
+    let mut i = 0;
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    {
+        use core::arch::wasm32::*;
+        let n = a.len().min(b.len());
+        while i + 16 <= n {
+            // SAFETY: a[i..i + 16] and b[i..i + 16] are in bounds; v128_load reads unaligned.
+            let (x, y) =
+                unsafe { (v128_load(a.as_ptr().add(i).cast::<v128>()), v128_load(b.as_ptr().add(i).cast::<v128>())) };
+            if !u8x16_all_true(u8x16_eq(x, y)) {
+                return false;
+            }
+            i += 16;
+        }
+    }
+    json::bytes_eq(&a[i.min(a.len())..], &b[i.min(b.len())..])
+}
+
 /// [`describe`] of a value that stands for `null` when missing.
 pub(super) fn describe_or_null(v: Option<Ref<'_>>) -> String {
     match v {
@@ -149,19 +193,31 @@ pub(super) fn at_index(base: &str, i: usize) -> String {
 pub(super) fn py_eq(a: Option<Ref<'_>>, b: Option<Ref<'_>>) -> bool {
     let null = null_or_missing;
     let (Some(a), Some(b)) = (a, b) else { return null(a) && null(b) };
-    match (a.kind(), b.kind()) {
-        (Kind::Null, Kind::Null) => true,
-        (Kind::Bool(x), Kind::Bool(y)) => x == y,
+    // The shapes, not the kinds: a float spelled as Python's `repr` prints
+    // it (a server's floats) is kept as its text, and reading its value
+    // means parsing it again.
+    match (Tree::shape(a), Tree::shape(b)) {
+        (Shape::Null, Shape::Null) => true,
+        (Shape::Bool(x), Shape::Bool(y)) => x == y,
+        // Two such floats: `repr` is one-to-one on doubles, so they are
+        // equal exactly when spelled alike (`-0.0` is not `0.0`, as below).
+        (Shape::Lexeme(x), Shape::Lexeme(y)) => same_bytes(x.as_bytes(), y.as_bytes()),
         // Numbers by value, and zeros by the sign JavaScript reads (`-0`
         // for a bound `0` is another number to a client: `Object.is`, `1/x`).
-        (Kind::Int(_) | Kind::Float(_), Kind::Int(_) | Kind::Float(_)) => {
-            num_eq_values(a, b) && a.is_negative_zero() == b.is_negative_zero()
+        (
+            x @ (Shape::Int(_) | Shape::Float(_) | Shape::Lexeme(_)),
+            y @ (Shape::Int(_) | Shape::Float(_) | Shape::Lexeme(_)),
+        ) => {
+            let (x, y) = (number(a, x), number(b, y));
+            num_eq(x.0, y.0) && x.1 == y.1
         }
-        (Kind::Str(x), Kind::Str(y)) => json::bytes_eq(x.as_bytes(), y.as_bytes()),
-        (Kind::Array(x), Kind::Array(y)) => {
+        (Shape::Str(x), Shape::Str(y)) => same_bytes(x, y),
+        (Shape::Array, Shape::Array) => {
+            let (Some(x), Some(y)) = (a.as_array(), b.as_array()) else { return false };
             x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| py_eq(Some(p), Some(q)))
         }
-        (Kind::Object(x), Kind::Object(y)) => {
+        (Shape::Object, Shape::Object) => {
+            let (Some(x), Some(y)) = (a.as_object(), b.as_object()) else { return false };
             if x.len() != y.len() {
                 return false;
             }
@@ -172,7 +228,11 @@ pub(super) fn py_eq(a: Option<Ref<'_>>, b: Option<Ref<'_>>) -> bool {
                 return (0..x.len()).all(|i| {
                     let (k, v) = x.at(i);
                     let same = y.at(i);
-                    let w = if same.0.as_bytes() == k.as_bytes() { Some(same.1) } else { y.get_bytes(k.as_bytes()) };
+                    let w = if same_bytes(same.0.as_bytes(), k.as_bytes()) {
+                        Some(same.1)
+                    } else {
+                        y.get_bytes(k.as_bytes())
+                    };
                     w.is_some_and(|w| py_eq(Some(v), Some(w)))
                 });
             }
@@ -180,6 +240,18 @@ pub(super) fn py_eq(a: Option<Ref<'_>>, b: Option<Ref<'_>>) -> bool {
             x.iter().all(|(k, v)| index.get(k.as_bytes()).is_some_and(|&w| py_eq(Some(v), Some(w))))
         }
         _ => false,
+    }
+}
+
+/// A number of shape `s` (of `v`) as Python compares it, and whether
+/// JavaScript reads it as `-0` ([`Ref::is_negative_zero`]).
+fn number<'d>(v: Ref<'d>, s: Shape<'d>) -> (Num<'d>, bool) {
+    let float = |f: f64| (Num::Float(f), f == 0.0 && f.is_sign_negative());
+    match s {
+        Shape::Int(d) => (Num::Int(d), v.is_negative_zero()),
+        Shape::Lexeme(l) => float(crate::py::float::parse_f64(l).unwrap_or(f64::NAN)),
+        Shape::Float(f) => float(f),
+        _ => (Num::Float(f64::NAN), false),
     }
 }
 
@@ -288,6 +360,24 @@ mod tests {
         let doc = json::parse_doc(&text).unwrap();
         let items = doc.root().as_array().unwrap();
         f(items.get(0), items.get(1))
+    }
+
+    #[test]
+    fn same_bytes_is_slice_equality() {
+        let data: Vec<u8> = (0..200u32).map(|i| (i * 37 % 251) as u8).collect();
+        for n in 0..80usize {
+            for at in [0, 1, n / 2, n.saturating_sub(1)] {
+                let a = &data[..n];
+                let mut b = a.to_vec();
+                assert!(same_bytes(a, &b) && long_eq(a, &b));
+                if n > 0 {
+                    b[at.min(n - 1)] ^= 0x40;
+                    assert!(!same_bytes(a, &b) && !long_eq(a, &b), "{n} {at}");
+                }
+                assert!(!same_bytes(a, &data[1..n + 1]) || a == &data[1..n + 1]);
+                assert!(!same_bytes(a, &data[..n + 1]));
+            }
+        }
     }
 
     #[test]

@@ -4,7 +4,8 @@
 use super::super::checks::sha256_of;
 use super::super::report::pointer;
 use super::compare::{
-    at_index, bound_digest_is, describe, describe_or_null, digest_eq, null_or_missing, py_eq, same_instant, str_of,
+    at_index, bound_digest_is, describe, describe_or_null, digest_eq, null_or_missing, py_eq, same_bytes, same_instant,
+    str_of,
 };
 use super::tally::p;
 use super::{at_path, compared, path_pointer, Binder, Compare};
@@ -32,6 +33,31 @@ const fn entry_key(part: NeighbourPart) -> &'static str {
 const ENTRY_ID: &str = entry_key(NeighbourPart::Id);
 const ENTRY_CONTENT: &str = entry_key(NeighbourPart::Text);
 const ENTRY_METADATA: &str = entry_key(NeighbourPart::Metadata);
+/// What every neighbour member's name starts with.
+const PREFIX: &[u8] = b"context_";
+const _: () = {
+    // (Checked at compile time: the one-pass key scan relies on it.)
+    let mut i = 0;
+    while i < NEIGHBOURS.len() {
+        let n = NEIGHBOURS[i];
+        assert!(starts_with(n.text, PREFIX) && starts_with(n.id, PREFIX) && starts_with(n.metadata, PREFIX));
+        i += 1;
+    }
+};
+const fn starts_with(s: &str, p: &[u8]) -> bool {
+    let s = s.as_bytes();
+    if s.len() <= p.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < p.len() {
+        if s[i] != p[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
 
 impl<'d> Binder<'_, 'd> {
     /// `memories[i]` <-> `results[i]`: the length, then each memory.
@@ -143,9 +169,35 @@ impl<'d> Binder<'_, 'd> {
 
     /// `memories[i].context_<pos>{,_id,_metadata}` against `results[i].context_neighbors[pos]`.
     fn neighbours_of(&mut self, i: usize, m: Members<'d>, r: Ref<'d>) {
-        // Most memories carry no neighbour fields: one pass over the keys
-        // instead of twelve lookups.
-        if !m.iter().any(|(k, _)| k.as_bytes().starts_with(b"context_")) {
+        // The neighbour members, in one pass over the keys (not twelve
+        // lookups): [text, id, metadata] by position, as NEIGHBOURS lists them.
+        let mut found = [[None; 3]; NEIGHBOURS.len()];
+        let mut any = false;
+        for (k, v) in m.iter() {
+            let k = k.as_bytes();
+            if k.len() <= PREFIX.len() || !same_bytes(&k[..PREFIX.len()], PREFIX) {
+                continue;
+            }
+            let mut j = 0;
+            while j < NEIGHBOURS.len() {
+                let n = &NEIGHBOURS[j];
+                let p = if same_bytes(k, n.text.as_bytes()) {
+                    0
+                } else if same_bytes(k, n.id.as_bytes()) {
+                    1
+                } else if same_bytes(k, n.metadata.as_bytes()) {
+                    2
+                } else {
+                    j += 1;
+                    continue;
+                };
+                found[j][p] = Some(v);
+                any = true;
+                break;
+            }
+        }
+        // Most memories carry no neighbour fields.
+        if !any {
             return;
         }
         let entries = r.get("context_neighbors").and_then(Ref::as_object);
@@ -153,9 +205,8 @@ impl<'d> Binder<'_, 'd> {
         let np = || pointer(&at_index(&self.results_ptr, i), "context_neighbors");
         let tally = &mut self.neighbours;
         let report = &mut *self.report;
-        for n in &NEIGHBOURS {
+        for (n, &[text, id, meta]) in NEIGHBOURS.iter().zip(&found) {
             let (pos, text_key, id_key, meta_key) = (n.pos, n.text, n.id, n.metadata);
-            let (text, id, meta) = (m.get(text_key), m.get(id_key), m.get(meta_key));
             if text.is_none() && id.is_none() && meta.is_none() {
                 continue; // the body carries nothing for this position
             }

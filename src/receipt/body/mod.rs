@@ -63,7 +63,7 @@ mod view;
 use super::checks::results;
 use super::given::Given;
 use super::report::{pointer, CheckCode, ReportBuilder};
-use crate::contract::{self, Bind, Contract, ObjectKind, ObjectSpec, SchemaSpec, Wire};
+use crate::contract::{self, Bind, Contract, FieldSpec, ObjectKind, ObjectSpec, SchemaSpec, Wire};
 use crate::json::Ref;
 use compare::{at_index, bound_digest_is, describe};
 use tally::Tally;
@@ -127,6 +127,27 @@ pub(crate) fn bind(
 /// The value at a contract path (`policy/mode`: keys separated by `/`) under `v`.
 fn at_path<'d>(v: Ref<'d>, path: &str) -> Option<Ref<'d>> {
     path.split('/').try_fold(v, |v, key| v.get(key))
+}
+
+/// The objects the bound rows of `spec` nest ([`Bind::Items`]: a list of
+/// them, [`Bind::Object`]: one), in [`ObjectKind`] order, then the rows'
+/// order: (kind, member, a list). Empty, with no allocation, for the
+/// objects that nest none (a memory: asked once per memory).
+fn nested(spec: &ObjectSpec) -> Vec<(ObjectKind, &'static str, bool)> {
+    let nests = |f: &FieldSpec| matches!(f.bind, Bind::Items { .. } | Bind::Object(_));
+    if !spec.fields.iter().any(nests) {
+        return Vec::new();
+    }
+    ObjectKind::ALL
+        .iter()
+        .flat_map(|&kind| {
+            spec.fields.iter().filter_map(move |f| match f.bind {
+                Bind::Items { of, .. } if of == kind => Some((of, f.name, true)),
+                Bind::Object(of) if of == kind => Some((of, f.name, false)),
+                _ => None,
+            })
+        })
+        .collect()
 }
 
 /// The JSON pointer of a contract path under `base`.

@@ -8,10 +8,12 @@
 //! defaults included).
 
 use super::super::report::pointer;
-use super::compare::at_index;
+use super::compare::{at_index, same_bytes};
 use super::tally::p;
-use super::Binder;
-use crate::contract::{Bind, ObjectKind, ObjectSpec};
+use super::{nested, Binder};
+use crate::contract::ObjectSpec;
+#[cfg(doc)]
+use crate::contract::{Bind, ObjectKind};
 use crate::json::Members;
 
 impl<'d> Binder<'_, 'd> {
@@ -29,14 +31,7 @@ impl<'d> Binder<'_, 'd> {
     /// objects its bound rows nest.
     fn require_nested(&mut self, o: Members<'d>, spec: &ObjectSpec, at: String) {
         self.require(o, spec, &|| at.clone());
-        let nested = ObjectKind::ALL.iter().flat_map(|&kind| {
-            spec.fields.iter().filter_map(move |f| match f.bind {
-                Bind::Items { of, .. } if of == kind => Some((of, f.name, true)),
-                Bind::Object(of) if of == kind => Some((of, f.name, false)),
-                _ => None,
-            })
-        });
-        for (of, name, items) in nested {
+        for (of, name, items) in nested(spec) {
             let inner = self.contract.object(of);
             let at = pointer(&at, name);
             match o.get(name) {
@@ -66,7 +61,7 @@ impl<'d> Binder<'_, 'd> {
         // body, whatever extra keys sit in between).
         let mut k = 0;
         for f in spec.always_sent() {
-            let found = (k..n).chain(0..k.min(n)).find(|&i| o.at(i).0.as_bytes() == f.name.as_bytes());
+            let found = (k..n).chain(0..k.min(n)).find(|&i| same_bytes(o.at(i).0.as_bytes(), f.name.as_bytes()));
             if let Some(i) = found {
                 k = i + 1;
                 continue;

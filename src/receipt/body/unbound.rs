@@ -12,9 +12,11 @@ use std::borrow::Cow;
 use std::collections::HashSet;
 
 use super::super::report::pointer;
-use super::compare::at_index;
-use super::BodyKind;
-use crate::contract::{Bind, Contract, ObjectKind, ObjectSpec};
+use super::compare::{at_index, same_bytes};
+use super::{nested, BodyKind};
+#[cfg(doc)]
+use crate::contract::{Bind, ObjectKind};
+use crate::contract::{Contract, ObjectSpec};
 use crate::json::{Members, Ref, Text};
 
 /// At most this many patterns are listed in `unbound_fields` (a real body
@@ -98,34 +100,32 @@ impl<'d> Walk<'_, 'd, '_> {
     /// `unbound_fields`), then the objects its bound rows nest.
     fn object(&mut self, o: Members<'d>, spec: &ObjectSpec, at: String, pattern: String) {
         let base = self.base_index(&pattern);
-        let mut lookup = spec.lookup();
+        // Each key's contract row, searched from the row after the last one
+        // found (as `ObjectSpec::lookup`: a server's body lists its members in
+        // the contract's order), by bytes (field names are ASCII).
+        let (fields, mut next) = (spec.fields, 0);
         for (k, _) in o.iter() {
             if is_proto(k) {
                 self.protos.push(pointer(&at, "__proto__"));
                 continue;
             }
-            let k = k.to_str_lossy();
-            match lookup.row(&k) {
-                Some((i, f)) => {
-                    if !f.bind.is_bound() {
-                        self.add_row(base, i, f.name);
+            let n = fields.len();
+            let row = (0..n).map(|j| (next + j) % n).find(|&i| same_bytes(fields[i].name.as_bytes(), k.as_bytes()));
+            match row {
+                Some(i) => {
+                    next = i + 1;
+                    if !fields[i].bind.is_bound() {
+                        self.add_row(base, i, fields[i].name);
                     }
                 }
                 None => {
-                    if !lookup.rest().is_bound() {
-                        self.add(base, k);
+                    if !spec.rest.is_bound() {
+                        self.add(base, k.to_str_lossy());
                     }
                 }
             }
         }
-        let nested = ObjectKind::ALL.iter().flat_map(|&kind| {
-            spec.fields.iter().filter_map(move |f| match f.bind {
-                Bind::Items { of, .. } if of == kind => Some((of, f.name, true)),
-                Bind::Object(of) if of == kind => Some((of, f.name, false)),
-                _ => None,
-            })
-        });
-        for (of, name, items) in nested {
+        for (of, name, items) in nested(spec) {
             let inner = self.contract.object(of);
             let (at, pattern) = (pointer(&at, name), pointer(&pattern, name));
             match o.get(name) {

@@ -2,12 +2,12 @@
 
 use super::super::checks::sha256_of;
 use super::super::report::pointer;
-use super::compare::{at_index, bound_digest_is, describe, digest_eq, py_eq, same_instant, str_of};
+use super::compare::{at_index, bound_digest_is, describe, digest_eq, py_eq, same_bytes, same_instant, str_of};
 use super::memories::PRIVACY_HINT;
 use super::tally::p;
 use super::{at_path, compared, content_member, path_pointer, Binder, Compare};
 use crate::contract::ObjectKind;
-use crate::json::{self, Ref};
+use crate::json::Ref;
 
 impl<'d> Binder<'_, 'd> {
     /// `receipt_view.memories_used`: an array of objects, entry j naming and
@@ -117,7 +117,7 @@ impl<'d> Binder<'_, 'd> {
             return;
         }
         let h = match self.memory_hashes.get(i) {
-            Some(Some((seen, h))) if json::bytes_eq(seen, text.as_bytes()) => h.clone(),
+            Some(Some((seen, h))) if same_bytes(seen, text.as_bytes()) => h.clone(),
             _ => sha256_of(text),
         };
         let got = r.get(bound_key);

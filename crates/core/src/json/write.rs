@@ -15,7 +15,7 @@
 //!
 //! The printer is iterative: no value, however deep, can overflow the stack.
 
-use super::doc::{Kind, Ref};
+use super::doc::{Items, Members, Ref};
 use super::value::{PyStr, Value};
 use crate::py::float;
 
@@ -147,21 +147,24 @@ impl<'a> Tree<'a> for Ref<'a> {
         self.shape()
     }
     fn child_count(self) -> usize {
-        match self.kind() {
-            Kind::Array(items) => items.len(),
-            Kind::Object(m) => m.len(),
+        match (self.as_object(), self.as_array()) {
+            (Some(m), _) => m.len(),
+            (_, Some(items)) => items.len(),
             _ => 0,
         }
     }
     fn child(self, i: usize) -> (&'a [u8], Self) {
-        match self.kind() {
-            Kind::Array(items) => (b"", items.get(i).unwrap_or(self)),
-            Kind::Object(m) if i < m.len() => {
+        // (Not through `kind()`, which also reads a float's value: a
+        // container is asked for its children here, a child for its shape.)
+        if let Some(m) = self.as_object() {
+            if i < m.len() {
                 let (k, v) = m.at(i);
-                (k.as_bytes(), v)
+                return (k.as_bytes(), v);
             }
-            _ => (b"", self),
+        } else if let Some(items) = self.as_array() {
+            return (b"", items.get(i).unwrap_or(self));
         }
+        (b"", self)
     }
     fn walk(self) -> Walk<'a> {
         Walk::Doc(self)
@@ -176,6 +179,50 @@ pub fn write<'a, T: Tree<'a>>(value: T, options: Options) -> String {
     match String::from_utf8(out) {
         Ok(s) => s,
         Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    }
+}
+
+/// A container's children as the printer reads them: a document node's
+/// items or members resolved once per container, not once per child.
+#[derive(Clone, Copy)]
+enum Kids<'a> {
+    Value(&'a Value),
+    Items(Items<'a>),
+    Members(Members<'a>),
+}
+
+impl<'a> Kids<'a> {
+    fn of(v: Walk<'a>) -> Kids<'a> {
+        match v {
+            Walk::Value(v) => Kids::Value(v),
+            Walk::Doc(r) => match (r.as_object(), r.as_array()) {
+                (Some(m), _) => Kids::Members(m),
+                (_, Some(items)) => Kids::Items(items),
+                _ => Kids::Value(&NULL),
+            },
+        }
+    }
+    fn len(self) -> usize {
+        match self {
+            Kids::Value(v) => v.child_count(),
+            Kids::Items(items) => items.len(),
+            Kids::Members(m) => m.len(),
+        }
+    }
+    /// As [`Tree::child`].
+    fn child(self, i: usize) -> (&'a [u8], Walk<'a>) {
+        match self {
+            Kids::Value(v) => {
+                let (k, c) = v.child(i);
+                (k, Walk::Value(c))
+            }
+            Kids::Items(items) => (b"", items.get(i).map_or(Walk::Value(&NULL), Walk::Doc)),
+            Kids::Members(m) if i < m.len() => {
+                let (k, v) = m.at(i);
+                (k.as_bytes(), Walk::Doc(v))
+            }
+            Kids::Members(_) => (b"", Walk::Value(&NULL)),
+        }
     }
 }
 
@@ -210,7 +257,7 @@ pub fn write_chunks<'a, T: Tree<'a>>(value: T, options: Options, sink: &mut dyn 
 type Flush<'s> = Option<&'s mut dyn FnMut(&[u8])>;
 
 fn print<'a>(value: Walk<'a>, options: Options, out: &mut Vec<u8>, mut sink: Flush<'_>) {
-    let mut frames: Vec<Frame<Walk<'a>>> = Vec::new();
+    let mut frames: Vec<Frame<Kids<'a>>> = Vec::new();
     // The member order of each open object, innermost last: (key, child index).
     let mut order: Vec<(&'a [u8], u32)> = Vec::new();
     let mut next = Some(value);
@@ -229,11 +276,13 @@ fn print<'a>(value: Walk<'a>, options: Options, out: &mut Vec<u8>, mut sink: Flu
                 },
                 Shape::Array => {
                     out.push(b'[');
-                    frames.push(Frame { v, next: 0, len: v.child_count(), order: None });
+                    let v = Kids::of(v);
+                    frames.push(Frame { v, next: 0, len: v.len(), order: None });
                 }
                 Shape::Object => {
                     out.push(b'{');
-                    let len = v.child_count();
+                    let v = Kids::of(v);
+                    let len = v.len();
                     let at = order.len();
                     // Room for this object at once: exactly its size when it is the big one
                     // (a doubling push loop held up to 3x the order of a wide object).
@@ -314,7 +363,7 @@ fn sort_keys(v: &mut [(&[u8], u32)]) {
     if n <= 24 {
         for i in 1..n {
             let mut j = i;
-            while j > 0 && v[j - 1].0 > v[j].0 {
+            while j > 0 && key_gt(v[j - 1].0, v[j].0) {
                 v.swap(j - 1, j);
                 j -= 1;
             }
@@ -328,10 +377,10 @@ fn sort_keys(v: &mut [(&[u8], u32)]) {
             if child >= end {
                 return;
             }
-            if child + 1 < end && v[child].0 < v[child + 1].0 {
+            if child + 1 < end && key_gt(v[child + 1].0, v[child].0) {
                 child += 1;
             }
-            if v[root].0 >= v[child].0 {
+            if !key_gt(v[child].0, v[root].0) {
                 return;
             }
             v.swap(root, child);
@@ -344,6 +393,18 @@ fn sort_keys(v: &mut [(&[u8], u32)]) {
     for end in (1..n).rev() {
         v.swap(0, end);
         sift(v, 0, end);
+    }
+}
+
+/// `a > b` in byte order, decided by the first bytes when they differ
+/// (keys of one object mostly do): `>` on slices calls `memcmp`, a call
+/// and a byte loop in wasm, and sorting a receipt's objects compares keys
+/// tens of thousands of times.
+#[inline]
+fn key_gt(a: &[u8], b: &[u8]) -> bool {
+    match (a.first(), b.first()) {
+        (Some(x), Some(y)) if x != y => x > y,
+        _ => a > b,
     }
 }
 
@@ -638,6 +699,33 @@ mod tests {
             let mut want: Vec<&[u8]> = keys.iter().map(|k| &k[..]).collect();
             want.sort();
             assert_eq!(order.iter().map(|p| p.0).collect::<Vec<_>>(), want, "{n}");
+        }
+        // key_gt is `>` on bytes: prefixes, zero bytes, high bytes, word boundaries.
+        let keys: Vec<&[u8]> = vec![
+            b"",
+            b"\0",
+            b"\0\0",
+            b"a",
+            b"a\0",
+            b"ab",
+            b"abcdefgh",
+            b"abcdefgh\0",
+            b"abcdefghi",
+            b"abcdefgg\xff",
+            b"\xff",
+            b"\xc3\xa9",
+            b"\xf0\x9f\x98\x80",
+            b"score",
+            b"score_breakdown",
+            b"scores",
+            b"0123456789abcdef0",
+            b"0123456789abcdef",
+            b"0123456789abcdeg",
+        ];
+        for a in &keys {
+            for b in &keys {
+                assert_eq!(key_gt(a, b), a > b, "{a:?} {b:?}");
+            }
         }
     }
 
