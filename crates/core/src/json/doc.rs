@@ -79,12 +79,11 @@ impl<T: Copy> Chunks<T> {
     #[cold]
     #[inline(never)]
     fn grow(&mut self, x: T) {
+        let fresh = || if self.chunks.is_empty() { Vec::new() } else { Vec::with_capacity(Self::LEN) };
         #[cfg(not(target_arch = "wasm32"))]
-        let spare = self.free.pop();
+        let mut c = self.free.pop().unwrap_or_else(fresh);
         #[cfg(target_arch = "wasm32")]
-        let spare = None;
-        let mut c =
-            spare.unwrap_or_else(|| if self.chunks.is_empty() { Vec::new() } else { Vec::with_capacity(Self::LEN) });
+        let mut c = fresh();
         c.push(x);
         self.chunks.push(c);
     }
