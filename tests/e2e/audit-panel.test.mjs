@@ -86,6 +86,10 @@ describe('Audit scores panel', { skip }, () => {
     await audit(page, SAMPLE, 'Acme revenue');
     await page.click('#v-sample-context');
     assert.equal(await page.locator('#v-audit-out .verdict').count(), 0);
+    // Let the sample finish loading (and verifying) before the next audit fills the form: under load
+    // its late arrival raced the next audit (CI, round 7).
+    await page.waitForSelector('#v-result [data-loading]', { state: 'detached' });
+    await page.waitForSelector('#v-result .verdict, #v-result .status');
 
     // A deep body with fusion, MMR and graph stages.
     await audit(page, DEEP, DEEP_QUERY);
