@@ -16,7 +16,7 @@ const SCHEMA = {
   pack: "https://lians.ai/schemas/evidence-pack/v2",
 };
 
-export const SHAPES = ["real", "real-strings", "ints", "arrays", "members", "strings-utf8", "strings-escaped"];
+export const SHAPES = ["real", "real-strings", "ints", "arrays", "nested", "members", "strings-utf8", "strings-escaped"];
 
 /** `n` items `item(i)` joined by commas, as many as fit in `bytes`. */
 function fill(bytes, item) {
@@ -37,6 +37,8 @@ function pad(shape, bytes) {
       return `[${fill(bytes, () => "0")}]`;
     case "arrays":
       return `[${fill(bytes, () => "[]")}]`;
+    case "nested": // one-item arrays: a container per four bytes
+      return `[${fill(bytes, () => "[0]")}]`;
     case "members":
       return `{${fill(bytes, (i) => `"${i.toString(36)}":0`)}}`;
     case "strings-utf8": // two-byte characters: six bytes each in the canonical (ensure_ascii) text

@@ -232,9 +232,18 @@ struct Frame<T> {
     v: T,
     next: usize,
     len: usize,
-    /// For an object: its members' indices start here in `order`.
+    /// For an object: its members' indices start here in `order` (or, for
+    /// a wide object, in `wide`).
     order: Option<usize>,
+    /// An object of more than [`WIDE`] members: its order is in `wide`.
+    wide: bool,
 }
+
+/// Objects with more members than this keep their printing order as `u32`
+/// member indices (4 bytes a member, keys read again from the tree while
+/// sorting), not as (key slice, index) pairs (12 bytes on wasm32): a wide
+/// object of short members then costs less than its body.
+const WIDE: usize = 1024;
 
 /// Append the text of `value` to `out`.
 pub fn write_into<'a, T: Tree<'a>>(value: T, options: Options, out: &mut Vec<u8>) {
@@ -260,6 +269,8 @@ fn print<'a>(value: Walk<'a>, options: Options, out: &mut Vec<u8>, mut sink: Flu
     let mut frames: Vec<Frame<Kids<'a>>> = Vec::new();
     // The member order of each open object, innermost last: (key, child index).
     let mut order: Vec<(&'a [u8], u32)> = Vec::new();
+    // The same for objects of more than `WIDE` members: child indices only.
+    let mut wide: Vec<u32> = Vec::new();
     let mut next = Some(value);
     loop {
         if let Some(v) = next.take() {
@@ -277,23 +288,32 @@ fn print<'a>(value: Walk<'a>, options: Options, out: &mut Vec<u8>, mut sink: Flu
                 Shape::Array => {
                     out.push(b'[');
                     let v = Kids::of(v);
-                    frames.push(Frame { v, next: 0, len: v.len(), order: None });
+                    frames.push(Frame { v, next: 0, len: v.len(), order: None, wide: false });
                 }
                 Shape::Object => {
                     out.push(b'{');
                     let v = Kids::of(v);
                     let len = v.len();
-                    let at = order.len();
-                    // Room for this object at once: exactly its size when it is the big one
-                    // (a doubling push loop held up to 3x the order of a wide object).
-                    order.reserve(len);
-                    for i in 0..len {
-                        order.push((v.child(i).0, i as u32));
+                    if len > WIDE {
+                        let at = wide.len();
+                        // Room for this object at once (a doubling push loop held up to 3x).
+                        wide.reserve(len);
+                        wide.extend(0..len as u32);
+                        if options.sort_keys {
+                            sort_wide(&mut wide[at..], &|i| v.child(i as usize).0);
+                        }
+                        frames.push(Frame { v, next: 0, len, order: Some(at), wide: true });
+                    } else {
+                        let at = order.len();
+                        order.reserve(len);
+                        for i in 0..len {
+                            order.push((v.child(i).0, i as u32));
+                        }
+                        if options.sort_keys {
+                            sort_keys(&mut order[at..]);
+                        }
+                        frames.push(Frame { v, next: 0, len, order: Some(at), wide: false });
                     }
-                    if options.sort_keys {
-                        sort_keys(&mut order[at..]);
-                    }
-                    frames.push(Frame { v, next: 0, len, order: Some(at) });
                 }
             }
         }
@@ -307,7 +327,11 @@ fn print<'a>(value: Walk<'a>, options: Options, out: &mut Vec<u8>, mut sink: Flu
         if f.next == f.len {
             match f.order {
                 Some(at) => {
-                    order.truncate(at);
+                    if f.wide {
+                        wide.truncate(at);
+                    } else {
+                        order.truncate(at);
+                    }
                     out.push(b'}');
                 }
                 None => out.push(b']'),
@@ -322,10 +346,11 @@ fn print<'a>(value: Walk<'a>, options: Options, out: &mut Vec<u8>, mut sink: Flu
         f.next += 1;
         match f.order {
             Some(at) => {
-                let (k, c) = order[at + i];
+                let c = if f.wide { wide[at + i] } else { order[at + i].1 };
+                let (k, child) = f.v.child(c as usize);
                 write_bytes(k, options.ensure_ascii, out);
                 out.push(b':');
-                next = Some(f.v.child(c as usize).1);
+                next = Some(child);
             }
             None => next = Some(f.v.child(i).1),
         }
@@ -387,6 +412,35 @@ fn sort_keys(v: &mut [(&[u8], u32)]) {
             root = child;
         }
     }
+    for root in (0..n / 2).rev() {
+        sift(v, root, n);
+    }
+    for end in (1..n).rev() {
+        v.swap(0, end);
+        sift(v, 0, end);
+    }
+}
+
+/// [`sort_keys`] of a wide object's member indices, the keys read through
+/// `key` (heapsort: no allocation).
+#[inline(never)]
+fn sort_wide<'k>(v: &mut [u32], key: &dyn Fn(u32) -> &'k [u8]) {
+    let n = v.len();
+    let gt = |a: u32, b: u32| key_gt(key(a), key(b));
+    let sift = |v: &mut [u32], mut root: usize, end: usize| loop {
+        let mut child = 2 * root + 1;
+        if child >= end {
+            return;
+        }
+        if child + 1 < end && gt(v[child + 1], v[child]) {
+            child += 1;
+        }
+        if !gt(v[child], v[root]) {
+            return;
+        }
+        v.swap(root, child);
+        root = child;
+    };
     for root in (0..n / 2).rev() {
         sift(v, root, n);
     }
@@ -699,7 +753,26 @@ mod tests {
             let mut want: Vec<&[u8]> = keys.iter().map(|k| &k[..]).collect();
             want.sort();
             assert_eq!(order.iter().map(|p| p.0).collect::<Vec<_>>(), want, "{n}");
+            let mut wide: Vec<u32> = (0..keys.len() as u32).collect();
+            sort_wide(&mut wide, &|i| &keys[i as usize][..]);
+            assert_eq!(wide.iter().map(|&i| &keys[i as usize][..]).collect::<Vec<_>>(), want, "{n}");
         }
+        // A wide object (over WIDE members, duplicates merged) prints as the sorted,
+        // deduplicated dict, from a document and from a value.
+        let body = format!(
+            "{{{}}}",
+            (0..3000).map(|i| format!("\"k{}\":{}", (i * 7919) % 2503, i)).collect::<Vec<_>>().join(",")
+        );
+        let doc = crate::json::parse_doc(&body).unwrap();
+        let doc_text = write(doc.root(), Options::CANONICAL);
+        let value_text = write(&crate::json::parse(&body).unwrap(), Options::CANONICAL);
+        assert_eq!(doc_text, value_text);
+        let mut m: std::collections::BTreeMap<String, usize> = Default::default();
+        for i in 0..3000 {
+            m.insert(format!("k{}", (i * 7919) % 2503), i);
+        }
+        let want = format!("{{{}}}", m.iter().map(|(k, v)| format!("\"{k}\":{v}")).collect::<Vec<_>>().join(","));
+        assert_eq!(value_text, want);
         // key_gt is `>` on bytes: prefixes, zero bytes, high bytes, word boundaries.
         let keys: Vec<&[u8]> = vec![
             b"",
