@@ -395,47 +395,31 @@ fn sort_keys(v: &mut [(&[u8], u32)]) {
         }
         return;
     }
-    // Sift `root` down within `v[..end]` (a max-heap on keys).
-    fn sift(v: &mut [(&[u8], u32)], mut root: usize, end: usize) {
-        loop {
-            let mut child = 2 * root + 1;
-            if child >= end {
-                return;
-            }
-            if child + 1 < end && key_gt(v[child + 1].0, v[child].0) {
-                child += 1;
-            }
-            if !key_gt(v[child].0, v[root].0) {
-                return;
-            }
-            v.swap(root, child);
-            root = child;
-        }
-    }
-    for root in (0..n / 2).rev() {
-        sift(v, root, n);
-    }
-    for end in (1..n).rev() {
-        v.swap(0, end);
-        sift(v, 0, end);
-    }
+    heapsort(v, |a, b| key_gt(a.0, b.0));
 }
 
 /// [`sort_keys`] of a wide object's member indices, the keys read through
 /// `key` (heapsort: no allocation).
 #[inline(never)]
 fn sort_wide<'k>(v: &mut [u32], key: &dyn Fn(u32) -> &'k [u8]) {
+    heapsort(v, |&a, &b| key_gt(key(a), key(b)));
+}
+
+/// Heapsort of `v` into ascending order by `gt` (no allocation), inlined into
+/// [`sort_keys`] and [`sort_wide`].
+#[inline(always)]
+fn heapsort<T>(v: &mut [T], gt: impl Fn(&T, &T) -> bool) {
     let n = v.len();
-    let gt = |a: u32, b: u32| key_gt(key(a), key(b));
-    let sift = |v: &mut [u32], mut root: usize, end: usize| loop {
+    // Sift `root` down within `v[..end]` (a max-heap by `gt`).
+    let sift = |v: &mut [T], mut root: usize, end: usize| loop {
         let mut child = 2 * root + 1;
         if child >= end {
             return;
         }
-        if child + 1 < end && gt(v[child + 1], v[child]) {
+        if child + 1 < end && gt(&v[child + 1], &v[child]) {
             child += 1;
         }
-        if !gt(v[child], v[root]) {
+        if !gt(&v[child], &v[root]) {
             return;
         }
         v.swap(root, child);
