@@ -27,7 +27,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import * as lians from "lians-score";
 import { ROOT, SAMPLES, RECEIPTS_FILE, mulberry32, verificationBodies } from "./helpers.mjs";
-import { Raw, Members, Num, parseLexemes, ser, clone } from "./lexemes.mjs";
+import { Raw, Members, Num, ser, clone, bodyTemplate } from "./lexemes.mjs";
 import {
   CLASSES, closedWorldCases, judge, rewritePackSignature, PACK, PACK_KEY, PACK_KEY_ID, RECALL, CONTEXT,
 } from "./closed-world-cases.mjs";
@@ -128,16 +128,8 @@ function templates() {
   for (const b of verificationBodies()) {
     if (b.kind === "pack") continue;
     const given = b.given ?? null;
-    const base = verify(b.kind, b.text, { ...(given ?? {}), include_canonical: true });
-    if (!base.valid) continue;
-    let lex;
-    try {
-      lex = parseLexemes(b.text);
-    } catch {
-      continue;
-    }
-    const template = { ...lex, receipt: new Raw(base.canonical) };
-    if (!verify(b.kind, ser(template), given).valid) continue;
+    const template = bodyTemplate(verify, b.kind, b.text, given);
+    if (!template) continue;
     out.push({ ...b, given, template, orig: JSON.parse(b.text) });
   }
   return out;

@@ -96,3 +96,21 @@ export function ser(v) {
 }
 
 export const clone = (v) => (v instanceof Raw || v instanceof Num ? v : v instanceof Members ? new Members(v.entries.map(([k, x]) => [k, clone(x)])) : Array.isArray(v) ? v.map(clone) : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, clone(x)])) : v);
+
+/**
+ * The editable template of a body that `verify(kind, text, options)` finds valid: its number lexemes
+ * kept and the receipt as its canonical text (same hash). Null when the body is not valid, cannot be
+ * read with its lexemes, or has other numbers JSON.parse cannot carry (re-serialised, it no longer verifies).
+ */
+export function bodyTemplate(verify, kind, text, given) {
+  const base = verify(kind, text, { ...(given ?? {}), include_canonical: true });
+  if (!base.valid || typeof base.canonical !== "string") return null;
+  let lex;
+  try {
+    lex = parseLexemes(text);
+  } catch {
+    return null;
+  }
+  const template = { ...lex, receipt: new Raw(base.canonical) };
+  return verify(kind, ser(template), given).valid ? template : null;
+}
