@@ -41,6 +41,8 @@ export function createApi(initGlue, glue, names = API_NAMES, full = undefined) {
   let current = lean;
   /** The in-flight upgrade to the full build (init({ audit: true }) after a lean init). */
   let upgrading;
+  /** The lean instance is to be dropped when the outermost call returns (an upgrade from inside a call). */
+  let dropPending = false;
 
   function notInitialized(name) {
     const audit = !lean.audit && LEAN_OMITTED_NAMES.includes(name);
@@ -157,12 +159,15 @@ export function createApi(initGlue, glue, names = API_NAMES, full = undefined) {
 
   /** Make `build`'s fresh instance the one in use; a lean instance next to a full one is dropped (its memory with it). */
   function use(build) {
-    if (build === lean && current === complete && ready) {
-      lean.glue.__lians_drop();
-      return;
-    }
-    if (build === complete && current === lean && ready && lean !== complete) lean.glue.__lians_drop();
+    if (build === lean && current === complete && ready) return dropLean();
+    if (build === complete && current === lean && ready && lean !== complete) dropLean();
     current = build;
+  }
+
+  /** Drop the lean instance, or (initSync of the full build from a getter of a call's own argument) after the outermost call. */
+  function dropLean() {
+    if (depth > 0) dropPending = true;
+    else lean.glue.__lians_drop();
   }
 
   /** Instantiate synchronously from a `WebAssembly.Module` or the `.wasm` bytes (idempotent; the full build's after a lean init upgrades). */
@@ -252,7 +257,13 @@ export function createApi(initGlue, glue, names = API_NAMES, full = undefined) {
         } catch (error) {
           throw adoptError(error); // the wasm's coded errors become LiansScoreError instances
         } finally {
-          if (--depth === 0) resetIfGrown();
+          if (--depth === 0) {
+            if (dropPending) {
+              dropPending = false;
+              lean.glue.__lians_drop();
+            }
+            resetIfGrown();
+          }
         }
       },
     }[name];

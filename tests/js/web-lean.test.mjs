@@ -177,3 +177,22 @@ test("createGuard(web entry, { audit: true }) loads the full build by itself", (
   `);
   assert.equal(out, `502 lians_audit_failed ["lians_score_bg.wasm"]`);
 });
+
+test("initSync of the full build from a getter of a call's own argument: the call ends on the lean instance, which is dropped after it", () => {
+  const out = fresh(`
+    const leanGlue = await import(${JSON.stringify(url("dist/web-lean/lians_score_lean.js"))});
+    await web.init();
+    const plain = web.scoreMemory({ content: "Alice prefers window seats", reference_time: "2026-08-01T00:00:00+00:00" });
+    const input = {
+      get content() {
+        web.initSync(full);
+        return "Alice prefers window seats";
+      },
+      reference_time: "2026-08-01T00:00:00+00:00",
+    };
+    const inner = web.scoreMemory(input);
+    assert.deepEqual(inner, plain);
+    console.log(leanGlue.__lians_memory_bytes(), audits(), JSON.stringify(web.scoreMemory(input)) === JSON.stringify(plain));
+  `);
+  assert.equal(out, "0 boolean true");
+});
