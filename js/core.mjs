@@ -2,8 +2,9 @@
 // (web, inline; workerd, edge-light and deno are the web entry plus a
 // synchronous initSync()): idempotent init()/initSync(), one shared in-flight
 // load, the not_initialized guard, the LiansScoreError class for every coded
-// error (js/errors.mjs), and foreign-realm WebAssembly.Module normalization.
-import { API_NAMES } from "./names.mjs";
+// error (js/errors.mjs), and foreign-realm WebAssembly.Module normalization;
+// for the browser entry, two builds (lean by default, full with the audit).
+import { API_NAMES, LEAN_OMITTED_NAMES } from "./names.mjs";
 import { LiansScoreError, adoptError } from "./errors.mjs";
 import { BODY_NAMES, MAX_BODY_BYTES, RESET_MEMORY_BYTES, checkBody, readLimits } from "./limits.mjs";
 
@@ -15,8 +16,16 @@ import { BODY_NAMES, MAX_BODY_BYTES, RESET_MEMORY_BYTES, checkBody, readLimits }
  * compiled module (docs/edge-memory.md): wasm memory never shrinks, so one
  * large or hostile body would otherwise pin its peak for the life of the
  * isolate. Below it (every ordinary call) the instance is kept.
+ *
+ * `full` (the browser entry, js/web.mjs; issue #32 round 8): `{ initGlue,
+ * glue }` of the full build, the first pair being the lean one (no
+ * auditRecall: LEAN_OMITTED_NAMES). A plain init() loads the lean build,
+ * `init({ audit: true })` the full one (after a lean init it replaces the lean
+ * instance, which is dropped); init(module or bytes or URL) and initSync()
+ * take either build and tell which from its exports. A function the loaded
+ * build lacks throws not_initialized saying to call `await init({ audit: true })`.
  */
-export function createApi(initGlue, glue, names = API_NAMES) {
+export function createApi(initGlue, glue, names = API_NAMES, full = undefined) {
   let bodyCap = MAX_BODY_BYTES;
   let resetAt = RESET_MEMORY_BYTES;
   let ready = false;
@@ -26,21 +35,56 @@ export function createApi(initGlue, glue, names = API_NAMES) {
   let loading;
   /** Calls in progress: a call re-entered from a getter of its own argument must not swap the instance under it. */
   let depth = 0;
+  /** The builds (`lean` is the only one without `full`) and the one whose instance is in use. */
+  const lean = { initGlue, glue, audit: full === undefined };
+  const complete = full === undefined ? lean : { initGlue: full.initGlue, glue: full.glue, audit: true };
+  let current = lean;
+  /** The in-flight upgrade to the full build (init({ audit: true }) after a lean init). */
+  let upgrading;
+  /** The lean instance is to be dropped when the outermost call returns (an upgrade from inside a call). */
+  let dropPending = false;
 
   function notInitialized(name) {
+    const audit = !lean.audit && LEAN_OMITTED_NAMES.includes(name);
     return new LiansScoreError(
       "not_initialized",
       `lians-score: ${name}() was called before the WebAssembly module was initialized; ` +
-        "call `await init()` (or `initSync(...)`) first",
+        (audit ? "call `await init({ audit: true })` first (it loads the full build, which has the audit)" : "call `await init()` (or `initSync(...)`) first"),
       "",
     );
   }
 
-  /** Fetch/compile/instantiate the wasm (idempotent; concurrent calls share one load). */
+  /** `init()` on a lean instance: what a function of the full build only says. */
+  function needsAudit(name) {
+    return new LiansScoreError(
+      "not_initialized",
+      `lians-score: ${name}() needs the full WebAssembly build, and \`init()\` loaded the lean one (no audit, ` +
+        "~38 KB gzip smaller); call `await init({ audit: true })` first",
+      "/",
+    );
+  }
+
+  /** The `audit` option of init({ audit, module_or_path }) (a boolean; false when absent). */
+  function auditOption(input) {
+    if (!hasOwn(input, "audit")) return false;
+    if (typeof input.audit !== "boolean") {
+      throw new LiansScoreError("wrong_type", `lians-score: init() option \`audit\` must be a boolean, got ${typeof input.audit}`, "/audit");
+    }
+    return input.audit;
+  }
+
+  /** Fetch/compile/instantiate the wasm (idempotent; concurrent calls share one load; `{ audit: true }`: the full build). */
   function init(input) {
-    if (ready) return Promise.resolve();
+    let audit;
+    try {
+      audit = auditOption(input);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (ready && (!audit || current.audit)) return Promise.resolve();
+    if (ready) return upgrade(input);
     if (loading === undefined) {
-      loading = load(input).then(
+      loading = load(input, audit).then(
         () => {
           ready = true;
         },
@@ -49,26 +93,101 @@ export function createApi(initGlue, glue, names = API_NAMES) {
           throw error;
         },
       );
+      return loading;
     }
-    return loading;
+    // A load is in flight: join it, then upgrade if it was not the full build.
+    return audit ? loading.then(() => init(input)) : loading;
   }
 
-  async function load(input) {
+  /** init({ audit: true }) on a lean instance: the full build's instance replaces it (one in-flight upgrade). */
+  function upgrade(input) {
+    if (upgrading === undefined) {
+      upgrading = load(input, true).finally(() => {
+        upgrading = undefined;
+      });
+    }
+    return upgrading;
+  }
+
+  async function load(input, audit) {
     if (hasOwn(input, "module_or_path")) input = input.module_or_path;
+    else if (hasOwn(input, "audit")) input = undefined;
     // A URL object (or anything URL-like with `href`) is fetched by its text.
     if (input !== null && typeof input === "object" && typeof input.href === "string") input = input.href;
     input = await input;
-    await withSameRealmModule(input, (arg) => initGlue(arg === undefined ? undefined : { module_or_path: arg }));
+    if (full === undefined) {
+      await withSameRealmModule(input, (arg) => initGlue(arg === undefined ? undefined : { module_or_path: arg }));
+      return;
+    }
+    // Two builds: the default URL of the one asked for, or a given module (bytes, URL) compiled here to tell which it is.
+    let build = audit ? complete : lean;
+    if (input !== undefined) {
+      input = await compile(input);
+      build = buildOf(input);
+      if (audit && !build.audit) {
+        throw new LiansScoreError(
+          "invalid_value",
+          "lians-score: init({ audit: true }) was given the lean build (no auditRecall); pass the full lians_score_bg.wasm, or no module",
+          "/module_or_path",
+        );
+      }
+    }
+    await withSameRealmModule(input, (arg) => build.initGlue(arg === undefined ? undefined : { module_or_path: arg }));
+    use(build);
   }
 
-  /** Instantiate synchronously from a `WebAssembly.Module` or the `.wasm` bytes (idempotent). */
+  /** A WebAssembly.Module from a module, the .wasm bytes, a Response or a URL (string) to fetch. */
+  async function compile(input) {
+    if (input instanceof WebAssembly.Module || isForeignModule(input)) return input;
+    if (typeof input === "string" || (typeof Request === "function" && input instanceof Request)) input = await fetch(input);
+    if (typeof Response === "function" && input instanceof Response) {
+      if (!input.ok) throw new Error(`failed to fetch Wasm: ${input.status} ${input.statusText} fetching '${input.url}'`);
+      if (typeof WebAssembly.compileStreaming === "function" && input.headers.get("Content-Type") === "application/wasm") {
+        return WebAssembly.compileStreaming(input);
+      }
+      input = await input.arrayBuffer();
+    }
+    return WebAssembly.compile(input);
+  }
+
+  /** The build a compiled module is (the full one exports auditRecall). */
+  function buildOf(module) {
+    if (full === undefined) return lean;
+    const exported = WebAssembly.Module.exports(module).map((e) => e.name);
+    return LEAN_OMITTED_NAMES.every((name) => exported.includes(name)) ? complete : lean;
+  }
+
+  /** Make `build`'s fresh instance the one in use; a lean instance next to a full one is dropped (its memory with it). */
+  function use(build) {
+    if (build === lean && current === complete && ready) return dropLean();
+    if (build === complete && current === lean && ready && lean !== complete) dropLean();
+    current = build;
+  }
+
+  /** Drop the lean instance, or (initSync of the full build from a getter of a call's own argument) after the outermost call. */
+  function dropLean() {
+    if (depth > 0) dropPending = true;
+    else lean.glue.__lians_drop();
+  }
+
+  /** Instantiate synchronously from a `WebAssembly.Module` or the `.wasm` bytes (idempotent; the full build's after a lean init upgrades). */
   function initSync(input) {
-    if (ready) return;
+    if (ready && current.audit) return;
     if (input === undefined) {
+      if (ready) return;
       throw new TypeError("lians-score: initSync() needs the WebAssembly.Module or the .wasm bytes");
     }
     if (hasOwn(input, "module")) input = input.module;
-    withSameRealmModule(input, (arg) => glue.initSync({ module: arg }));
+    if (full === undefined) {
+      withSameRealmModule(input, (arg) => glue.initSync({ module: arg }));
+      ready = true;
+      return;
+    }
+    const module = input instanceof WebAssembly.Module || isForeignModule(input) ? input : new WebAssembly.Module(input);
+    const build = buildOf(module);
+    if (ready && !build.audit) return; // lean on lean: nothing to do
+    withSameRealmModule(module, (arg) => build.glue.initSync({ module: arg }));
+    use(build);
     ready = true;
   }
 
@@ -118,17 +237,19 @@ export function createApi(initGlue, glue, names = API_NAMES) {
    * in other glues, where nothing is reset).
    */
   function resetIfGrown() {
+    const { glue } = current;
     if (typeof glue.__lians_memory_bytes !== "function" || glue.__lians_memory_bytes() <= resetAt) return;
     glue.__lians_reset();
     resets++;
   }
 
   function guarded(name) {
-    const fn = glue[name];
     const body = BODY_NAMES.includes(name);
     return {
       [name](...args) {
         if (!ready) throw notInitialized(name);
+        const fn = current.glue[name];
+        if (fn === undefined) throw needsAudit(name);
         if (body) args = checkBody(args, bodyCap);
         depth++;
         try {
@@ -136,7 +257,13 @@ export function createApi(initGlue, glue, names = API_NAMES) {
         } catch (error) {
           throw adoptError(error); // the wasm's coded errors become LiansScoreError instances
         } finally {
-          if (--depth === 0) resetIfGrown();
+          if (--depth === 0) {
+            if (dropPending) {
+              dropPending = false;
+              lean.glue.__lians_drop();
+            }
+            resetIfGrown();
+          }
         }
       },
     }[name];
@@ -144,6 +271,7 @@ export function createApi(initGlue, glue, names = API_NAMES) {
 
   /** Memory of the current instance (bytes) and the number of instances dropped. */
   function memoryStats() {
+    const { glue } = current;
     const bytes = typeof glue.__lians_memory_bytes === "function" && ready ? glue.__lians_memory_bytes() : 0;
     return { memoryBytes: bytes, resets, maxBodyBytes: bodyCap, resetMemoryBytes: resetAt };
   }

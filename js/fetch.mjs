@@ -236,7 +236,9 @@ async function verifyingCall(api, base, opts, input, init) {
   const query = request === null ? null : request.query;
   const bytes = new Uint8Array(await res.arrayBuffer());
   const tRecv = isoNow();
-  if (typeof api.isInitialized === "function" && !api.isInitialized()) await api.init();
+  // The browser entry's lean build has no audit: init({ audit: true }) loads the full one (a no-op once it is loaded, and in every other entry).
+  if (opts.audit && target.endpoint === "recall") await api.init({ audit: true });
+  else if (typeof api.isInitialized === "function" && !api.isInitialized()) await api.init();
   const report = target.endpoint === "evidence_pack" ? api.verifyEvidencePack(bytes, opts.pack) : verifyAnswer(api, target.endpoint, bytes, { ...opts.given, query });
   const audit =
     opts.audit && target.endpoint === "recall" && report.valid

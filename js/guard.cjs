@@ -53,7 +53,9 @@ function createGuard(api, options) {
    */
   async function check(parts) {
     const { endpoint, method, url, requestBody, status, responseBody } = parts;
-    if (typeof api.isInitialized === "function" && !api.isInitialized()) await api.init();
+    // The browser entry's lean build has no audit: init({ audit: true }) loads the full one (a no-op once it is loaded, and in every other entry).
+    if (opts.audit && endpoint === "recall" && typeof api.init === "function") await api.init({ audit: true });
+    else if (typeof api.isInitialized === "function" && !api.isInitialized()) await api.init();
     let requestText;
     let report;
     let audit = null;

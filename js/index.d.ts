@@ -44,7 +44,7 @@ export type ErrorCode =
   | "out_of_range"
   | "too_large"
   | "invalid_value"
-  /** A function was called before `init()`/`initSync()` (browser entry only). */
+  /** A function was called before `init()`/`initSync()`, or `auditRecall` before `init({ audit: true })` (browser entry only). */
   | "not_initialized"
   /** A response failed verification in a {@link createVerifyingFetch} fetch ({@link LiansVerificationError}). */
   | "verification_failed";
@@ -97,13 +97,29 @@ export type InitInput = string | UrlLike | ResponseLike | PromiseLike<ResponseLi
 /** What `initSync()` accepts. */
 export type InitSyncInput = WasmBytes | CompiledWasmModule;
 
+/** The options object of `init()`. */
+export interface InitOptions {
+  /** The `.wasm` to load (default: the one next to the glue, fetched via `import.meta.url`); either build, told apart by its exports. */
+  module_or_path?: InitInput;
+  /**
+   * Browser entry: `true` loads the full build, which has {@link auditRecall}
+   * (`lians_score_bg.wasm`), also after a plain `init()` (the lean instance is
+   * replaced). Default `false`: the lean build (`lians_score_lean_bg.wasm`,
+   * ~38 KB gzip smaller, everything but `auditRecall`). The other entries
+   * always have the full build.
+   */
+  audit?: boolean;
+}
+
 /**
  * Load the WebAssembly module. Needed once in browsers (default entry) before
  * any other call; idempotent, and concurrent calls share one load. A no-op in
  * Node.js, Deno, workerd and edge runtimes, where the module loads on import.
+ * In the browser entry a plain `init()` loads the lean build (no
+ * {@link auditRecall}); `await init({ audit: true })` loads the full one.
  */
-export declare function init(input?: InitInput | { module_or_path: InitInput }): Promise<void>;
-/** Synchronous `init()` from the compiled module or its bytes. Idempotent; a no-op where already loaded. */
+export declare function init(input?: InitInput | InitOptions): Promise<void>;
+/** Synchronous `init()` from the compiled module or its bytes, of either build (the full one after a lean `init()` upgrades). Idempotent; a no-op where already loaded. */
 export declare function initSync(input?: InitSyncInput | { module: InitSyncInput }): void;
 /** True once the module is ready (always true outside the browser entry). */
 export declare function isInitialized(): boolean;
@@ -718,7 +734,8 @@ export declare function verifyEvidencePack(wire: WireInput, options?: EvidencePa
  * reasons, relevance, quality, the 0.8/0.2 blend, fusion, rank calibration)
  * from the **raw** `POST /v1/recall` body text and the query sent. Input that
  * cannot be audited (not JSON, a bare receipt, over the limits) throws a
- * `LiansScoreError`.
+ * `LiansScoreError`. Browser entry: needs `await init({ audit: true })` (a plain
+ * `init()` loads the lean build, on which this throws `not_initialized`).
  */
 export declare function auditRecall(wire: WireInput, options?: AuditOptions | JsonText | null): AuditReport;
 

@@ -46,6 +46,15 @@ export const CLI_NAMES = ["cliRun", "cliScore", "replayReceiptsLine", "replaySco
 // js/core.mjs reads the wasm memory and resets the instance with them (docs/edge-memory.md).
 export const GLUE_HOOK_NAMES = ["__lians_memory_bytes", "__lians_reset"];
 
+// What scripts/build.sh appends to the lean browser glue (dist/web-lean) besides
+// GLUE_HOOK_NAMES: js/core.mjs drops the lean instance with it when it upgrades.
+export const LEAN_HOOK_NAMES = ["__lians_drop"];
+
+// The API functions the lean browser wasm (cargo feature lean, dist/web-lean:
+// what a plain `init()` of js/web.mjs fetches) leaves out; `init({ audit: true })`
+// loads the full build, which has them (issue #32 round 8).
+export const LEAN_OMITTED_NAMES = ["auditRecall"];
+
 // Functions every entry adds around the wasm exports.
 export const INIT_NAMES = ["init", "initSync", "isInitialized"];
 

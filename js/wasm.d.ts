@@ -1,5 +1,7 @@
 // Types of the package's `.wasm` subpaths: `lians-score/lians_score_bg.wasm`
-// (the full build; `lians-score/lians_score.wasm` is the same file) and
+// (the full build; `lians-score/lians_score.wasm` is the same file),
+// `lians-score/lians_score_lean_bg.wasm` (the lean browser build: no
+// auditRecall; what a plain `init()` of the browser entry fetches) and
 // `lians-score/lians_score_verify_bg.wasm` (the verify-only build of
 // `lians-score/verify`), each also with the `?module` suffix.
 //

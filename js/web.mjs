@@ -2,8 +2,18 @@
 // (or `initSync(bytesOrModule)`) once before using the functions; both are
 // idempotent and concurrent init() calls share one load. No top-level await,
 // so this module can be imported anywhere. The workerd, edge-light and deno
-// entries are this module plus a synchronous initSync() on load.
-import initGlue, * as glue from "../dist/web/lians_score.js";
+// entries are this module plus a synchronous initSync() on load (of the full
+// build).
+//
+// Two builds (issue #32 round 8): `init()` fetches the lean wasm
+// (dist/web-lean/lians_score_lean_bg.wasm: every function but auditRecall,
+// ~38 KB gzip smaller); `init({ audit: true })` fetches the full one
+// (dist/web/lians_score_bg.wasm), also after a lean init (the instance is
+// replaced). Each glue names its file with `new URL(..., import.meta.url)`,
+// so bundlers emit both. createVerifyingFetch and createGuard with `audit`
+// call `init({ audit: true })` themselves.
+import initLean, * as leanGlue from "../dist/web-lean/lians_score_lean.js";
+import initFull, * as fullGlue from "../dist/web/lians_score.js";
 import { createApi } from "./core.mjs";
 import { verifyingFetchFor } from "./fetch.mjs";
 import { compareLedgers as compare, ledgerFor } from "./ledger.mjs";
@@ -12,11 +22,11 @@ import { openWebStore } from "./ledger-web.mjs";
 export * from "./constants.mjs";
 export { LiansScoreError, LiansVerificationError } from "./errors.mjs";
 
-const api = createApi(initGlue, glue);
+const api = createApi(initLean, leanGlue, undefined, { initGlue: initFull, glue: fullGlue });
 
-/** Fetch/compile/instantiate the wasm (idempotent; concurrent calls share one load). */
+/** Fetch/compile/instantiate the wasm (idempotent; concurrent calls share one load): the lean build, or with `{ audit: true }` the full one. */
 export const init = api.init;
-/** Instantiate synchronously from a `WebAssembly.Module` or the `.wasm` bytes (idempotent). */
+/** Instantiate synchronously from a `WebAssembly.Module` or the `.wasm` bytes of either build (idempotent; told apart by their exports). */
 export const initSync = api.initSync;
 /** True once init()/initSync() has completed. */
 export const isInitialized = api.isInitialized;

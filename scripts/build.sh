@@ -51,7 +51,8 @@ inputs_hash() {
 }
 stamp=dist/.inputs.sha256
 outputs=(dist/node/lians_score.js dist/node/lians_score_bg.wasm.cjs dist/cli/lians_score.js dist/cli/lians_score_bg.wasm
-         dist/web/lians_score.js dist/web/lians_score_bg.wasm dist/bundler/lians_score.js dist/bundler/lians_score_bg.wasm
+         dist/web/lians_score.js dist/web/lians_score_bg.wasm dist/web-lean/lians_score_lean.js
+         dist/web-lean/lians_score_lean_bg.wasm dist/bundler/lians_score.js dist/bundler/lians_score_bg.wasm
          dist/inline/lians_score.js dist/inline/lians_score_bg.wasm.mjs dist/verify/lians_score_verify.js
          dist/verify/lians_score_verify_bg.wasm js/index.d.mts js/index.d.cts js/verify.d.mts js/verify.d.cts)
 if [[ -z $force && -f $stamp && "$(cat "$stamp")" == "$(inputs_hash)" ]] && ls "${outputs[@]}" >/dev/null 2>&1; then
@@ -108,6 +109,31 @@ export function __lians_reset() {
 JS
 }
 reset_hooks web lians_score
+# dist/web-lean: the browser's default wasm (issue #32 round 8): the cargo
+# feature lean leaves out auditRecall (the request-aware audit, ~38 KB gzip),
+# so a plain `init()` of js/web.mjs fetches lians_score_lean_bg.wasm and
+# `init({ audit: true })` the full dist/web/lians_score_bg.wasm (its own file
+# names: the glue's import module is named after them, so the two cannot be
+# swapped). One more wasm-pack run (about a minute). The glue gets the reset
+# hooks and __lians_drop, which js/core.mjs calls when it upgrades to the full
+# build, so that the lean instance's memory is not kept.
+build web web-lean module lians_score_lean --features lean
+reset_hooks web-lean lians_score_lean
+drop_hook() { # <out dir name> <out name>
+  local glue=dist/$1/$2.js caches
+  caches=$(sed -nE 's/^let (cached[A-Za-z0-9]+Memory0) = null;$/  \1 = null;/p' "$glue")
+  if [[ -z $caches ]] || ! grep -q '^let __wbg_init_promise;$' "$glue" || ! grep -q '^let wasmModule, wasmInstance, wasm;$' "$glue"; then
+    echo "build.sh: $glue does not have the expected wasm-bindgen state variables" >&2
+    exit 1
+  fi
+  cat >> "$glue" <<JS
+export function __lians_drop() {
+  wasm = wasmInstance = wasmModule = __wbg_init_promise = undefined;
+$caches
+}
+JS
+}
+drop_hook web-lean lians_score_lean
 build bundler bundler module lians_score
 # `lians-score/verify` (browsers, workerd, edge-light, Deno): the verifiers,
 # canonical JSON and hashing only (cargo feature verify-only; ~46 % smaller).

@@ -23,7 +23,9 @@ export function load() {
         const ns = await import(PKG_URL);
         const m = ns.default && typeof ns.default === 'object' ? ns.default : ns;
         const init = typeof m.init === 'function' ? m.init : (typeof m.default === 'function' ? m.default : null);
-        if (init) await init();
+        // The dashboard audits recall responses (audit-view.js): the full build
+        // (a plain init() of the browser entry loads the lean one, without auditRecall).
+        if (init) await init({ audit: true });
         for (const name of ['scoreMemory', 'rescoreReviewItem', 'verifyRecallReceipt', 'verifyContextReceipt', 'verifyEvidencePack']) {
           if (typeof m[name] !== 'function') throw new Error(`the package has no ${name}()`);
         }

@@ -5,11 +5,19 @@ import assert from "node:assert/strict";
 import { runPage } from "./chromium.mjs";
 
 test("browser entry in headless Chromium", async () => {
-  const { results: r, errors } = await runPage("/tests/js/browser/index.html", "__results", 30000);
+  const { results: r, errors, wasm } = await runPage("/tests/js/browser/index.html", "__results", 30000);
   assert.deepEqual(errors, []);
   assert.equal(r.beforeInit.ok, false);
   assert.equal(r.beforeInit.code, "not_initialized");
   assert.deepEqual(r.init, { ok: true, value: true });
+  // init() fetched the lean .wasm, init({ audit: true }) the full one, each once (issue #32 round 8).
+  assert.deepEqual(wasm, ["/dist/web-lean/lians_score_lean_bg.wasm", "/dist/web/lians_score_bg.wasm"]);
+  assert.equal(r.auditLean.ok, false);
+  assert.equal(r.auditLean.name, "LiansScoreError");
+  assert.equal(r.auditLean.code, "not_initialized");
+  assert.equal(r.auditLean.path, "/");
+  assert.match(r.auditLean.message, /call `await init\(\{ audit: true \}\)` first/);
+  assert.deepEqual(r.initAudit, { ok: true, value: true });
   assert.equal(r.sha.value, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
   assert.equal(r.canonical.value, '{"a":[1e-07,"\\ud800"],"b":1.0}', JSON.stringify(r.canonical));
   assert.equal(r.canonicalObject.value, '{"big":9007199254740992.0,"\\ud800":-0.0}', JSON.stringify(r.canonicalObject));

@@ -45,8 +45,8 @@ function serve() {
 
 /**
  * Open `page` (a path such as "/tests/js/browser/index.html"), wait until its title is "done"
- * (at most `timeout` ms) and return `{ results: window[global], errors }` (the page's uncaught
- * errors, as text).
+ * (at most `timeout` ms) and return `{ results: window[global], errors, wasm }` (the page's uncaught
+ * errors, as text; the paths of the `.wasm` files it fetched, in order).
  */
 export async function runPage(page, global, timeout) {
   const server = await serve();
@@ -54,10 +54,12 @@ export async function runPage(page, global, timeout) {
   try {
     const tab = await browser.newPage();
     const errors = [];
+    const wasm = [];
     tab.on("pageerror", (e) => errors.push(String(e)));
+    tab.on("request", (r) => r.url().endsWith(".wasm") && wasm.push(new URL(r.url()).pathname));
     await tab.goto(`http://127.0.0.1:${server.address().port}${page}`);
     await tab.waitForFunction(() => document.title === "done", null, { timeout });
-    return { results: await tab.evaluate((name) => window[name], global), errors };
+    return { results: await tab.evaluate((name) => window[name], global), errors, wasm };
   } finally {
     await browser.close();
     await new Promise((resolve) => server.close(resolve));

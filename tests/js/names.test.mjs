@@ -11,7 +11,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { ROOT } from "./helpers.mjs";
-import { API_NAMES, INTERNAL_NAMES, CLI_NAMES, INIT_NAMES, JS_NAMES, CLASS_NAMES, GLUE_HOOK_NAMES } from "../../js/names.mjs";
+import { API_NAMES, INTERNAL_NAMES, CLI_NAMES, INIT_NAMES, JS_NAMES, CLASS_NAMES, GLUE_HOOK_NAMES, LEAN_HOOK_NAMES, LEAN_OMITTED_NAMES } from "../../js/names.mjs";
 
 const read = (p) => readFileSync(path.join(ROOT, p), "utf8");
 const dts = read("js/index.d.ts");
@@ -34,6 +34,10 @@ test("every wasm export is in API_NAMES or INTERNAL_NAMES (none forgotten, none 
   const exported = [...glue.matchAll(/^export function (\w+)/gm)].map((m) => m[1]);
   // The browser/edge build leaves out the CLI's exports (cargo feature js-cli); build.sh appends the reset hooks.
   assert.deepEqual(sorted(exported), sorted([...API_NAMES, ...INTERNAL_NAMES.filter((n) => !CLI_NAMES.includes(n)), ...GLUE_HOOK_NAMES]));
+  // The lean browser build (cargo feature lean, dist/web-lean) leaves out exactly LEAN_OMITTED_NAMES (and adds __lians_drop).
+  const lean = [...read("dist/web-lean/lians_score_lean.js").matchAll(/^export function (\w+)/gm)].map((m) => m[1]);
+  assert.deepEqual(sorted(lean), sorted([...exported.filter((n) => !LEAN_OMITTED_NAMES.includes(n)), ...LEAN_HOOK_NAMES]));
+  for (const name of LEAN_OMITTED_NAMES) assert.ok(API_NAMES.includes(name), name);
   const node = read("dist/cli/lians_score.js");
   const nodeExported = [...node.matchAll(/^(?:exports\.(\w+) =|export function (\w+))/gm)].map((m) => m[1] ?? m[2]);
   assert.deepEqual(sorted(new Set(nodeExported)), sorted([...API_NAMES, ...INTERNAL_NAMES]));

@@ -25,7 +25,7 @@ for must in package.json README.md LICENSE CHANGELOG.md js/cli.mjs js/index.d.ts
             js/verify.mjs js/verify-workerd.mjs js/verify-edge-light.mjs js/verify-deno.mjs js/verify.d.ts js/verify.d.mts js/verify.d.cts \
             dist/verify/lians_score_verify.js dist/verify/lians_score_verify_bg.wasm dist/cli/lians_score.js dist/cli/lians_score_bg.wasm \
             dist/node/lians_score.js dist/node/lians_score_bg.wasm.cjs dist/web/lians_score.js \
-            dist/web/lians_score_bg.wasm dist/bundler/lians_score.js dist/bundler/lians_score_bg.wasm \
+            dist/web/lians_score_bg.wasm dist/web-lean/lians_score_lean.js dist/web-lean/lians_score_lean_bg.wasm dist/bundler/lians_score.js dist/bundler/lians_score_bg.wasm \
             dist/inline/lians_score.js dist/inline/lians_score_bg.wasm.mjs \
             js/guard.mjs js/guard.cjs js/guard-node.mjs js/guard.d.ts js/guard.d.mts js/guard.d.cts \
             js/ledger.mjs js/ledger-sqlite.mjs js/ledger-web.mjs js/ledger-cli.mjs; do

@@ -47,6 +47,9 @@
 //!   build), not for the library's builds (`dist/web`, `dist/node`,
 //!   `dist/bundler`: the `.wasm` that `init()` fetches is 12 KB gzip smaller
 //!   without the CLI's grammar, commands and JSON Lines paths).
+//! - `lean` (`dist/web-lean`, what a plain `init()` of the browser entry
+//!   fetches): every library export but `auditRecall`, whose request-aware
+//!   audit is ~38 KB gzip; `init({ audit: true })` fetches the full build.
 
 // Natively this crate is empty (`cargo build --workspace` compiles it).
 #![cfg(target_arch = "wasm32")]
@@ -231,7 +234,9 @@ pub fn verify_evidence_pack(wire_json: JsValue, options: JsValue) -> JsResult {
 
 /// Audit a recall response: re-derive the server's scores from the raw
 /// `POST /v1/recall` body text ([`lians_score::audit`]). `options` is `{query?}`.
-#[cfg(not(feature = "verify-only"))]
+/// Not in the `lean` build (the browser's default wasm; nothing else in the
+/// binding reaches the audit, so the whole of it drops out with this export).
+#[cfg(not(any(feature = "verify-only", feature = "lean")))]
 #[wasm_bindgen(js_name = auditRecall, skip_typescript)]
 pub fn audit_recall(wire_json: JsValue, options: JsValue) -> JsResult {
     let text = wire_text(&wire_json, "the recall response")?;

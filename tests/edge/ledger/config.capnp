@@ -28,6 +28,7 @@ const worker :Workerd.Worker = (
     (name = "js/guard.mjs", esModule = embed "../../../js/guard.mjs"),
     (name = "tests/js/ledger-fixtures.mjs", esModule = embed "../../js/ledger-fixtures.mjs"),
     (name = "dist/web/lians_score.js", esModule = embed "../../../dist/web/lians_score.js"),
+    (name = "dist/web-lean/lians_score_lean.js", esModule = embed "../../../dist/web-lean/lians_score_lean.js"),
     (name = "dist/web/lians_score_bg.wasm", wasm = embed "../../../dist/web/lians_score_bg.wasm"),
   ],
   compatibilityDate = "2026-01-01",

@@ -22,6 +22,7 @@ const worker :Workerd.Worker = (
     (name = "js/limits.mjs", esModule = embed "../../../js/limits.mjs"),
     (name = "js/constants.mjs", esModule = embed "../../../js/constants.mjs"),
     (name = "dist/web/lians_score.js", esModule = embed "../../../dist/web/lians_score.js"),
+    (name = "dist/web-lean/lians_score_lean.js", esModule = embed "../../../dist/web-lean/lians_score_lean.js"),
     (name = "dist/web/lians_score_bg.wasm", wasm = embed "../../../dist/web/lians_score_bg.wasm"),
   ],
   compatibilityDate = "2026-01-01",

@@ -25,6 +25,8 @@ const SAMPLE = path.join(ROOT, "tests/data/samples/recall-08-fast-filters-acme-t
 const SAMPLE_TEXT = readFileSync(SAMPLE, "utf8");
 const SAMPLE_SHA = JSON.parse(SAMPLE_TEXT).receipt_sha256;
 const PAGE_OK = "ok ba7816bf lians-memory-scoring-v2 valid=true";
+// browser/main.js: auditRecall needs init({ audit: true }) after init() (lean, then full).
+const PAGE_AUDIT_OK = `${PAGE_OK} audit=lean/boolean`;
 const ARGS = [
   "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
   "--disable-sync", "--disable-quic", "--no-first-run", "--disable-default-apps", "--disable-extensions",
@@ -92,11 +94,22 @@ async function chromium() {
   return browser;
 }
 
-/** Load a page in Chromium and return #result's text once it is no longer "pending". */
-async function pageResult(url) {
+/**
+ * Load a page in Chromium and return #result's text once it is no longer
+ * "pending". `wasm`: an array that gets, in order, which of the package's
+ * .wasm files each fetched .wasm response is ("lean", "full", or its URL),
+ * told by its bytes (bundlers rename the files).
+ */
+async function pageResult(url, wasm = null) {
   const b = await chromium();
   const page = await b.newPage();
   const problems = [];
+  const bodies = [];
+  if (wasm !== null) {
+    page.on("response", (r) => {
+      if (r.url().endsWith(".wasm")) bodies.push(r.body().then((bytes) => wasm.push(wasmBuild(bytes) ?? r.url())));
+    });
+  }
   page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
   page.on("requestfailed", (r) => problems.push(`requestfailed: ${r.url()}`));
   page.on("response", (r) => r.status() >= 400 && problems.push(`HTTP ${r.status()}: ${r.url()}`));
@@ -106,7 +119,9 @@ async function pageResult(url) {
       const el = document.getElementById("result");
       return el && el.textContent && el.textContent !== "pending";
     }, null, { timeout: 30_000 });
-    return await page.textContent("#result");
+    const text = await page.textContent("#result");
+    await Promise.all(bodies);
+    return text;
   } catch (error) {
     throw new Error(`${url}: ${error.message}\n${problems.join("\n")}`);
   } finally {
@@ -119,6 +134,21 @@ async function checkPage(name, expected = PAGE_OK) {
   check(text === expected, `${name} page: ${JSON.stringify(text)} (want ${JSON.stringify(expected)})`);
 }
 
+/** browser/main.js built by a bundler: the page works, and it fetched the lean .wasm for init() and then the full one for init({ audit: true }). */
+async function checkAuditPage(name) {
+  const wasm = [];
+  const text = await pageResult(`${staticBase}/${name}/index.html`, wasm);
+  check(text === PAGE_AUDIT_OK, `${name} page: ${JSON.stringify(text)} (want ${JSON.stringify(PAGE_AUDIT_OK)})`);
+  check(wasm.join(",") === "lean,full", `${name} page: fetched ${JSON.stringify(wasm)} (want the lean .wasm, then the full one)`);
+}
+
+/** "lean" or "full" when `bytes` are the package's lean or full browser .wasm. */
+function wasmBuild(bytes) {
+  if (Buffer.compare(bytes, readFileSync(leanWasmFile)) === 0) return "lean";
+  if (Buffer.compare(bytes, readFileSync(wasmFile)) === 0) return "full";
+  return null;
+}
+
 /** work/out/NAME/index.html loading ./SCRIPT as a module. */
 function html(name, script = "main.js") {
   mkdirSync(path.join(WORK, "out", name), { recursive: true });
@@ -128,6 +158,7 @@ const page = (script) =>
   `<!doctype html><html><head><meta charset="utf-8"><title>lians-score</title></head><body><p id="result">pending</p><script type="module" src="./${script}"></script></body></html>\n`;
 
 const wasmFile = path.join(PKG, "dist/web/lians_score_bg.wasm");
+const leanWasmFile = path.join(PKG, "dist/web-lean/lians_score_lean_bg.wasm");
 const out = (name) => path.join(WORK, "out", name);
 
 // ---------------------------------------------------------------- the entries
@@ -160,7 +191,7 @@ entry("vite", async () => {
   cpSync(path.join(WORK, "browser"), dir, { recursive: true });
   writeFileSync(path.join(dir, "index.html"), page("main.js"));
   await run(path.join(BIN, "vite"), ["build", "--outDir", out("vite"), "--emptyOutDir", "--base", "./", "--logLevel", "warn"], { cwd: dir });
-  await checkPage("vite");
+  await checkAuditPage("vite");
 });
 
 entry("webpack", async () => {
@@ -173,7 +204,7 @@ entry("webpack", async () => {
   );
   check(!stats.hasErrors(), stats.toString({ all: false, errors: true }));
   html("webpack");
-  await checkPage("webpack");
+  await checkAuditPage("webpack");
 });
 
 entry("esbuild-inline", async () => {
@@ -183,11 +214,12 @@ entry("esbuild-inline", async () => {
 });
 
 entry("esbuild-wasm-file", async () => {
-  // The README's recipe: bundle, then put the .wasm next to the bundle.
+  // The README's recipe: bundle, then put the two .wasm files next to the bundle.
   await run(path.join(BIN, "esbuild"), ["browser/main.js", "--bundle", "--format=esm", `--outdir=${out("esbuild-wasm-file")}`, "--log-level=warning"]);
+  cpSync(leanWasmFile, path.join(out("esbuild-wasm-file"), "lians_score_lean_bg.wasm"));
   cpSync(wasmFile, path.join(out("esbuild-wasm-file"), "lians_score_bg.wasm"));
   html("esbuild-wasm-file");
-  await checkPage("esbuild-wasm-file");
+  await checkAuditPage("esbuild-wasm-file");
 });
 
 entry("rollup-inline", async () => {
@@ -198,9 +230,10 @@ entry("rollup-inline", async () => {
 
 entry("rollup-wasm-file", async () => {
   await run(path.join(BIN, "rollup"), ["browser/main.js", "-p", "node-resolve", "-f", "es", "-o", `${out("rollup-wasm-file")}/main.js`, "--silent"]);
+  cpSync(leanWasmFile, path.join(out("rollup-wasm-file"), "lians_score_lean_bg.wasm"));
   cpSync(wasmFile, path.join(out("rollup-wasm-file"), "lians_score_bg.wasm"));
   html("rollup-wasm-file");
-  await checkPage("rollup-wasm-file");
+  await checkAuditPage("rollup-wasm-file");
 });
 
 entry("parcel-inline", async () => {
