@@ -111,7 +111,8 @@ clippy() {
   cargo clippy --workspace --all-targets --quiet -- -D warnings || return 1
   cargo clippy --workspace --target wasm32-unknown-unknown --lib --quiet -- -D warnings || return 1
   cargo clippy -p lians-score-wasm --target wasm32-unknown-unknown --features verify-only,js-cli --quiet -- -D warnings || return 1
-  cargo clippy -p lians-score-wasm --target wasm32-unknown-unknown --features js-cli --quiet -- -D warnings
+  cargo clippy -p lians-score-wasm --target wasm32-unknown-unknown --features js-cli --quiet -- -D warnings || return 1
+  cargo clippy -p lians-score-wasm --target wasm32-unknown-unknown --features lean --quiet -- -D warnings
 }
 
 # Debug build: overflow checks and debug assertions on. Only the lib and the
