@@ -3,6 +3,7 @@
 //   GET /verify  verifyRecallReceipt(200-result body, { query })  -> {"valid": true}
 //   GET /verify-bytes  the same body as its UTF-8 bytes (a Uint8Array over a data module, as
 //                      from `await request.arrayBuffer()`)
+//   GET /verify-bytes?n=K  K verifications in one request; GET /noop  the same response without work
 //   GET /score   scoreCandidates(null, 1,600-candidate JSONL)     -> {"count": 1600, "errors": 0}
 import { scoreCandidates, verifyRecallReceipt, isInitialized } from "./js/workerd.mjs";
 import body from "./body.json";
@@ -26,9 +27,13 @@ export default {
       return json({ valid: r.valid, failures: r.failures });
     }
     if (url.pathname === "/verify-bytes") {
-      const r = verifyRecallReceipt(bodyBytes, { query });
+      // ?n=K: K verifications in one request (the slope over K is one verification's CPU, without the request's).
+      const n = Number(url.searchParams.get("n") ?? 1);
+      let r;
+      for (let i = 0; i < n; i++) r = verifyRecallReceipt(bodyBytes, { query });
       return json({ valid: r.valid, failures: r.failures });
     }
+    if (url.pathname === "/noop") return json({ valid: true, failures: [] }); // a request's own CPU
     if (url.pathname === "/score") {
       const r = scoreCandidates(null, batch);
       return json({ count: r.count, errors: r.errors.length });
