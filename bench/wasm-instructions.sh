@@ -7,7 +7,8 @@
 # divided by B - A, is one call's instructions (start-up and compiling cancel out).
 #   bash bench/wasm-instructions.sh [DIST] [A B]     (default dist/node 2 5; ~5 min)
 # WASM_IR_CASES="verify verify_bytes" picks cases (default: the five below; *_bytes = the body as a Uint8Array;
-# also batch_full (scoreCandidates output "full") and memory (200 x scoreMemory(JSON text))).
+# also batch_full (scoreCandidates output "full"), memory (200 x scoreMemory(JSON text)) and memory_objects
+# (200 x scoreMemory(object), the same lines parsed beforehand)).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dist=${1:-dist/node} a=${2:-2} b=${3:-5}

@@ -3,7 +3,7 @@
 //   node bench/wasm-ir.mjs DIST N verify|verify_bytes|receipt|receipt_bytes|batch|batch_bytes|batch_full|memory|parse_lines|parse_sha BATCH BODY RECEIPT QUERY
 // (the _bytes cases pass the body's UTF-8 bytes, a Uint8Array as from `await response.arrayBuffer()`,
 // instead of the string; batch_full is scoreCandidates with output "full", memory one scoreMemory(JSON text)
-// per line of the batch's first 200 lines; the baselines of issue #32's ratios: parse_lines is V8's
+// per line of the batch's first 200 lines, memory_objects the same lines JSON.parse'd beforehand (plain objects); the baselines of issue #32's ratios: parse_lines is V8's
 // JSON.parse of each batch line, parse_sha JSON.parse of the body plus node:crypto SHA-256 of its bytes)
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -12,11 +12,12 @@ import { resolve } from "node:path";
 
 const [dist, n, what, batchPath, bodyPath, receiptPath, query] = process.argv.slice(2);
 const pkg = createRequire(import.meta.url)(`${resolve(dist)}/lians_score.js`);
-const file = { verify: bodyPath, verify_bytes: bodyPath, receipt: receiptPath, receipt_bytes: receiptPath, batch: batchPath, batch_bytes: batchPath, batch_full: batchPath, memory: batchPath, parse_lines: batchPath, parse_sha: bodyPath }[what];
+const file = { verify: bodyPath, verify_bytes: bodyPath, receipt: receiptPath, receipt_bytes: receiptPath, batch: batchPath, batch_bytes: batchPath, batch_full: batchPath, memory: batchPath, memory_objects: batchPath, parse_lines: batchPath, parse_sha: bodyPath }[what];
 const text = readFileSync(file, "utf8");
 const bytes = new Uint8Array(readFileSync(file));
 const allLines = text.split("\n").filter((l) => l.trim());
 const memoryLines = allLines.slice(0, 200);
+const memoryObjects = what === "memory_objects" ? memoryLines.map((l) => JSON.parse(l)) : [];
 const once = {
   verify: () => pkg.verifyRecallReceipt(text, { query }).valid,
   verify_bytes: () => pkg.verifyRecallReceipt(bytes, { query }).valid,
@@ -28,5 +29,6 @@ const once = {
   parse_sha: () => JSON.parse(text) !== null && createHash("sha256").update(bytes).digest("hex").length === 64,
   batch_full: () => pkg.scoreCandidates(null, text, { output: "full" }).every((r) => !("error" in r)),
   memory: () => memoryLines.every((l) => typeof pkg.scoreMemory(l).final_score === "number"),
+  memory_objects: () => memoryObjects.every((o) => typeof pkg.scoreMemory(o).final_score === "number"),
 }[what];
 for (let i = 0; i < Number(n); i++) if (!once()) throw new Error(`${what}: unexpected result`);

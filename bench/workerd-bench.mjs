@@ -68,6 +68,11 @@ try {
   for (const [name, route, check] of [
     ["workerd_verify_200", "/verify", (r) => r.valid === true],
     ["workerd_verify_200_bytes", "/verify-bytes", (r) => r.valid === true],
+    // Where a request's CPU goes: the request alone, and five verifications per request.
+    ["workerd_verify_noop", "/noop", (r) => r.valid === true],
+    ["workerd_verify_200_bytes_x5", "/verify-bytes?n=5", (r) => r.valid === true],
+    ["workerd_verify_encode_string", "/encode", (r) => r.valid === true],
+    ["workerd_verify_200_decoded", "/verify-decoded", (r) => r.valid === true],
     ["workerd_score_1600", "/score", (r) => r.count === 1600 && r.errors === 0],
   ].filter(([name]) => !opt("--only") || name.includes(opt("--only")))) {
     for (let i = 0; i < 10; i++) await (await fetch(base + route)).json(); // warm-up (V8 tiers up)

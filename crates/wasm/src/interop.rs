@@ -31,8 +31,6 @@ extern "C" {
     fn object_keys(value: &JsValue) -> Result<Array, JsValue>;
     #[wasm_bindgen(js_namespace = Object, js_name = getPrototypeOf, catch)]
     fn object_get_prototype_of(value: &JsValue) -> Result<JsValue, JsValue>;
-    #[wasm_bindgen(js_namespace = Number, js_name = isSafeInteger)]
-    fn number_is_safe_integer(value: f64) -> bool;
 }
 
 /// The JS `Error` thrown for a crate error: `message`, plus `code` (the
@@ -113,7 +111,8 @@ fn js_type_name(v: &JsValue) -> String {
 /// ...]`) would otherwise exhaust the 4 GiB of wasm memory, and a failed
 /// allocation aborts the instance (`RuntimeError: unreachable`).
 /// A JS string's UTF-16 length is a lower bound on its UTF-8 length.
-pub fn check_js_string(v: &JsValue, cap: usize, path: &str) -> Result<(), Error> {
+/// Returns that length (one boundary crossing; the budget reuses it).
+pub fn check_js_string(v: &JsValue, cap: usize, path: &str) -> Result<usize, Error> {
     let units = v.unchecked_ref::<JsString>().length() as usize;
     if units > cap {
         return Err(error(
@@ -122,7 +121,7 @@ pub fn check_js_string(v: &JsValue, cap: usize, path: &str) -> Result<(), Error>
             format!("a string of {units} UTF-16 code units; the limit is {cap} bytes of UTF-8"),
         ));
     }
-    Ok(())
+    Ok(units)
 }
 
 /// What one [`from_js`] conversion may still copy: [`MAX_JS_VALUES`]
@@ -206,39 +205,59 @@ pub fn from_js(v: &JsValue) -> Result<Value, Error> {
 
 fn walk(v: &JsValue, path: &mut String, ancestors: &mut Vec<JsValue>, budget: &mut Budget) -> Result<Value, Error> {
     budget.take(1, 0, path)?;
-    if v.is_null() || v.is_undefined() {
-        return Ok(Value::Null);
-    }
-    if let Some(b) = v.as_bool() {
-        return Ok(Value::Bool(b));
+    // The type tests are `typeof` tests (no script runs), each a boundary
+    // crossing: the common types first, and a string's length read once.
+    if v.is_string() {
+        let units = check_js_string(v, MAX_STRING_BYTES, path)?;
+        budget.take(0, units, path)?;
+        return Ok(Value::Str(js_string_to_pystr(v)));
     }
     if let Some(x) = v.as_f64() {
         if x == 0.0 && x.is_sign_negative() {
             return Ok(Value::Float(x));
         }
-        if number_is_safe_integer(x) {
+        // Number.isSafeInteger, without a crossing.
+        if x.trunc() == x && x.abs() <= 9_007_199_254_740_991.0 {
             return Ok(Value::int(x as i64));
         }
         return Ok(Value::Float(x));
     }
-    if v.is_string() {
-        check_js_string(v, MAX_STRING_BYTES, path)?;
-        budget.take(0, v.unchecked_ref::<JsString>().length() as usize, path)?;
-        return Ok(Value::Str(js_string_to_pystr(v)));
+    if !v.is_object() {
+        // `typeof` is not "object", or the value is null.
+        if v.is_null() || v.is_undefined() {
+            return Ok(Value::Null);
+        }
+        if let Some(b) = v.as_bool() {
+            return Ok(Value::Bool(b));
+        }
+        return Err(not_json(v, path));
     }
+    walk_container(v, path, ancestors, budget)
+}
+
+/// A BigInt, a symbol or a function: no JSON form.
+#[inline(never)]
+fn not_json(v: &JsValue, path: &str) -> Error {
     if v.is_bigint() {
-        return Err(error(
+        return error(
             ErrorCode::WrongType,
             path,
             format!(
                 "{} is a BigInt, which has no JSON form: pass a number, or pass the whole input as JSON text to keep large integers exact",
                 where_(path)
             ),
-        ));
+        );
     }
-    if !v.is_object() || v.is_function() {
-        return Err(Error::wrong_type(path.clone(), "JSON data", &js_type_name(v)));
-    }
+    Error::wrong_type(path.to_string(), "JSON data", &js_type_name(v))
+}
+
+/// An array or an object (`typeof` "object", not null).
+fn walk_container(
+    v: &JsValue,
+    path: &mut String,
+    ancestors: &mut Vec<JsValue>,
+    budget: &mut Budget,
+) -> Result<Value, Error> {
     if ancestors.len() >= MAX_DEPTH {
         return Err(error(
             ErrorCode::NestingTooDeep,
@@ -329,8 +348,8 @@ fn walk_object(
     let mut members = JsonObject::with_capacity(keys.length() as usize);
     let base = path.len();
     for key in keys.iter() {
-        check_js_string(&key, MAX_STRING_BYTES, path)?;
-        budget.take(0, key.unchecked_ref::<JsString>().length() as usize, path)?;
+        let units = check_js_string(&key, MAX_STRING_BYTES, path)?;
+        budget.take(0, units, path)?;
         let name = js_string_to_pystr(&key);
         path.truncate(base);
         crate::json::pointer::push(path, &name.to_str_lossy());
