@@ -5,7 +5,7 @@
 // error (js/errors.mjs), and foreign-realm WebAssembly.Module normalization.
 import { API_NAMES } from "./names.mjs";
 import { LiansScoreError, adoptError } from "./errors.mjs";
-import { BODY_NAMES, MAX_BODY_BYTES, RESET_MEMORY_BYTES, checkBody, readLimits } from "./limits.mjs";
+import { BODY_NAMES, MAX_BODY_BYTES, RESET_MEMORY_BYTES, checkBody, readLimits, utf8Text } from "./limits.mjs";
 
 /**
  * The API over one wasm-bindgen `web`-target glue module (`names`: its public
@@ -130,6 +130,7 @@ export function createApi(initGlue, glue, names = API_NAMES) {
       [name](...args) {
         if (!ready) throw notInitialized(name);
         if (body) args = checkBody(args, bodyCap);
+        args = utf8Text(name, args); // JSON text as UTF-8 bytes (js/limits.mjs)
         depth++;
         try {
           return fn(...args);

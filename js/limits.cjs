@@ -64,6 +64,38 @@ function checkBody(args, cap) {
   return args;
 }
 
+/**
+ * The argument (by index) of each function that takes JSON text: a body, or
+ * scoreCandidates' candidates. utf8Text() hands it to the wasm as UTF-8 bytes.
+ */
+const TEXT_ARGS = { verifyRecallReceipt: 0, verifyContextReceipt: 0, verifyEvidencePack: 0, auditRecall: 0, scoreCandidates: 1 };
+
+const encoder = new TextEncoder();
+// Node 18 has no String.prototype.isWellFormed: a lone surrogate is a code point of \p{Cs} in a `u` pattern.
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/**
+ * `args` with the JSON text argument of `name` (TEXT_ARGS) given as a string
+ * replaced by its UTF-8 bytes (issue #32): the wasm reads bytes and strings
+ * alike, but wasm-bindgen copies a string with a JS loop over its UTF-16
+ * units into an allocation of 3 bytes per unit, where TextEncoder is one
+ * native pass and the wasm then holds exactly the bytes. Only where the bytes
+ * read the same: a string with a lone surrogate (which the wasm reads unit by
+ * unit: docs/js.md) and one whose UTF-8 is over MAX_BODY_BYTES (whose
+ * `too_large` error names the string) are left as they are.
+ */
+function utf8Text(name, args) {
+  const at = TEXT_ARGS[name];
+  const text = args[at];
+  if (at === undefined || typeof text !== "string" || text.length > MAX_BODY_BYTES) return args;
+  if (typeof text.isWellFormed === "function" ? !text.isWellFormed() : LONE_SURROGATE.test(text)) return args;
+  const bytes = encoder.encode(text);
+  if (bytes.length > MAX_BODY_BYTES) return args;
+  args = [...args];
+  args[at] = bytes;
+  return args;
+}
+
 /** Does `options` carry its own `maxBodyBytes`? (False for what cannot be read, e.g. a revoked
  * proxy: the wasm then reports that argument with its own typed error.) */
 function hasOwnOption(options) {
@@ -126,4 +158,4 @@ function readLimits(limits, current) {
   return next;
 }
 
-module.exports = { checkBody, readLimits, MAX_BODY_BYTES, EDGE_MAX_BODY_BYTES, RESET_MEMORY_BYTES, NODE_RESET_MEMORY_BYTES, BODY_NAMES };
+module.exports = { checkBody, utf8Text, readLimits, MAX_BODY_BYTES, EDGE_MAX_BODY_BYTES, RESET_MEMORY_BYTES, NODE_RESET_MEMORY_BYTES, BODY_NAMES, TEXT_ARGS };
