@@ -22,6 +22,8 @@ export const EDGE_MAX_BODY_BYTES = 4194304; // 4 MiB
 export const RESET_MEMORY_BYTES = 33554432; // 32 MiB
 /** The same threshold in the Node entries (js/node.cjs), whose body cap is the whole 32 MiB (src/api/limits.rs NODE_RESET_MEMORY_BYTES). */
 export const NODE_RESET_MEMORY_BYTES = 134217728; // 128 MiB
+/** The same threshold in the browser entries (js/web.mjs, js/inline.mjs, js/verify.mjs; Deno), whose body cap is the whole 32 MiB (src/api/limits.rs BROWSER_RESET_MEMORY_BYTES). */
+export const BROWSER_RESET_MEMORY_BYTES = 134217728; // 128 MiB
 // END GENERATED
 
 /** The functions whose first argument is a body (JSON text or its UTF-8 bytes). */
@@ -76,7 +78,7 @@ const LONE_SURROGATE = /\p{Cs}/u;
  * `args` with the JSON text argument of `name` (TEXT_ARGS) given as a string
  * replaced by its UTF-8 bytes (issue #32): the wasm reads bytes and strings
  * alike, but wasm-bindgen copies a string with a JS loop over its UTF-16
- * units into an allocation of 3 bytes per unit, where TextEncoder is one
+ * units into a wasm allocation of 3 bytes per unit, where TextEncoder is one
  * native pass and the wasm then holds exactly the bytes. Only where the bytes
  * read the same: a string with a lone surrogate (which the wasm reads unit by
  * unit: docs/js.md) and one whose UTF-8 is over MAX_BODY_BYTES (whose
@@ -87,10 +89,13 @@ export function utf8Text(name, args) {
   const text = args[at];
   if (at === undefined || typeof text !== "string" || text.length > MAX_BODY_BYTES) return args;
   if (typeof text.isWellFormed === "function" ? !text.isWellFormed() : LONE_SURROGATE.test(text)) return args;
-  const bytes = encoder.encode(text);
-  if (bytes.length > MAX_BODY_BYTES) return args;
+  // encodeInto a buffer of 3 bytes per unit (the most UTF-8 a unit takes; pages past the text are
+  // never touched) is one native pass: encode() measures first and then copies (twice the time).
+  const buffer = new Uint8Array(text.length * 3);
+  const { written } = encoder.encodeInto(text, buffer);
+  if (written > MAX_BODY_BYTES) return args;
   args = [...args];
-  args[at] = bytes;
+  args[at] = buffer.subarray(0, written);
   return args;
 }
 

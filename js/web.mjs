@@ -5,6 +5,7 @@
 // entries are this module plus a synchronous initSync() on load.
 import initGlue, * as glue from "../dist/web/lians_score.js";
 import { createApi } from "./core.mjs";
+import { BROWSER_RESET_MEMORY_BYTES } from "./limits.mjs";
 import { verifyingFetchFor } from "./fetch.mjs";
 import { compareLedgers as compare, ledgerFor } from "./ledger.mjs";
 import { openWebStore } from "./ledger-web.mjs";
@@ -13,6 +14,8 @@ export * from "./constants.mjs";
 export { LiansScoreError, LiansVerificationError } from "./errors.mjs";
 
 const api = createApi(initGlue, glue);
+// The browser's threshold (the workerd and edge-light entries set the edge one back).
+api.configureLimits({ resetMemoryBytes: BROWSER_RESET_MEMORY_BYTES });
 
 /** Fetch/compile/instantiate the wasm (idempotent; concurrent calls share one load). */
 export const init = api.init;
