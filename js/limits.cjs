@@ -73,32 +73,47 @@ function checkBody(args, cap) {
 const TEXT_ARGS = { verifyRecallReceipt: 0, verifyContextReceipt: 0, verifyEvidencePack: 0, auditRecall: 0, scoreCandidates: 1 };
 
 const encoder = new TextEncoder();
-// Node 18 has no String.prototype.isWellFormed: a lone surrogate is a code point of \p{Cs} in a `u` pattern.
-const LONE_SURROGATE = /\p{Cs}/u;
+// In Node: Buffer's allocation without zero-filling (only the bytes written are ever read) and its
+// native search (memchr), where a Uint8Array's indexOf is a loop. Browsers have neither.
+const NodeBuffer = typeof Buffer === "function" && typeof Buffer.allocUnsafeSlow === "function" ? Buffer : undefined;
+const REPLACEMENT = NodeBuffer ? NodeBuffer.from([0xef, 0xbf, 0xbd]) : undefined; // U+FFFD in UTF-8
 
 /**
  * `args` with the JSON text argument of `name` (TEXT_ARGS) given as a string
  * replaced by its UTF-8 bytes (issue #32): the wasm reads bytes and strings
- * alike, but wasm-bindgen copies a string with a JS loop over its UTF-16
- * units into a wasm allocation of 3 bytes per unit, where TextEncoder is one
- * native pass and the wasm then holds exactly the bytes. Only where the bytes
- * read the same: a string with a lone surrogate (which the wasm reads unit by
- * unit: docs/js.md) and one whose UTF-8 is over MAX_BODY_BYTES (whose
- * `too_large` error names the string) are left as they are.
+ * alike, but wasm-bindgen copies a string with a JS loop over its leading
+ * ASCII units into a wasm allocation of 3 bytes per unit, where TextEncoder
+ * is one native pass and the wasm then holds exactly the bytes. Only where
+ * the bytes read the same: a string with a lone surrogate (TextEncoder writes
+ * U+FFFD for it; the wasm reads such a string unit by unit: docs/js.md) and
+ * one whose UTF-8 is over MAX_BODY_BYTES (whose `too_large` error names the
+ * string) are left as they are; so is one with a U+FFFD where
+ * String.prototype.isWellFormed (Node 20+, current browsers) cannot tell
+ * which it is.
  */
 function utf8Text(name, args) {
   const at = TEXT_ARGS[name];
   const text = args[at];
   if (at === undefined || typeof text !== "string" || text.length > MAX_BODY_BYTES) return args;
-  if (typeof text.isWellFormed === "function" ? !text.isWellFormed() : LONE_SURROGATE.test(text)) return args;
   // encodeInto a buffer of 3 bytes per unit (the most UTF-8 a unit takes; pages past the text are
   // never touched) is one native pass: encode() measures first and then copies (twice the time).
-  const buffer = new Uint8Array(text.length * 3);
-  const { written } = encoder.encodeInto(text, buffer);
-  if (written > MAX_BODY_BYTES) return args;
+  const n = text.length * 3;
+  const buffer = NodeBuffer ? NodeBuffer.allocUnsafeSlow(n) : new Uint8Array(n);
+  const bytes = buffer.subarray(0, encoder.encodeInto(text, buffer).written);
+  if (bytes.length > MAX_BODY_BYTES) return args;
+  if (hasReplacement(bytes) && !(typeof text.isWellFormed === "function" && text.isWellFormed())) return args;
   args = [...args];
-  args[at] = buffer.subarray(0, written);
+  args[at] = bytes;
   return args;
+}
+
+/** Do UTF-8 `bytes` hold a U+FFFD (EF BF BD)? */
+function hasReplacement(bytes) {
+  if (NodeBuffer && bytes instanceof NodeBuffer) return bytes.indexOf(REPLACEMENT) !== -1;
+  for (let i = bytes.indexOf(0xef); i !== -1; i = bytes.indexOf(0xef, i + 1)) {
+    if (bytes[i + 1] === 0xbf && bytes[i + 2] === 0xbd) return true;
+  }
+  return false;
 }
 
 /** Does `options` carry its own `maxBodyBytes`? (False for what cannot be read, e.g. a revoked
@@ -163,4 +178,4 @@ function readLimits(limits, current) {
   return next;
 }
 
-module.exports = { checkBody, utf8Text, readLimits, MAX_BODY_BYTES, EDGE_MAX_BODY_BYTES, RESET_MEMORY_BYTES, NODE_RESET_MEMORY_BYTES, BROWSER_RESET_MEMORY_BYTES, BODY_NAMES, TEXT_ARGS };
+module.exports = { checkBody, utf8Text, hasReplacement, readLimits, MAX_BODY_BYTES, EDGE_MAX_BODY_BYTES, RESET_MEMORY_BYTES, NODE_RESET_MEMORY_BYTES, BROWSER_RESET_MEMORY_BYTES, BODY_NAMES, TEXT_ARGS };

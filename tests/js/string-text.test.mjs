@@ -11,7 +11,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { SAMPLES, ROOT } from "./helpers.mjs";
-import { MAX_BODY_BYTES, TEXT_ARGS, checkBody, utf8Text } from "../../js/limits.mjs";
+import { MAX_BODY_BYTES, TEXT_ARGS, checkBody, hasReplacement, utf8Text } from "../../js/limits.mjs";
 import { adoptError } from "../../js/errors.mjs";
 
 const require = createRequire(import.meta.url);
@@ -92,10 +92,11 @@ for (const [label, lib, glue] of [["node", node, nodeGlue], ["web", web, webGlue
 test("utf8Text: bytes only for well-formed text within the cap", () => {
   const args = (text) => [text, {}];
   assert.ok(utf8Text("verifyRecallReceipt", args(recall))[0] instanceof Uint8Array);
-  assert.deepEqual(utf8Text("verifyRecallReceipt", args("a\ufffdé😀"))[0], new TextEncoder().encode("a\ufffdé😀"));
+  assert.deepEqual(new Uint8Array(utf8Text("verifyRecallReceipt", args("a\ufffdé😀"))[0]), new TextEncoder().encode("a\ufffdé😀"));
   assert.ok(utf8Text("scoreCandidates", [null, LINES])[1] instanceof Uint8Array);
   assert.equal(utf8Text("scoreCandidates", [LINES, LINES])[0], LINES, "only the candidates argument");
-  // Node 18 has no String.prototype.isWellFormed: the \p{Cs} pattern decides there.
+  // Node 18 (and older browsers) have no String.prototype.isWellFormed: a text with a U+FFFD then
+  // keeps the string path, whether the U+FFFD was written or stands for a lone surrogate.
   const isWellFormed = Object.getOwnPropertyDescriptor(String.prototype, "isWellFormed");
   for (const without of [false, true]) {
     if (without && isWellFormed) delete String.prototype.isWellFormed;
@@ -104,10 +105,18 @@ test("utf8Text: bytes only for well-formed text within the cap", () => {
         const a = args(lone);
         assert.equal(utf8Text("verifyRecallReceipt", a), a, JSON.stringify(lone.slice(-4)));
       }
-      assert.ok(utf8Text("verifyRecallReceipt", args("\ud83d\ude00\ufffd"))[0] instanceof Uint8Array);
+      const real = args("\ud83d\ude00\ufffd");
+      assert.equal(utf8Text("verifyRecallReceipt", real)[0] instanceof Uint8Array, !without || !isWellFormed);
+      assert.ok(utf8Text("verifyRecallReceipt", args("\ud83d\ude00\uffef\uefbd"))[0] instanceof Uint8Array, "no U+FFFD: bytes");
     } finally {
       if (isWellFormed) Object.defineProperty(String.prototype, "isWellFormed", isWellFormed);
     }
+  }
+  // The U+FFFD search, with Node's Buffer and without (browsers).
+  for (const [text, found] of [["", false], ["\ufffd", true], ["ab\uffef\uefbd\ufffd", true], ["ab\uffef\uefbd", false], ["\uefbf", false], ["\uffbd", false]]) {
+    const bytes = new TextEncoder().encode(text);
+    assert.equal(hasReplacement(bytes), found, JSON.stringify(text));
+    assert.equal(hasReplacement(Buffer.from(bytes)), found, JSON.stringify(text));
   }
   for (const name of ["scoreMemory", "canonicalJson", "sha256Hex", "tokenizeForScoring"]) {
     const a = [recall];
