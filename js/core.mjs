@@ -5,7 +5,7 @@
 // error (js/errors.mjs), and foreign-realm WebAssembly.Module normalization.
 import { API_NAMES } from "./names.mjs";
 import { LiansScoreError, adoptError } from "./errors.mjs";
-import { BODY_NAMES, MAX_BODY_BYTES, RESET_MEMORY_BYTES, checkBody, readLimits, utf8Text } from "./limits.mjs";
+import { BODY_NAMES, MAX_BODY_BYTES, RESET_MEMORY_BYTES, checkBody, readLimits, recycleText, utf8Text } from "./limits.mjs";
 
 /**
  * The API over one wasm-bindgen `web`-target glue module (`names`: its public
@@ -137,6 +137,7 @@ export function createApi(initGlue, glue, names = API_NAMES) {
         } catch (error) {
           throw adoptError(error); // the wasm's coded errors become LiansScoreError instances
         } finally {
+          recycleText(name, args);
           if (--depth === 0) resetIfGrown();
         }
       },

@@ -98,13 +98,28 @@ function utf8Text(name, args) {
   // encodeInto a buffer of 3 bytes per unit (the most UTF-8 a unit takes; pages past the text are
   // never touched) is one native pass: encode() measures first and then copies (twice the time).
   const n = text.length * 3;
-  const buffer = NodeBuffer ? NodeBuffer.allocUnsafeSlow(n) : new Uint8Array(n);
+  // The previous call's buffer when the GC has not taken it (fresh pages cost a page fault each).
+  const previous = spare && spare.deref();
+  spare = undefined; // lent out: a call re-entered from a getter gets its own
+  const memory = previous && previous.byteLength >= n ? previous : NodeBuffer ? NodeBuffer.allocUnsafeSlow(n).buffer : new ArrayBuffer(n);
+  ours.add(memory);
+  const buffer = NodeBuffer ? NodeBuffer.from(memory) : new Uint8Array(memory);
   const bytes = buffer.subarray(0, encoder.encodeInto(text, buffer).written);
   if (bytes.length > MAX_BODY_BYTES) return args;
   if (hasReplacement(bytes) && !(typeof text.isWellFormed === "function" && text.isWellFormed())) return args;
   args = [...args];
   args[at] = bytes;
   return args;
+}
+
+/** The buffers utf8Text encoded into, and the last one given back (weakly held: never pinned). */
+const ours = new WeakSet();
+let spare;
+
+/** After the call: utf8Text's buffer in `args` may serve the next call (the wasm copied the bytes). */
+function recycleText(name, args) {
+  const text = args[TEXT_ARGS[name]];
+  if (text instanceof Uint8Array && ours.has(text.buffer) && typeof WeakRef === "function") spare = new WeakRef(text.buffer);
 }
 
 /** Do UTF-8 `bytes` hold a U+FFFD (EF BF BD)? */
@@ -178,4 +193,4 @@ function readLimits(limits, current) {
   return next;
 }
 
-module.exports = { checkBody, utf8Text, hasReplacement, readLimits, MAX_BODY_BYTES, EDGE_MAX_BODY_BYTES, RESET_MEMORY_BYTES, NODE_RESET_MEMORY_BYTES, BROWSER_RESET_MEMORY_BYTES, BODY_NAMES, TEXT_ARGS };
+module.exports = { checkBody, utf8Text, recycleText, hasReplacement, readLimits, MAX_BODY_BYTES, EDGE_MAX_BODY_BYTES, RESET_MEMORY_BYTES, NODE_RESET_MEMORY_BYTES, BROWSER_RESET_MEMORY_BYTES, BODY_NAMES, TEXT_ARGS };

@@ -11,7 +11,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { SAMPLES, ROOT } from "./helpers.mjs";
-import { MAX_BODY_BYTES, TEXT_ARGS, checkBody, hasReplacement, utf8Text } from "../../js/limits.mjs";
+import { MAX_BODY_BYTES, TEXT_ARGS, checkBody, hasReplacement, recycleText, utf8Text } from "../../js/limits.mjs";
 import { adoptError } from "../../js/errors.mjs";
 
 const require = createRequire(import.meta.url);
@@ -27,6 +27,7 @@ const context = sample("context-01-deep-acme-summary.json");
 const pack = sample("pack-01-v2-signed.json");
 const BODY = { verifyRecallReceipt: recall, verifyContextReceipt: context, verifyEvidencePack: pack, auditRecall: recall };
 const GIVEN = { verifyRecallReceipt: {}, verifyContextReceipt: {}, verifyEvidencePack: { allow_unsigned: true }, auditRecall: {} };
+const SHARED = { reference_time: "2026-01-01T00:00:00Z" }; // so that the candidates score (no missing_field rows)
 const LINES = [
   '{"content": "Acme renewal is due in March", "query": "acme renewal", "importance": 0.7}',
   '{"content": "the budget meeting decided €12.5k", "query": "budget", "confidence": 0.9}',
@@ -74,7 +75,7 @@ for (const options of [undefined, { output: "full" }, { output: "jsonl" }]) {
   for (const v of variants(lines[1])) texts.push([lines[0], v, lines[2]].join("\n"));
   for (const v of variants(lines[0])) texts.push([v, lines[1]].join("\n"));
   for (const v of variants(lines[2])) texts.push([lines[0], v].join("\n"));
-  for (const text of texts) calls.push(["scoreCandidates", [null, text, options]]);
+  for (const text of texts) calls.push(["scoreCandidates", [SHARED, text, options]]);
 }
 
 for (const [label, lib, glue] of [["node", node, nodeGlue], ["web", web, webGlue]]) {
@@ -144,4 +145,41 @@ test("over the cap: the same errors as before (the string's own too_large)", () 
       assert.deepEqual(outcome(() => lib.verifyRecallReceipt(text, given)), body, label);
     }
   }
+});
+
+test("a call re-entered from a getter of its own options encodes into its own buffer", () => {
+  const other = LINES.split("\n").reverse().join("\n");
+  for (const [label, lib] of [["node", node], ["web", web]]) {
+    const expected = outcome(() => lib.scoreCandidates(SHARED, LINES, { output: "full" }));
+    const inner = outcome(() => lib.scoreCandidates(SHARED, other, { output: "full" }));
+    let seen;
+    const options = {
+      get output() {
+        seen = outcome(() => lib.scoreCandidates(SHARED, other, { output: "full" }));
+        return "full";
+      },
+    };
+    assert.notDeepEqual(inner, expected);
+    // Twice: the second outer call reuses the buffer the first gave back.
+    for (let i = 0; i < 2; i++) {
+      assert.deepEqual(outcome(() => lib.scoreCandidates(SHARED, LINES, options)), expected, label);
+      assert.deepEqual(seen, inner, label);
+    }
+  }
+});
+
+test("a buffer given back serves the next call; a caller's own bytes are never reused", () => {
+  const mine = new TextEncoder().encode(LINES);
+  const copy = mine.slice();
+  const a = utf8Text("scoreCandidates", [null, LINES]);
+  recycleText("scoreCandidates", a);
+  const b = utf8Text("scoreCandidates", [null, "[]"]);
+  assert.equal(b[1].buffer, a[1].buffer, "the spare buffer");
+  assert.deepEqual(new Uint8Array(b[1]), new TextEncoder().encode("[]"));
+  recycleText("scoreCandidates", [null, mine]);
+  const c = utf8Text("scoreCandidates", [null, "[1]"]);
+  assert.notEqual(c[1].buffer, mine.buffer);
+  assert.deepEqual(mine, copy);
+  for (const lib of [node, web]) assert.equal(lib.scoreCandidates(null, mine).count, 3);
+  assert.deepEqual(mine, copy, "the caller's bytes are untouched");
 });
