@@ -100,24 +100,25 @@ export function utf8Text(name, args) {
   const previous = spare && spare.deref();
   spare = undefined; // lent out: a call re-entered from a getter gets its own
   const memory = previous && previous.byteLength >= n ? previous : NodeBuffer ? NodeBuffer.allocUnsafeSlow(n).buffer : new ArrayBuffer(n);
-  ours.add(memory);
   const buffer = NodeBuffer ? NodeBuffer.from(memory) : new Uint8Array(memory);
   const bytes = buffer.subarray(0, encoder.encodeInto(text, buffer).written);
   if (bytes.length > MAX_BODY_BYTES) return args;
   if (hasReplacement(bytes) && !(typeof text.isWellFormed === "function" && text.isWellFormed())) return args;
+  lent.add(bytes);
   args = [...args];
   args[at] = bytes;
   return args;
 }
 
-/** The buffers utf8Text encoded into, and the last one given back (weakly held: never pinned). */
-const ours = new WeakSet();
+/** The views utf8Text handed out (by identity: a caller's value, maybe a proxy, is never read here),
+ * and the buffer last given back (weakly held: never pinned). */
+const lent = new WeakSet();
 let spare;
 
 /** After the call: utf8Text's buffer in `args` may serve the next call (the wasm copied the bytes). */
 export function recycleText(name, args) {
-  const text = args[TEXT_ARGS[name]];
-  if (text instanceof Uint8Array && ours.has(text.buffer) && typeof WeakRef === "function") spare = new WeakRef(text.buffer);
+  const bytes = args[TEXT_ARGS[name]];
+  if (lent.delete(bytes) && typeof WeakRef === "function") spare = new WeakRef(bytes.buffer);
 }
 
 /** Do UTF-8 `bytes` hold a U+FFFD (EF BF BD)? */
