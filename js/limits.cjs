@@ -78,6 +78,11 @@ const encoder = new TextEncoder();
 const NodeBuffer = typeof Buffer === "function" && typeof Buffer.allocUnsafeSlow === "function" ? Buffer : undefined;
 const REPLACEMENT = NodeBuffer ? NodeBuffer.from([0xef, 0xbf, 0xbd]) : undefined; // U+FFFD in UTF-8
 
+/** The views utf8Text handed out (by identity: a caller's value, maybe a proxy, is never read here),
+ * and the buffer last given back (weakly held: never pinned). */
+const lent = new WeakSet();
+let spare;
+
 /**
  * `args` with the JSON text argument of `name` (TEXT_ARGS) given as a string
  * replaced by its UTF-8 bytes (issue #32): the wasm reads bytes and strings
@@ -111,11 +116,6 @@ function utf8Text(name, args) {
   args[at] = bytes;
   return args;
 }
-
-/** The views utf8Text handed out (by identity: a caller's value, maybe a proxy, is never read here),
- * and the buffer last given back (weakly held: never pinned). */
-const lent = new WeakSet();
-let spare;
 
 /** After the call: utf8Text's buffer in `args` may serve the next call (the wasm copied the bytes). */
 function recycleText(name, args) {
