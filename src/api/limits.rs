@@ -86,8 +86,9 @@ pub const RESET_MEMORY_BYTES: usize = 32 * MIB;
 /// [`MAX_TEXT_BYTES`]: 4 bytes of wasm memory per body byte at that cap (issue
 /// #32's bound), so only a body beyond the bound (hostile, structure-heavy)
 /// leaves a fresh instance. Ordinary large calls stay below it: the
-/// 1,600-candidate batch as a string peaks at 39 MiB, and a reset after each
-/// such call made it about 60 % slower (BENCHMARKS.md, round 7: tidy).
+/// 1,600-candidate batch as a string peaked at 39 MiB (13 MiB since its
+/// string reaches the wasm as UTF-8 bytes), and a reset after each such call
+/// made it about 60 % slower (BENCHMARKS.md, round 7: tidy).
 pub const NODE_RESET_MEMORY_BYTES: usize = 128 * MIB;
 /// [`RESET_MEMORY_BYTES`] of the browser entries (web, inline, Deno and the
 /// verify-only `lians-score/verify`; the workerd and edge-light entries keep
