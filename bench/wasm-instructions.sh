@@ -6,6 +6,8 @@
 # background; each workload runs A and B times in two processes and the difference,
 # divided by B - A, is one call's instructions (start-up and compiling cancel out).
 #   bash bench/wasm-instructions.sh [DIST] [A B]     (default dist/node 2 5; ~5 min)
+# DIST may be a CommonJS entry (js/node.cjs) instead of a glue directory: the calls then go through the
+# JS wrapper users call (its body caps and its string-to-UTF-8 step, js/limits.mjs utf8Text).
 # WASM_IR_CASES="verify verify_bytes" picks cases (default: the five below; *_bytes = the body as a Uint8Array;
 # also batch_full (scoreCandidates output "full"), memory (200 x scoreMemory(JSON text)) and memory_objects
 # (200 x scoreMemory(object), the same lines parsed beforehand)).

@@ -1,6 +1,6 @@
 // One workload, N times, in this process: the driver of bench/wasm-instructions.sh
 // (valgrind counts the instructions; the difference of two N cancels start-up and compiling).
-//   node bench/wasm-ir.mjs DIST N verify|verify_bytes|receipt|receipt_bytes|batch|batch_bytes|batch_full|memory|parse_lines|parse_sha BATCH BODY RECEIPT QUERY
+//   node bench/wasm-ir.mjs DIST|ENTRY.cjs N verify|verify_bytes|receipt|receipt_bytes|batch|batch_bytes|batch_full|memory|parse_lines|parse_sha BATCH BODY RECEIPT QUERY
 // (the _bytes cases pass the body's UTF-8 bytes, a Uint8Array as from `await response.arrayBuffer()`,
 // instead of the string; batch_full is scoreCandidates with output "full", memory one scoreMemory(JSON text)
 // per line of the batch's first 200 lines, memory_objects the same lines JSON.parse'd beforehand (plain objects); the baselines of issue #32's ratios: parse_lines is V8's
@@ -11,7 +11,8 @@ import { createRequire } from "node:module";
 import { resolve } from "node:path";
 
 const [dist, n, what, batchPath, bodyPath, receiptPath, query] = process.argv.slice(2);
-const pkg = createRequire(import.meta.url)(`${resolve(dist)}/lians_score.js`);
+// DIST is a glue directory (dist/node), or a CommonJS entry file (js/node.cjs: the wrapper users call).
+const pkg = createRequire(import.meta.url)(dist.endsWith(".cjs") ? resolve(dist) : `${resolve(dist)}/lians_score.js`);
 const file = { verify: bodyPath, verify_bytes: bodyPath, receipt: receiptPath, receipt_bytes: receiptPath, batch: batchPath, batch_bytes: batchPath, batch_full: batchPath, memory: batchPath, memory_objects: batchPath, parse_lines: batchPath, parse_sha: bodyPath }[what];
 const text = readFileSync(file, "utf8");
 const bytes = new Uint8Array(readFileSync(file));

@@ -4,7 +4,7 @@ import * as glue from "../dist/bundler/lians_score.js";
 
 import { adopting } from "./errors.mjs";
 import { verifyingFetchFor } from "./fetch.mjs";
-import { BODY_NAMES, MAX_BODY_BYTES, checkBody, readLimits } from "./limits.mjs";
+import { BODY_NAMES, MAX_BODY_BYTES, TEXT_ARGS, checkBody, readLimits, utf8Text } from "./limits.mjs";
 import { API_NAMES } from "./names.mjs";
 
 export * from "./constants.mjs";
@@ -22,11 +22,13 @@ for (const name of API_NAMES) api[name] = adopting(glue[name]);
 // Body caps (js/limits.mjs): the per-call `maxBodyBytes` option and
 // configureLimits(); the default is the library's 32 MiB; no instance reset.
 let limits = { maxBodyBytes: MAX_BODY_BYTES, resetMemoryBytes: Infinity };
-for (const name of BODY_NAMES) {
+// JSON text (TEXT_ARGS) reaches the wasm as UTF-8 bytes (utf8Text).
+for (const name of new Set([...BODY_NAMES, ...Object.keys(TEXT_ARGS)])) {
   const fn = api[name];
+  const body = BODY_NAMES.includes(name);
   api[name] = {
     [name](...args) {
-      return fn(...checkBody(args, limits.maxBodyBytes));
+      return fn(...utf8Text(name, body ? checkBody(args, limits.maxBodyBytes) : args));
     },
   }[name];
 }

@@ -6,7 +6,7 @@
 // for the browser entry, two builds (lean by default, full with the audit).
 import { API_NAMES, LEAN_OMITTED_NAMES } from "./names.mjs";
 import { LiansScoreError, adoptError } from "./errors.mjs";
-import { BODY_NAMES, MAX_BODY_BYTES, RESET_MEMORY_BYTES, checkBody, readLimits } from "./limits.mjs";
+import { BODY_NAMES, MAX_BODY_BYTES, RESET_MEMORY_BYTES, checkBody, readLimits, recycleText, utf8Text } from "./limits.mjs";
 
 /**
  * The API over one wasm-bindgen `web`-target glue module (`names`: its public
@@ -251,12 +251,14 @@ export function createApi(initGlue, glue, names = API_NAMES, full = undefined) {
         const fn = current.glue[name];
         if (fn === undefined) throw needsAudit(name);
         if (body) args = checkBody(args, bodyCap);
+        args = utf8Text(name, args); // JSON text as UTF-8 bytes (js/limits.mjs)
         depth++;
         try {
           return fn(...args);
         } catch (error) {
           throw adoptError(error); // the wasm's coded errors become LiansScoreError instances
         } finally {
+          recycleText(name, args);
           if (--depth === 0) {
             if (dropPending) {
               dropPending = false;

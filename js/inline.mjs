@@ -6,12 +6,14 @@
 import initGlue, * as glue from "../dist/inline/lians_score.js";
 import wasmBytes from "../dist/inline/lians_score_bg.wasm.mjs";
 import { createApi } from "./core.mjs";
+import { BROWSER_RESET_MEMORY_BYTES } from "./limits.mjs";
 import { verifyingFetchFor } from "./fetch.mjs";
 
 export * from "./constants.mjs";
 export { LiansScoreError, LiansVerificationError } from "./errors.mjs";
 
 const api = createApi(initGlue, glue);
+api.configureLimits({ resetMemoryBytes: BROWSER_RESET_MEMORY_BYTES }); // as js/web.mjs
 api.initSync(wasmBytes);
 
 export const init = api.init;

@@ -22,6 +22,8 @@ export const EDGE_MAX_BODY_BYTES = 4194304; // 4 MiB
 export const RESET_MEMORY_BYTES = 33554432; // 32 MiB
 /** The same threshold in the Node entries (js/node.cjs), whose body cap is the whole 32 MiB (src/api/limits.rs NODE_RESET_MEMORY_BYTES). */
 export const NODE_RESET_MEMORY_BYTES = 134217728; // 128 MiB
+/** The same threshold in the browser entries (js/web.mjs, js/inline.mjs, js/verify.mjs; Deno), whose body cap is the whole 32 MiB (src/api/limits.rs BROWSER_RESET_MEMORY_BYTES). */
+export const BROWSER_RESET_MEMORY_BYTES = 134217728; // 128 MiB
 // END GENERATED
 
 /** The functions whose first argument is a body (JSON text or its UTF-8 bytes). */
@@ -60,6 +62,72 @@ export function checkBody(args, cap) {
     );
   }
   return args;
+}
+
+/**
+ * The argument (by index) of each function that takes JSON text: a body, or
+ * scoreCandidates' candidates. utf8Text() hands it to the wasm as UTF-8 bytes.
+ */
+export const TEXT_ARGS = { verifyRecallReceipt: 0, verifyContextReceipt: 0, verifyEvidencePack: 0, auditRecall: 0, scoreCandidates: 1 };
+
+const encoder = new TextEncoder();
+// In Node: Buffer's allocation without zero-filling (only the bytes written are ever read) and its
+// native search (memchr), where a Uint8Array's indexOf is a loop. Browsers have neither.
+const NodeBuffer = typeof Buffer === "function" && typeof Buffer.allocUnsafeSlow === "function" ? Buffer : undefined;
+const REPLACEMENT = NodeBuffer ? NodeBuffer.from([0xef, 0xbf, 0xbd]) : undefined; // U+FFFD in UTF-8
+
+/** The views utf8Text handed out (by identity: a caller's value, maybe a proxy, is never read here),
+ * and the buffer last given back (weakly held: never pinned). */
+const lent = new WeakSet();
+let spare;
+
+/**
+ * `args` with the JSON text argument of `name` (TEXT_ARGS) given as a string
+ * replaced by its UTF-8 bytes (issue #32): the wasm reads bytes and strings
+ * alike, but wasm-bindgen copies a string with a JS loop over its leading
+ * ASCII units into a wasm allocation of 3 bytes per unit, where TextEncoder
+ * is one native pass and the wasm then holds exactly the bytes. Only where
+ * the bytes read the same: a string with a lone surrogate (TextEncoder writes
+ * U+FFFD for it; the wasm reads such a string unit by unit: docs/js.md) and
+ * one whose UTF-8 is over MAX_BODY_BYTES (whose `too_large` error names the
+ * string) are left as they are; so is one with a U+FFFD where
+ * String.prototype.isWellFormed (Node 20+, current browsers) cannot tell
+ * which it is.
+ */
+export function utf8Text(name, args) {
+  const at = TEXT_ARGS[name];
+  const text = args[at];
+  if (at === undefined || typeof text !== "string" || text.length > MAX_BODY_BYTES) return args;
+  // encodeInto a buffer of 3 bytes per unit (the most UTF-8 a unit takes; pages past the text are
+  // never touched) is one native pass: encode() measures first and then copies (twice the time).
+  const n = text.length * 3;
+  // The previous call's buffer when the GC has not taken it (fresh pages cost a page fault each).
+  const previous = spare && spare.deref();
+  spare = undefined; // lent out: a call re-entered from a getter gets its own
+  const memory = previous && previous.byteLength >= n ? previous : NodeBuffer ? NodeBuffer.allocUnsafeSlow(n).buffer : new ArrayBuffer(n);
+  const buffer = NodeBuffer ? NodeBuffer.from(memory) : new Uint8Array(memory);
+  const bytes = buffer.subarray(0, encoder.encodeInto(text, buffer).written);
+  if (bytes.length > MAX_BODY_BYTES) return args;
+  if (hasReplacement(bytes) && !(typeof text.isWellFormed === "function" && text.isWellFormed())) return args;
+  lent.add(bytes);
+  args = [...args];
+  args[at] = bytes;
+  return args;
+}
+
+/** After the call: utf8Text's buffer in `args` may serve the next call (the wasm copied the bytes). */
+export function recycleText(name, args) {
+  const bytes = args[TEXT_ARGS[name]];
+  if (lent.delete(bytes) && typeof WeakRef === "function") spare = new WeakRef(bytes.buffer);
+}
+
+/** Do UTF-8 `bytes` hold a U+FFFD (EF BF BD)? */
+export function hasReplacement(bytes) {
+  if (NodeBuffer && bytes instanceof NodeBuffer) return bytes.indexOf(REPLACEMENT) !== -1;
+  for (let i = bytes.indexOf(0xef); i !== -1; i = bytes.indexOf(0xef, i + 1)) {
+    if (bytes[i + 1] === 0xbf && bytes[i + 2] === 0xbd) return true;
+  }
+  return false;
 }
 
 /** Does `options` carry its own `maxBodyBytes`? (False for what cannot be read, e.g. a revoked

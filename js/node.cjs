@@ -13,7 +13,7 @@
 const glue = require("../dist/node/lians_score.js");
 const { LiansScoreError, LiansVerificationError, adopting } = require("./errors.cjs");
 const { verifyingFetchFor } = require("./fetch.cjs");
-const { BODY_NAMES, MAX_BODY_BYTES, NODE_RESET_MEMORY_BYTES, checkBody, readLimits } = require("./limits.cjs");
+const { BODY_NAMES, MAX_BODY_BYTES, NODE_RESET_MEMORY_BYTES, checkBody, readLimits, recycleText, utf8Text } = require("./limits.cjs");
 
 let limits = { maxBodyBytes: MAX_BODY_BYTES, resetMemoryBytes: NODE_RESET_MEMORY_BYTES };
 /** Instances dropped so far (memoryStats().resets). */
@@ -28,10 +28,12 @@ function guarded(name) {
   return {
     [name](...args) {
       if (body) args = checkBody(args, limits.maxBodyBytes);
+      args = utf8Text(name, args); // JSON text as UTF-8 bytes (js/limits.mjs)
       depth++;
       try {
         return fn(...args);
       } finally {
+        recycleText(name, args);
         if (--depth === 0 && glue.__lians_memory_bytes() > limits.resetMemoryBytes) {
           glue.__lians_reset();
           resets++;

@@ -8,6 +8,7 @@
 // the full entry (js/node.mjs / js/node.cjs), where size does not matter.
 import initGlue, * as glue from "../dist/verify/lians_score_verify.js";
 import { createApi } from "./core.mjs";
+import { BROWSER_RESET_MEMORY_BYTES } from "./limits.mjs";
 import { verifyingFetchFor } from "./fetch.mjs";
 import { VERIFY_NAMES } from "./names.mjs";
 
@@ -15,6 +16,8 @@ export * from "./constants.mjs";
 export { LiansScoreError, LiansVerificationError } from "./errors.mjs";
 
 const api = createApi(initGlue, glue, VERIFY_NAMES);
+// The browser's threshold (the workerd and edge-light entries set the edge one back).
+api.configureLimits({ resetMemoryBytes: BROWSER_RESET_MEMORY_BYTES });
 
 /** Fetch/compile/instantiate the wasm (idempotent; concurrent calls share one load). */
 export const init = api.init;

@@ -15,6 +15,7 @@
 import initLean, * as leanGlue from "../dist/web-lean/lians_score_lean.js";
 import initFull, * as fullGlue from "../dist/web/lians_score.js";
 import { createApi } from "./core.mjs";
+import { BROWSER_RESET_MEMORY_BYTES } from "./limits.mjs";
 import { verifyingFetchFor } from "./fetch.mjs";
 import { compareLedgers as compare, ledgerFor } from "./ledger.mjs";
 import { openWebStore } from "./ledger-web.mjs";
@@ -23,6 +24,8 @@ export * from "./constants.mjs";
 export { LiansScoreError, LiansVerificationError } from "./errors.mjs";
 
 const api = createApi(initLean, leanGlue, undefined, { initGlue: initFull, glue: fullGlue });
+// The browser's threshold (the workerd and edge-light entries set the edge one back).
+api.configureLimits({ resetMemoryBytes: BROWSER_RESET_MEMORY_BYTES });
 
 /** Fetch/compile/instantiate the wasm (idempotent; concurrent calls share one load): the lean build, or with `{ audit: true }` the full one. */
 export const init = api.init;

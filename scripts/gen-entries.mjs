@@ -50,6 +50,7 @@ const blocks = {
       limit("The default cap of the workerd and edge-light entries (bytes): see docs/edge-memory.md", "EDGE_MAX_BODY_BYTES"),
       limit("Wasm memory (bytes) past which an entry drops its instance after a call and instantiates a fresh one", "RESET_MEMORY_BYTES"),
       limit("The same threshold in the Node entries (js/node.cjs), whose body cap is the whole 32 MiB", "NODE_RESET_MEMORY_BYTES"),
+      limit("The same threshold in the browser entries (js/web.mjs, js/inline.mjs, js/verify.mjs; Deno), whose body cap is the whole 32 MiB", "BROWSER_RESET_MEMORY_BYTES"),
     ].join("\n"),
   ],
 };

@@ -25,6 +25,7 @@
 //! | [`EDGE_MAX_BODY_BYTES`] | 4 MiB | default body cap of the JS edge entries (workerd, edge-light; full and verify-only) | `too_large` at `""`, in JS |
 //! | [`RESET_MEMORY_BYTES`] | 32 MiB | wasm memory after a call past which the JS entries start a fresh instance | a fresh instance |
 //! | [`NODE_RESET_MEMORY_BYTES`] | 128 MiB | the same, in the Node entries | a fresh instance |
+//! | [`BROWSER_RESET_MEMORY_BYTES`] | 128 MiB | the same, in the browser entries (web, inline, Deno, verify) | a fresh instance |
 //!
 //! Strings in a receipt `given` (plaintext contents, `context_text`,
 //! metadata text) may each be up to [`MAX_TEXT_BYTES`]. A receipt's own
@@ -85,9 +86,17 @@ pub const RESET_MEMORY_BYTES: usize = 32 * MIB;
 /// [`MAX_TEXT_BYTES`]: 4 bytes of wasm memory per body byte at that cap (issue
 /// #32's bound), so only a body beyond the bound (hostile, structure-heavy)
 /// leaves a fresh instance. Ordinary large calls stay below it: the
-/// 1,600-candidate batch as a string peaks at 39 MiB, and a reset after each
-/// such call made it about 60 % slower (BENCHMARKS.md, round 7: tidy).
+/// 1,600-candidate batch as a string peaked at 39 MiB (13 MiB since its
+/// string reaches the wasm as UTF-8 bytes), and a reset after each such call
+/// made it about 60 % slower (BENCHMARKS.md, round 7: tidy).
 pub const NODE_RESET_MEMORY_BYTES: usize = 128 * MIB;
+/// [`RESET_MEMORY_BYTES`] of the browser entries (web, inline, Deno and the
+/// verify-only `lians-score/verify`; the workerd and edge-light entries keep
+/// [`RESET_MEMORY_BYTES`] with their [`EDGE_MAX_BODY_BYTES`] cap): their body cap
+/// is the whole [`MAX_TEXT_BYTES`] too, so the Node value. A batch near that cap
+/// given as a string leaves 37 MiB, and a reset after each such call cost
+/// about a quarter more CPU per call (BENCHMARKS.md, round 8: str).
+pub const BROWSER_RESET_MEMORY_BYTES: usize = 128 * MIB;
 
 fn too_large(path: &str, message: String) -> Error {
     Error::new(ErrorCode::TooLarge, path, message)

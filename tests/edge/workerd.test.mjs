@@ -49,6 +49,7 @@ test("workerd serves score and verify requests", async () => {
     const limits = await (await fetch(`${base}/limits`)).json();
     assert.equal(limits.maxBodyBytes, 4 * 1024 * 1024);
     assert.equal(limits.resets, 0);
+    assert.equal(limits.resetMemoryBytes, 32 * 1024 * 1024, "the edge threshold (the browser's is 128 MiB)");
     const over = await fetch(`${base}/verify-bytes`, { method: "POST", body: "{".repeat(4 * 1024 * 1024 + 1) });
     assert.equal(over.status, 400);
     assert.equal((await over.json()).error.code, "too_large");
