@@ -142,7 +142,7 @@ impl ScoreBreakdown {
 /// The fields of the wire object, borrowed: the one printer behind both
 /// [`ScoreBreakdown::to_json`] and the scorer's own [`Scored::to_json`]
 /// (which prints without building a [`ScoreBreakdown`] first).
-pub(super) struct Wire<'a> {
+pub(super) struct Wire<'a, R: AsRef<str>> {
     /// Rounded, in [`COMPONENTS`] order.
     pub components: [f64; 7],
     pub final_score: f64,
@@ -153,7 +153,7 @@ pub(super) struct Wire<'a> {
     pub scoring_policy_version: &'a str,
     pub reference_time: &'a str,
     pub scoring_limits: &'a ScoringLimits,
-    pub reasons: &'a [String],
+    pub reasons: &'a [R],
 }
 
 /// The purpose as the two holders keep it (copied into the object as it is printed).
@@ -164,7 +164,7 @@ pub(super) enum Purpose<'a> {
     Str(&'a str),
 }
 
-impl Wire<'_> {
+impl<R: AsRef<str>> Wire<'_, R> {
     /// The reference's output object, keys in emission order (spec `scoring-admission.md` §5).
     #[inline]
     pub fn print<'w>(self, weights: impl ExactSizeIterator<Item = (&'w str, f64)>) -> Value {
@@ -204,7 +204,7 @@ impl Wire<'_> {
             table.push_unique(name, Value::Float(w));
         }
         o.push_unique("weights", Value::Object(table));
-        o.push_unique("reasons", Value::Array(self.reasons.iter().map(|r| Value::str(r.as_str())).collect()));
+        o.push_unique("reasons", Value::Array(self.reasons.iter().map(|r| Value::str(r.as_ref())).collect()));
         Value::Object(o)
     }
 }
@@ -235,7 +235,7 @@ impl From<Scored> for ScoreBreakdown {
             reference_time: b.reference_time,
             scoring_limits: ScoringLimits::CURRENT,
             weights,
-            reasons: b.reasons.into(),
+            reasons: b.reasons.into_iter().map(Cow::into_owned).collect(),
         }
     }
 }
