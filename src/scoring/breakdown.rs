@@ -115,6 +115,7 @@ impl Weights {
 impl ScoreBreakdown {
     /// The reference's output object, keys in emission order (spec `scoring-admission.md` §5).
     pub fn to_json(&self) -> Value {
+        let reasons: Vec<&str> = self.reasons.iter().map(String::as_str).collect();
         Wire {
             components: [
                 self.importance_score,
@@ -133,7 +134,7 @@ impl ScoreBreakdown {
             scoring_policy_version: &self.scoring_policy_version,
             reference_time: &self.reference_time,
             scoring_limits: &self.scoring_limits,
-            reasons: &self.reasons,
+            reasons: &reasons,
         }
         .print(self.weights.iter())
     }
@@ -142,7 +143,7 @@ impl ScoreBreakdown {
 /// The fields of the wire object, borrowed: the one printer behind both
 /// [`ScoreBreakdown::to_json`] and the scorer's own [`Scored::to_json`]
 /// (which prints without building a [`ScoreBreakdown`] first).
-pub(super) struct Wire<'a, R: AsRef<str>> {
+pub(super) struct Wire<'a> {
     /// Rounded, in [`COMPONENTS`] order.
     pub components: [f64; 7],
     pub final_score: f64,
@@ -153,7 +154,7 @@ pub(super) struct Wire<'a, R: AsRef<str>> {
     pub scoring_policy_version: &'a str,
     pub reference_time: &'a str,
     pub scoring_limits: &'a ScoringLimits,
-    pub reasons: &'a [R],
+    pub reasons: &'a [&'a str],
 }
 
 /// The purpose as the two holders keep it (copied into the object as it is printed).
@@ -164,7 +165,7 @@ pub(super) enum Purpose<'a> {
     Str(&'a str),
 }
 
-impl<R: AsRef<str>> Wire<'_, R> {
+impl Wire<'_> {
     /// The reference's output object, keys in emission order (spec `scoring-admission.md` §5).
     #[inline]
     pub fn print<'w>(self, weights: impl ExactSizeIterator<Item = (&'w str, f64)>) -> Value {
@@ -204,7 +205,7 @@ impl<R: AsRef<str>> Wire<'_, R> {
             table.push_unique(name, Value::Float(w));
         }
         o.push_unique("weights", Value::Object(table));
-        o.push_unique("reasons", Value::Array(self.reasons.iter().map(|r| Value::str(r.as_ref())).collect()));
+        o.push_unique("reasons", Value::Array(self.reasons.iter().map(|r| Value::str(*r)).collect()));
         Value::Object(o)
     }
 }

@@ -84,6 +84,7 @@ impl Scored {
     /// building the owned [`ScoreBreakdown`] first (the purpose is echoed
     /// as given: any JSON value, lone surrogates included).
     pub fn to_json(&self) -> Value {
+        let reasons: [&str; N_COMPONENTS] = std::array::from_fn(|i| &*self.reasons[i]);
         breakdown::Wire {
             components: self.components.map(round6),
             final_score: self.final_score,
@@ -94,7 +95,7 @@ impl Scored {
             scoring_policy_version: SCORING_POLICY_VERSION,
             reference_time: &self.reference_time,
             scoring_limits: &ScoringLimits::CURRENT,
-            reasons: &self.reasons,
+            reasons: &reasons,
         }
         .print(self.weights().iter().map(|(n, w)| (*n, *w)))
     }
