@@ -78,7 +78,7 @@ fn exact_checks(bd: &Object, bp: &str, scored: &Scored, checks: &mut Vec<Check>)
             Check::new(name, AuditCode::GateMismatch, ok, at(name)).values(bound(bd.get(name)), Value::Bool(value)),
         );
     }
-    let reasons: Vec<Value> = scored.reasons.iter().map(|r| Value::str(r.as_str())).collect();
+    let reasons: Vec<Value> = scored.reasons.iter().map(|r| Value::str(r.as_ref())).collect();
     let bound_reasons = match bd.get("reasons") {
         Some(Value::Array(items)) => Value::Array(items.iter().take(7).cloned().collect()),
         other => bound(other),

@@ -42,7 +42,7 @@ use std::collections::HashMap;
 use crate::json::{self, Object, Value};
 use crate::py::float::{round6, write_repr};
 use crate::py::time::PyDateTime;
-use crate::scoring::{self, components, ScoreInput, Scored, Scratch, COMPONENTS};
+use crate::scoring::{self, components, Arg, ScoreInput, Scored, Scratch, COMPONENTS};
 use crate::{Error, ErrorCode, Result};
 
 /// One result per candidate, in input order.
@@ -190,23 +190,36 @@ impl Scorer {
         };
         let reference_time = match obj.get("reference_time").or(shared.reference_time.as_ref().map(Member::Value)) {
             Some(Member::Value(v)) if !v.is_null() => scoring::datetime(v, "/reference_time")?,
-            Some(Member::Doc(v)) if !v.is_null() => scoring::datetime(&v.to_value(), "/reference_time")?,
+            Some(Member::Doc(v)) if !v.is_null() => match v.as_text().and_then(json::Text::as_str) {
+                // Read in place (as `datetime` reads a string without lone surrogates).
+                Some(s) => PyDateTime::parse(s).map_err(|e| e.under("/reference_time"))?,
+                None => scoring::datetime(&v.to_value(), "/reference_time")?,
+            },
             _ => return Err(Error::new(ErrorCode::MissingField, "/reference_time", "`reference_time` is required")),
         };
         let mut input = shared.base.clone();
         input.reference_time = reference_time;
         for i in 0..obj.len() {
-            match obj.at(i) {
-                // Lone-surrogate keys are skipped (as by `ScoreInput::from_json`);
-                // `set` skips these two, read above.
-                (None | Some("content" | "reference_time"), _) => {}
-                (Some(key), Member::Value(v)) => input.set(key, v)?,
-                // An owned copy of a small value; `metadata` and `purpose` moved into the input.
-                (Some(key), Member::Doc(v)) => match (key, v.to_value()) {
-                    ("metadata", Value::Object(m)) => input.metadata = m,
-                    ("purpose", p) => input.purpose = p,
-                    (key, value) => input.set(key, &value)?,
-                },
+            // Lone-surrogate keys are skipped (as by `ScoreInput::from_json`).
+            let (Some(key), member) = obj.at(i) else { continue };
+            let arg = scoring::arg(key);
+            match (arg, member) {
+                // Read above.
+                (Some(Arg::Content | Arg::ReferenceTime), _) => {}
+                (_, Member::Value(v)) => input.set_arg(arg, key, v)?,
+                (_, Member::Doc(v)) => {
+                    // A string argument is read in place; any other value as
+                    // an owned copy (`metadata` and `purpose` moved into the input).
+                    let text = v.as_text().and_then(json::Text::as_str);
+                    match arg.zip(text).and_then(|(a, t)| input.set_text(a, t)) {
+                        Some(done) => done?,
+                        None => match (arg, v.to_value()) {
+                            (Some(Arg::Metadata), Value::Object(m)) => input.metadata = m,
+                            (Some(Arg::Purpose), p) => input.purpose = p,
+                            (arg, value) => input.set_arg(arg, key, &value)?,
+                        },
+                    }
+                }
             }
         }
         input.check_reference_raises()?;

@@ -115,6 +115,7 @@ impl Weights {
 impl ScoreBreakdown {
     /// The reference's output object, keys in emission order (spec `scoring-admission.md` §5).
     pub fn to_json(&self) -> Value {
+        let reasons: Vec<&str> = self.reasons.iter().map(String::as_str).collect();
         Wire {
             components: [
                 self.importance_score,
@@ -133,7 +134,7 @@ impl ScoreBreakdown {
             scoring_policy_version: &self.scoring_policy_version,
             reference_time: &self.reference_time,
             scoring_limits: &self.scoring_limits,
-            reasons: &self.reasons,
+            reasons: &reasons,
         }
         .print(self.weights.iter())
     }
@@ -153,7 +154,7 @@ pub(super) struct Wire<'a> {
     pub scoring_policy_version: &'a str,
     pub reference_time: &'a str,
     pub scoring_limits: &'a ScoringLimits,
-    pub reasons: &'a [String],
+    pub reasons: &'a [&'a str],
 }
 
 /// The purpose as the two holders keep it (copied into the object as it is printed).
@@ -204,7 +205,7 @@ impl Wire<'_> {
             table.push_unique(name, Value::Float(w));
         }
         o.push_unique("weights", Value::Object(table));
-        o.push_unique("reasons", Value::Array(self.reasons.iter().map(|r| Value::str(r.as_str())).collect()));
+        o.push_unique("reasons", Value::Array(self.reasons.iter().map(|r| Value::str(*r)).collect()));
         Value::Object(o)
     }
 }
@@ -235,7 +236,7 @@ impl From<Scored> for ScoreBreakdown {
             reference_time: b.reference_time,
             scoring_limits: ScoringLimits::CURRENT,
             weights,
-            reasons: b.reasons.into(),
+            reasons: b.reasons.into_iter().map(Cow::into_owned).collect(),
         }
     }
 }

@@ -2,6 +2,8 @@
 //! reason; freshness and safety also return an eligibility flag. All
 //! arithmetic is IEEE-754 double in exactly the order the spec states.
 
+use std::borrow::Cow;
+
 use crate::json::{Object, Value};
 use crate::py::exp::exp;
 use crate::py::float::clamp01;
@@ -17,6 +19,17 @@ pub const TRUST_LEVELS: [(&str, f64); 7] = [
     ("imported", 0.6),
     ("unknown", 0.5),
     ("untrusted", 0.25),
+];
+
+/// `caller-declared source trust level {level}` for `unknown` and each level
+/// a caller may declare ([`TRUST_LEVELS`] less [`PRIVILEGED_LEVELS`]; the test
+/// `declared_reasons_cover_the_levels` checks the list against both).
+const DECLARED_REASONS: [(&str, &str); 5] = [
+    ("unknown", "caller-declared source trust level unknown"),
+    ("user_provided", "caller-declared source trust level user_provided"),
+    ("chat", "caller-declared source trust level chat"),
+    ("imported", "caller-declared source trust level imported"),
+    ("untrusted", "caller-declared source trust level untrusted"),
 ];
 
 /// Levels a caller may not claim for itself.
@@ -49,12 +62,13 @@ pub struct ContentFacts {
 pub struct Component {
     /// The unrounded value.
     pub value: f64,
-    /// The reason the breakdown reports.
-    pub reason: String,
+    /// The reason the breakdown reports (a fixed reason is borrowed: no
+    /// allocation per candidate for the five that never change).
+    pub reason: Cow<'static, str>,
 }
 
 impl Component {
-    fn new(value: f64, reason: impl Into<String>) -> Component {
+    fn new(value: f64, reason: impl Into<Cow<'static, str>>) -> Component {
         Component { value, reason: reason.into() }
     }
 }
@@ -126,6 +140,12 @@ pub fn trust(metadata: &Object, source: Option<&str>, verified_trust_level: Opti
         Some(s) if !s.is_empty() => unicode::lower(unicode::py_strip(s)),
         _ => String::from("unknown"),
     };
+    // The common case, a sole reason for a known unprivileged level: a fixed string.
+    if !claim_present && !PRIVILEGED_LEVELS.contains(&level.as_str()) {
+        let declared = DECLARED_REASONS.iter().find(|(name, _)| *name == level).unwrap_or(&DECLARED_REASONS[0]);
+        let score = trust_score(declared.0).unwrap_or(0.5);
+        return Component::new(score, declared.1);
+    }
     // The reasons joined by "; ", built by concatenation.
     let mut reason = String::with_capacity(96);
     if claim_present {
@@ -237,12 +257,23 @@ fn neutral_relevance() -> Component {
 /// The relevance component once `m` of the `distinct` query tokens matched.
 fn relevance_component(query: &Query<'_>, m: usize, distinct: usize) -> Component {
     let lexical = lexical_overlap(m, distinct);
-    // Concatenation, not `format!` (measurably cheaper per candidate).
+    // Concatenation, not `format!` (measurably cheaper per candidate), and
+    // `m`'s digits written in place (no `to_string`: one allocation, no formatter).
     let reason = |before: &str, after: &str| {
-        let n = m.to_string();
-        let mut r = String::with_capacity(before.len() + n.len() + after.len());
+        let mut digits = [0u8; 20];
+        let mut at = digits.len();
+        let mut n = m;
+        loop {
+            at -= 1;
+            digits[at] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        let mut r = String::with_capacity(before.len() + (digits.len() - at) + after.len());
         r.push_str(before);
-        r.push_str(&n);
+        r.extend(digits[at..].iter().map(|&d| d as char));
         r.push_str(after);
         r
     };
@@ -435,5 +466,38 @@ pub fn safety<'a>(safety_status: &str, risk_tags: impl IntoIterator<Item = &'a s
         (Component::new(0.5, "human review required before normal recall"), false)
     } else {
         (Component::new(1.0, "not quarantined"), true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fixed trust reasons are the concatenation they replace, for
+    /// exactly the levels a caller may declare (and `unknown`).
+    #[test]
+    fn declared_reasons_cover_the_levels() {
+        let mut want: Vec<&str> =
+            TRUST_LEVELS.iter().map(|(name, _)| *name).filter(|name| !PRIVILEGED_LEVELS.contains(name)).collect();
+        let mut have: Vec<&str> = DECLARED_REASONS.iter().map(|(name, _)| *name).collect();
+        want.sort_unstable();
+        have.sort_unstable();
+        assert_eq!(have, want);
+        for (name, reason) in DECLARED_REASONS {
+            assert_eq!(reason, format!("caller-declared source trust level {name}"));
+        }
+        for source in [None, Some(""), Some(" Chat "), Some("USER_PROVIDED"), Some("nope"), Some("trusted_source")] {
+            let c = trust(&Object::new(), source, None);
+            let level = match source {
+                Some(s) if !s.is_empty() => unicode::lower(unicode::py_strip(s)),
+                _ => String::from("unknown"),
+            };
+            let known = trust_score(&level).is_some() && !PRIVILEGED_LEVELS.contains(&level.as_str());
+            if !PRIVILEGED_LEVELS.contains(&level.as_str()) {
+                let shown = if known { level.as_str() } else { "unknown" };
+                assert_eq!(c.reason, format!("caller-declared source trust level {shown}"));
+                assert_eq!(c.value, trust_score(shown).unwrap());
+            }
+        }
     }
 }

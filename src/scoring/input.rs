@@ -253,40 +253,68 @@ impl ScoreInput {
     /// as [`ScoreInput::from_json`] does: the batch reader
     /// ([`crate::scoring::batch`]) shares it.
     pub fn set(&mut self, key: &str, value: &Value) -> Result<()> {
+        self.set_arg(arg(key), key, value)
+    }
+
+    /// [`ScoreInput::set_arg`] for a string value `text` (valid UTF-8) read in
+    /// place, for the arguments that keep or parse a string (the batch reader
+    /// then makes no owned [`Value`] first); `None` for any other argument.
+    pub(crate) fn set_text(&mut self, arg: Arg, text: &str) -> Option<Result<()>> {
+        let at = |t: Result<PyDateTime>| t.map(Some).map_err(|e| e.under(ARGS[arg as usize].2));
+        match arg {
+            Arg::Query => self.query = Some(text.to_string()),
+            Arg::Source => self.source = Some(text.to_string()),
+            Arg::SafetyStatus => self.safety_status = text.to_string(),
+            Arg::EventTime => match at(PyDateTime::parse(text)) {
+                Ok(t) => self.event_time = t,
+                Err(e) => return Some(Err(e)),
+            },
+            _ => return None,
+        }
+        Some(Ok(()))
+    }
+
+    /// [`ScoreInput::set`] with the key already looked up by [`arg`] (the
+    /// batch reader dispatches on it once per member).
+    pub(crate) fn set_arg(&mut self, arg: Option<Arg>, key: &str, value: &Value) -> Result<()> {
         let s = self;
-        let path = key_path(key);
+        let path = match arg {
+            Some(a) => std::borrow::Cow::Borrowed(ARGS[a as usize].2),
+            // An unknown key: its pointer is built only for the error.
+            None => std::borrow::Cow::Owned(crate::json::pointer::join("", key)),
+        };
         let path = path.as_ref();
-        match key {
-            "content" | "reference_time" => {}
-            "metadata" => {
+        match arg {
+            Some(Arg::Content | Arg::ReferenceTime) => {}
+            Some(Arg::Metadata) => {
                 s.metadata = match value {
                     Value::Null => Object::new(),
                     Value::Object(o) => o.clone(),
                     other => return Err(Error::wrong_type(path, "an object or null", other.type_name())),
                 }
             }
-            "importance" => s.importance = value.clone(),
-            "source" => s.source = source_arg(value),
-            "event_time" => s.event_time = opt_datetime(value, path)?,
-            "valid_from" => s.valid_from = opt_datetime(value, path)?,
-            "valid_to" => s.valid_to = opt_datetime(value, path)?,
-            "superseded" => s.superseded = value.truthy(),
-            "query" => s.query = query_arg(value),
-            "base_relevance" => s.base_relevance = (!value.is_null()).then(|| value.clone()),
+            Some(Arg::Importance) => s.importance = value.clone(),
+            Some(Arg::Source) => s.source = source_arg(value),
+            Some(Arg::EventTime) => s.event_time = opt_datetime(value, path)?,
+            Some(Arg::ValidFrom) => s.valid_from = opt_datetime(value, path)?,
+            Some(Arg::ValidTo) => s.valid_to = opt_datetime(value, path)?,
+            Some(Arg::Superseded) => s.superseded = value.truthy(),
+            Some(Arg::Query) => s.query = query_arg(value),
+            Some(Arg::BaseRelevance) => s.base_relevance = (!value.is_null()).then(|| value.clone()),
             // The reference calls `status.strip()`: `None` raises (AttributeError), as any non-string does.
-            "safety_status" => match value {
+            Some(Arg::SafetyStatus) => match value {
                 Value::Str(v) => s.safety_status = v.to_str_lossy().into_owned(),
                 Value::Null => {
                     return Err(Error::wrong_type(path, "a string (the reference calls safety_status.strip())", "null"))
                 }
                 other => return Err(Error::wrong_type(path, "a string", other.type_name())),
             },
-            "risk_tags" => s.risk_tags = risk_tags_arg(value, path)?,
-            "verified_trust_level" => s.verified_trust_level = (!value.is_null()).then(|| value.clone()),
-            "query_tokens" => s.query_tokens = opt_strings(value, path)?,
+            Some(Arg::RiskTags) => s.risk_tags = risk_tags_arg(value, path)?,
+            Some(Arg::VerifiedTrustLevel) => s.verified_trust_level = (!value.is_null()).then(|| value.clone()),
+            Some(Arg::QueryTokens) => s.query_tokens = opt_strings(value, path)?,
             // The reference echoes `purpose` as given (`None` too) and compares it with "admission".
-            "purpose" => s.purpose = value.clone(),
-            _ => {
+            Some(Arg::Purpose) => s.purpose = value.clone(),
+            None => {
                 return Err(Error::new(
                     ErrorCode::InvalidValue,
                     path,
@@ -341,32 +369,56 @@ impl ScoreInput {
     }
 }
 
-/// The JSON pointer of a keyword argument: static for the known ones (no
-/// allocation per argument per call), built only for an unknown key.
-fn key_path(key: &str) -> std::borrow::Cow<'static, str> {
-    const PATHS: [&str; 17] = [
-        "/content",
-        "/reference_time",
-        "/metadata",
-        "/importance",
-        "/source",
-        "/event_time",
-        "/valid_from",
-        "/valid_to",
-        "/superseded",
-        "/query",
-        "/base_relevance",
-        "/safety_status",
-        "/risk_tags",
-        "/verified_trust_level",
-        "/query_tokens",
-        "/purpose",
-        "/",
-    ];
-    match PATHS.iter().find(|p| &p[1..] == key) {
-        Some(p) => std::borrow::Cow::Borrowed(p),
-        None => std::borrow::Cow::Owned(crate::json::pointer::join("", key)),
-    }
+/// `score_memory`'s keyword arguments, in [`ARGS`] order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Arg {
+    Content,
+    ReferenceTime,
+    Metadata,
+    Importance,
+    Source,
+    EventTime,
+    ValidFrom,
+    ValidTo,
+    Superseded,
+    Query,
+    BaseRelevance,
+    SafetyStatus,
+    RiskTags,
+    VerifiedTrustLevel,
+    QueryTokens,
+    Purpose,
+}
+
+/// Each keyword argument, its name and its JSON pointer, in [`Arg`] order.
+const ARGS: [(Arg, &str, &str); 16] = [
+    (Arg::Content, "content", "/content"),
+    (Arg::ReferenceTime, "reference_time", "/reference_time"),
+    (Arg::Metadata, "metadata", "/metadata"),
+    (Arg::Importance, "importance", "/importance"),
+    (Arg::Source, "source", "/source"),
+    (Arg::EventTime, "event_time", "/event_time"),
+    (Arg::ValidFrom, "valid_from", "/valid_from"),
+    (Arg::ValidTo, "valid_to", "/valid_to"),
+    (Arg::Superseded, "superseded", "/superseded"),
+    (Arg::Query, "query", "/query"),
+    (Arg::BaseRelevance, "base_relevance", "/base_relevance"),
+    (Arg::SafetyStatus, "safety_status", "/safety_status"),
+    (Arg::RiskTags, "risk_tags", "/risk_tags"),
+    (Arg::VerifiedTrustLevel, "verified_trust_level", "/verified_trust_level"),
+    (Arg::QueryTokens, "query_tokens", "/query_tokens"),
+    (Arg::Purpose, "purpose", "/purpose"),
+];
+
+/// The keyword argument named `key`, if any. Names are compared only when
+/// their length and first byte match the key's, which no two names share: a
+/// key is compared with at most one name (a `match` on the strings compared
+/// it with each name in turn, ~60 string compares per candidate in the wasm build).
+pub(crate) fn arg(key: &str) -> Option<Arg> {
+    let first = *key.as_bytes().first()?;
+    ARGS.iter()
+        .find(|(_, name, _)| name.len() == key.len() && name.as_bytes()[0] == first && *name == key)
+        .map(|&(arg, _, _)| arg)
 }
 
 pub(crate) fn datetime(v: &Value, path: &str) -> Result<PyDateTime> {

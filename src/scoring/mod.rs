@@ -17,8 +17,10 @@ pub mod metadata;
 pub mod rank;
 
 pub use breakdown::{ScoreBreakdown, ScoringLimits, Weights};
-pub(crate) use input::datetime;
 pub use input::ScoreInput;
+pub(crate) use input::{arg, datetime, Arg};
+
+use std::borrow::Cow;
 
 use crate::json::Value;
 use crate::py::float::{round6, sum_py312};
@@ -63,7 +65,7 @@ pub struct Scored {
     /// The reference time as `isoformat()` (naive as UTC).
     pub reference_time: String,
     /// Reasons in [`COMPONENTS`] order.
-    pub reasons: [String; N_COMPONENTS],
+    pub reasons: [Cow<'static, str>; N_COMPONENTS],
 }
 
 impl Scored {
@@ -82,6 +84,7 @@ impl Scored {
     /// building the owned [`ScoreBreakdown`] first (the purpose is echoed
     /// as given: any JSON value, lone surrogates included).
     pub fn to_json(&self) -> Value {
+        let reasons: [&str; N_COMPONENTS] = std::array::from_fn(|i| &*self.reasons[i]);
         breakdown::Wire {
             components: self.components.map(round6),
             final_score: self.final_score,
@@ -92,7 +95,7 @@ impl Scored {
             scoring_policy_version: SCORING_POLICY_VERSION,
             reference_time: &self.reference_time,
             scoring_limits: &ScoringLimits::CURRENT,
-            reasons: &self.reasons,
+            reasons: &reasons,
         }
         .print(self.weights().iter().map(|(n, w)| (*n, *w)))
     }
@@ -112,13 +115,21 @@ pub fn score_memory(input: &ScoreInput) -> Scored {
     score_memory_with(input, &input.content, &mut Scratch::default(), None)
 }
 
+/// [`crate::contract::components::index_of`], comparing a key only with the
+/// components of its length and first byte (no two share both): one string
+/// compare per weight instead of up to seven.
+fn component_index(name: &str) -> Option<usize> {
+    let first = *name.as_bytes().first()?;
+    COMPONENTS.iter().position(|k| k.len() == name.len() && k.as_bytes()[0] == first && *k == name)
+}
+
 /// The gated, weighted final score of unrounded components (in
 /// [`COMPONENTS`] order) under `weights`: `round6(clamp01(Σ w·c))` summed as
 /// CPython 3.12's `sum()` does, or 0.0 when not eligible. Every weight
 /// counts, in the table's order; a weight naming no component adds 0.0
 /// (the contract's tables name only components).
 pub fn weighted_final(values: &[f64; N_COMPONENTS], weights: &[(&str, f64)], eligible: bool) -> f64 {
-    let product = |(name, w): &(&str, f64)| crate::contract::components::index_of(name).map_or(0.0, |i| values[i] * w);
+    let product = |(name, w): &(&str, f64)| component_index(name).map_or(0.0, |i| values[i] * w);
     let weighted = if weights.len() <= N_COMPONENTS {
         let mut products = [0.0f64; N_COMPONENTS];
         for (slot, pair) in products.iter_mut().zip(weights) {

@@ -831,8 +831,9 @@ pub fn signals(sample: &str) -> Signals {
 fn currency_amount(sample: &str) -> bool {
     // `$` is ASCII; `€` (E2 82 AC) and `£` (C2 A3) start with lead bytes,
     // which never occur inside another char: scanning bytes finds every sign.
-    sample.as_bytes().iter().enumerate().any(|(i, &b)| {
-        if !matches!(b, b'$' | 0xE2 | 0xC2) {
+    let bytes = sample.as_bytes();
+    let amount_at = |i: usize| {
+        if !matches!(bytes[i], b'$' | 0xE2 | 0xC2) {
             return false;
         }
         let mut it = sample[i..].chars();
@@ -844,7 +845,31 @@ fn currency_amount(sample: &str) -> bool {
             Some(s) if is_py_space(s) => it.next().is_some_and(is_decimal),
             _ => false,
         }
-    })
+    };
+    // Eight bytes at a time: only the lanes holding one of the three bytes are looked at.
+    let mut i = 0;
+    while let Some(chunk) = bytes.get(i..i + 8) {
+        let w = u64::from_le_bytes(<[u8; 8]>::try_from(chunk).unwrap_or([0; 8]));
+        let mut lanes = byte_lanes(w, b'$') | byte_lanes(w, 0xE2) | byte_lanes(w, 0xC2);
+        while lanes != 0 {
+            if amount_at(i + (lanes.trailing_zeros() / 8) as usize) {
+                return true;
+            }
+            lanes &= lanes - 1;
+        }
+        i += 8;
+    }
+    (i..bytes.len()).any(amount_at)
+}
+
+/// Bit 7 of each byte lane of `w` that equals `b` (exact: no carries between lanes).
+#[inline(always)]
+fn byte_lanes(w: u64, b: u8) -> u64 {
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    let x = w ^ (u64::from(b) * 0x0101_0101_0101_0101);
+    // A lane's bit 7 is set here iff the lane of `x` is non-zero.
+    let nonzero = ((x & LOW7) + LOW7) | x;
+    !nonzero & !LOW7
 }
 
 #[cfg(test)]
@@ -939,6 +964,41 @@ mod tests {
                         assert_eq!(char_offset_from_end(&t, n), want);
                     }
                 }
+            }
+        }
+    }
+
+    /// The word-at-a-time currency scan against the byte-at-a-time definition,
+    /// with the sign at every alignment and near the end.
+    #[test]
+    fn currency_amount_matches_definition() {
+        fn naive(s: &str) -> bool {
+            let c: Vec<char> = s.chars().collect();
+            (0..c.len()).any(|i| {
+                matches!(c[i], '$' | '€' | '£')
+                    && match c.get(i + 1) {
+                        Some(&d) if is_decimal(d) => true,
+                        Some(&sp) if is_py_space(sp) => c.get(i + 2).is_some_and(|&d| is_decimal(d)),
+                        _ => false,
+                    }
+            })
+        }
+        for sign in ["$", "€", "£", "¢", "₤", "$ ", "€\u{a0}", "£  ", "$x", "€ x"] {
+            for digit in ["", "1", "٣", "x", " 1"] {
+                for pad in 0..20 {
+                    for tail in 0..10 {
+                        let s = format!("{}{sign}{digit}{}", "a".repeat(pad), "é".repeat(tail));
+                        assert_eq!(currency_amount(&s), naive(&s), "{s:?}");
+                    }
+                }
+            }
+        }
+        for b in 0..=255u8 {
+            for lane in 0..8 {
+                let mut w = [0x41u8; 8];
+                w[lane] = b;
+                let lanes = byte_lanes(u64::from_le_bytes(w), b'$');
+                assert_eq!(lanes, if b == b'$' { 0x80 << (8 * lane) } else { 0 });
             }
         }
     }
