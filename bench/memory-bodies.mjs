@@ -16,7 +16,22 @@ const SCHEMA = {
   pack: "https://lians.ai/schemas/evidence-pack/v2",
 };
 
-export const SHAPES = ["real", "real-strings", "ints", "arrays", "nested", "members", "strings-utf8", "strings-escaped"];
+export const SHAPES = [
+  "real",
+  "real-strings",
+  "ints",
+  "arrays",
+  "nested",
+  "nested2",
+  "pairs",
+  "nested-str",
+  "nested-obj",
+  "members",
+  "members-escaped",
+  "strings-short-escaped",
+  "strings-utf8",
+  "strings-escaped",
+];
 
 /** `n` items `item(i)` joined by commas, as many as fit in `bytes`. */
 function fill(bytes, item) {
@@ -39,8 +54,20 @@ function pad(shape, bytes) {
       return `[${fill(bytes, () => "[]")}]`;
     case "nested": // one-item arrays: a container per four bytes
       return `[${fill(bytes, () => "[0]")}]`;
+    case "nested2": // one-item arrays of one-item arrays: two containers per six bytes
+      return `[${fill(bytes, () => "[[0]]")}]`;
+    case "pairs": // two-item arrays
+      return `[${fill(bytes, () => "[0,0]")}]`;
+    case "nested-str": // one-item arrays of a one-byte string
+      return `[${fill(bytes, () => '["a"]')}]`;
+    case "nested-obj": // one-member objects
+      return `[${fill(bytes, () => '{"a":0}')}]`;
     case "members":
       return `{${fill(bytes, (i) => `"${i.toString(36)}":0`)}}`;
+    case "members-escaped": // keys decoded into the document's side buffer
+      return `{${fill(bytes, (i) => `"\\n${i.toString(36)}":0`)}}`;
+    case "strings-short-escaped": // a decoded (escaped) string per five bytes
+      return `[${fill(bytes, () => '"\\n"')}]`;
     case "strings-utf8": // two-byte characters: six bytes each in the canonical (ensure_ascii) text
       return `"${"é".repeat(Math.floor(bytes / 2))}"`;
     case "strings-escaped": // lone surrogates, decoded into the document's side buffer

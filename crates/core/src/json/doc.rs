@@ -246,7 +246,17 @@ const _: () = assert!(std::mem::size_of::<Node<'static>>() == 12);
 /// most seven bytes, as (kind, length, offset in the input). A body of
 /// `[0,0,...]` then costs its item words only (two bytes per input byte, not
 /// eight): the densest bodies are the worst case of memory per body byte.
+/// A container of at most [`MAX_SMALL_LEN`] children needs no node either
+/// ([`SMALL`]), so `[[0],[0],...]` costs two words per four input bytes.
 const INLINE: u32 = 1 << 31;
+/// Without [`INLINE`]: an array or object of 1 to [`MAX_SMALL_LEN`]
+/// children as (object bit, length, start in `Doc::items` / `Doc::members`)
+/// (no node: a container per four input bytes is the densest nesting);
+/// otherwise a node index (nodes are then fewer than 2^30: a node takes at
+/// least eight input bytes, and inputs are capped far below 8 GiB).
+const SMALL: u32 = 1 << 30;
+const SMALL_OBJECT: u32 = 1 << 29;
+const MAX_SMALL_LEN: u32 = 15;
 const OFFSET_BITS: u32 = 25;
 const OFFSET_MASK: u32 = (1 << OFFSET_BITS) - 1;
 const MAX_INLINE_LEN: usize = 7;
@@ -682,7 +692,7 @@ impl<'a> Sink<'a> for Doc<'a> {
         } else {
             self.open_items.drain_into(start, &mut self.items);
         }
-        self.push(Node::Array(at, self.items.len() as u32 - at))
+        self.container(0, at, self.items.len() as u32 - at)
     }
     fn close_object(&mut self) -> u32 {
         let (start, big) = self.open_objects.pop().map_or((0, false), |o| (o.start, o.big));
@@ -694,11 +704,20 @@ impl<'a> Sink<'a> for Doc<'a> {
         } else {
             self.open_members.drain_into(start, &mut self.members);
         }
-        self.push(Node::Object(at, self.members.len() as u32 - at))
+        self.container(SMALL_OBJECT, at, self.members.len() as u32 - at)
     }
 }
 
 impl Doc<'_> {
+    /// The word of a closed container ([`SMALL`] when it fits, else a node).
+    #[inline]
+    fn container(&mut self, object: u32, at: u32, n: u32) -> u32 {
+        if n <= MAX_SMALL_LEN && at <= OFFSET_MASK {
+            return SMALL | object | n << OFFSET_BITS | at;
+        }
+        self.push(if object != 0 { Node::Object(at, n) } else { Node::Array(at, n) })
+    }
+
     /// Close a big object: its members move from the open stack to
     /// [`Doc::members`], a duplicate key keeping its first position and
     /// taking the last value (Python's dict), found through a table of
@@ -1014,6 +1033,10 @@ impl<'d> Ref<'d> {
     fn node(self) -> Node<'d> {
         let id = self.id;
         if id & INLINE == 0 {
+            if id & SMALL != 0 {
+                let (at, n) = (id & OFFSET_MASK, (id >> OFFSET_BITS) & MAX_SMALL_LEN);
+                return if id & SMALL_OBJECT != 0 { Node::Object(at, n) } else { Node::Array(at, n) };
+            }
             return self.doc.nodes.get(id as usize).copied().unwrap_or(Node::Null);
         }
         self.inline_node()
@@ -1186,6 +1209,10 @@ mod tests {
             big.push_str(&format!("\"k{i}\":{i},"));
         }
         big.push_str("\"k5\":\"last\",\"k39\":[1]}");
+        // Containers at and past the longest one kept as a word (MAX_SMALL_LEN).
+        let small = |n: usize, one: &str| format!("[{}]", vec![one; n].join(","));
+        let obj = |n: usize| format!("{{{}}}", (0..n).map(|i| format!("\"{i}\":[{i}]")).collect::<Vec<_>>().join(","));
+        let edges = [small(14, "0"), small(15, "[1]"), small(16, "[[2]]"), obj(15), obj(16), obj(33)];
         let texts = [
             r#"{"zeta":[1,1.0,-0.0,1e-7,18446744073709551616,true,null],"😀":"x","ctl":"a\tb\u0000\"\\\/","café":{"b":2,"a":[],"":{}}}"#,
             r#"{"z":1,"y":2,"z":{"q":"\ud800"}}"#,
@@ -1201,6 +1228,13 @@ mod tests {
             "{\"a\" 1}",
             "\u{feff}{}",
             "[x",
+            r#"[[0],[[0]],[0,0],["a"],{"a":0},[{"a":[{"b":[1]}]}],{"a":{"b":{}}}]"#,
+            edges[0].as_str(),
+            edges[1].as_str(),
+            edges[2].as_str(),
+            edges[3].as_str(),
+            edges[4].as_str(),
+            edges[5].as_str(),
         ];
         for t in texts {
             match (parse(t), parse_doc(t)) {
@@ -1222,7 +1256,7 @@ mod tests {
     #[test]
     #[cfg(not(target_arch = "wasm32"))]
     fn arrays_are_reused() {
-        let text = format!("[{}]", "{\"a\":[1,2]},".repeat(1000) + "0");
+        let text = format!("[{}]", "{\"a\":[1,2,\"a long string\"]},".repeat(1000) + "0");
         let cap = {
             let d = parse_doc(&text).unwrap();
             assert_eq!(d.root().as_array().map(Items::len), Some(1001));
@@ -1260,6 +1294,24 @@ mod tests {
             a.iter().rev().nth(1).and_then(|r| r.as_array()).and_then(|r| r.get(1)).and_then(Ref::as_str),
             Some("s39999")
         );
+    }
+
+    /// Containers of at most MAX_SMALL_LEN children are words, not nodes
+    /// (`[[0],[0],...]` costs two words per item: memory per body byte).
+    #[test]
+    fn small_containers_take_no_node() {
+        let text = format!("[{}[0]]", "[0],[[0]],[0,0],[\"a\"],{\"a\":0},".repeat(100));
+        let d = parse_doc(&text).unwrap();
+        assert_eq!(d.nodes.len(), 1, "only the root (501 items) is a node");
+        assert_eq!(d.items.len(), 501 + 100 * 6 + 1);
+        assert_eq!(d.members.len(), 100);
+        assert_eq!(d.root().as_array().and_then(|a| a.get(500)).map(|r| format!("{r:?}")).as_deref(), Some("[0]"));
+        for n in [15, 16] {
+            let text = format!("[{}]", vec!["0"; n].join(","));
+            let d = parse_doc(&text).unwrap();
+            assert_eq!(d.nodes.len(), usize::from(n > 15), "{n} children");
+            assert_eq!(d.root().as_array().map(Items::len), Some(n));
+        }
     }
 
     #[test]
