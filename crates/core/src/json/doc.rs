@@ -252,11 +252,17 @@ const INLINE: u32 = 1 << 31;
 /// Without [`INLINE`]: an array or object of 1 to [`MAX_SMALL_LEN`]
 /// children as (object bit, length, start in `Doc::items` / `Doc::members`)
 /// (no node: a container per four input bytes is the densest nesting);
-/// otherwise a node index (nodes are then fewer than 2^30: a node takes at
-/// least eight input bytes, and inputs are capped far below 8 GiB).
+/// otherwise (without [`TEXT`]) a node index (nodes are then fewer than
+/// 2^29: a node takes at least eight input bytes, and inputs are capped at
+/// 32 MiB).
 const SMALL: u32 = 1 << 30;
 const SMALL_OBJECT: u32 = 1 << 29;
 const MAX_SMALL_LEN: u32 = 15;
+/// Without [`INLINE`] and [`SMALL`], in a value or a member's key word: a
+/// decoded string of at most [`MAX_SMALL_LEN`] bytes in [`Doc::text`] as
+/// (length, start), with no node or [`Doc::keys`] entry (`["\n","\n",...]`
+/// is a string per five input bytes).
+const TEXT: u32 = 1 << 29;
 const OFFSET_BITS: u32 = 25;
 const OFFSET_MASK: u32 = (1 << OFFSET_BITS) - 1;
 const MAX_INLINE_LEN: usize = 7;
@@ -326,7 +332,7 @@ pub struct Doc<'a> {
     items: Chunks<u32>,
     /// (key word, value): see [`Doc::key_word`].
     members: Chunks<(u32, u32)>,
-    /// The keys that are not short slices of the input.
+    /// The keys that are neither short slices of the input nor [`TEXT`] words.
     keys: Chunks<Str<'a>>,
     text: String,
     wtf8: Vec<u8>,
@@ -362,12 +368,31 @@ fn bytes_of<'s>(text: &'s str, wtf8: &'s [u8], s: Str<'s>) -> &'s [u8] {
     }
 }
 
+/// The [`TEXT`] word of a short decoded string, if it is one.
+#[inline]
+fn text_word(s: Str<'_>) -> Option<u32> {
+    match s {
+        Str::Text(a, b) if b - a <= MAX_SMALL_LEN && a <= OFFSET_MASK => Some(TEXT | (b - a) << OFFSET_BITS | a),
+        _ => None,
+    }
+}
+
+/// The string of a [`TEXT`] word.
+#[inline(always)]
+fn text_at(w: u32) -> Str<'static> {
+    let a = w & OFFSET_MASK;
+    Str::Text(a, a + ((w >> OFFSET_BITS) & MAX_SMALL_LEN))
+}
+
 /// The WTF-8 bytes of a member's key word ([`Doc::key_word`]).
 #[inline(always)]
 fn key_bytes<'s>(src: &'s str, keys: &'s Chunks<Str<'s>>, text: &'s str, wtf8: &'s [u8], w: u32) -> &'s [u8] {
     if w & INLINE != 0 {
         let (len, offset) = (((w >> OFFSET_BITS) & 63) as usize, (w & OFFSET_MASK) as usize);
         return src.as_bytes().get(offset..offset + len).unwrap_or(&[]);
+    }
+    if w & TEXT != 0 {
+        return bytes_of(text, wtf8, text_at(w));
     }
     keys.get(w as usize).map_or(&[], |&k| bytes_of(text, wtf8, k))
 }
@@ -542,6 +567,9 @@ impl<'a> Doc<'a> {
                 return INLINE | (w.len() as u32) << OFFSET_BITS | offset as u32;
             }
         }
+        if let Some(w) = text_word(k) {
+            return w;
+        }
         keys.push(k);
         (keys.len() - 1) as u32
     }
@@ -627,7 +655,10 @@ impl<'a> Sink<'a> for Doc<'a> {
             }
         }
         let s = self.intern(s);
-        self.push(Node::Str(s))
+        match text_word(s) {
+            Some(w) => w,
+            None => self.push(Node::Str(s)),
+        }
     }
     fn empty_array(&mut self) -> u32 {
         word(inline::SPECIAL, 3, 0)
@@ -984,6 +1015,9 @@ impl<'d> Doc<'d> {
             let (len, offset) = (((w >> OFFSET_BITS) & 63) as usize, (w & OFFSET_MASK) as usize);
             return Text::Utf8(self.src.get(offset..offset + len).unwrap_or(""));
         }
+        if w & TEXT != 0 {
+            return self.text_of(text_at(w));
+        }
         self.keys.get(w as usize).map_or(Text::Utf8(""), |&k| self.text_of(k))
     }
 
@@ -1036,6 +1070,9 @@ impl<'d> Ref<'d> {
             if id & SMALL != 0 {
                 let (at, n) = (id & OFFSET_MASK, (id >> OFFSET_BITS) & MAX_SMALL_LEN);
                 return if id & SMALL_OBJECT != 0 { Node::Object(at, n) } else { Node::Array(at, n) };
+            }
+            if id & TEXT != 0 {
+                return Node::Str(text_at(id));
             }
             return self.doc.nodes.get(id as usize).copied().unwrap_or(Node::Null);
         }
@@ -1229,6 +1266,8 @@ mod tests {
             "\u{feff}{}",
             "[x",
             r#"[[0],[[0]],[0,0],["a"],{"a":0},[{"a":[{"b":[1]}]}],{"a":{"b":{}}}]"#,
+            // Decoded strings and keys at and past the longest kept as a word.
+            r#"{"\n":"\n","\u00e9\t":["a\"b","0123456789abcd\n","0123456789abcde\n"],"\n":1,"\ud800":"\udc00"}"#,
             edges[0].as_str(),
             edges[1].as_str(),
             edges[2].as_str(),
@@ -1300,11 +1339,16 @@ mod tests {
     /// (`[[0],[0],...]` costs two words per item: memory per body byte).
     #[test]
     fn small_containers_take_no_node() {
-        let text = format!("[{}[0]]", "[0],[[0]],[0,0],[\"a\"],{\"a\":0},".repeat(100));
+        let text = format!("[{}[0]]", "[0],[[0]],[0,0],[\"a\"],{\"\\n\":\"\\t\"},".repeat(100));
         let d = parse_doc(&text).unwrap();
         assert_eq!(d.nodes.len(), 1, "only the root (501 items) is a node");
         assert_eq!(d.items.len(), 501 + 100 * 6 + 1);
         assert_eq!(d.members.len(), 100);
+        assert_eq!(d.keys.len(), 0, "short decoded keys are words");
+        assert_eq!(
+            d.root().as_array().and_then(|a| a.get(4)).map(|r| format!("{r:?}")).as_deref(),
+            Some(r#"{"\n":"\t"}"#)
+        );
         assert_eq!(d.root().as_array().and_then(|a| a.get(500)).map(|r| format!("{r:?}")).as_deref(), Some("[0]"));
         for n in [15, 16] {
             let text = format!("[{}]", vec!["0"; n].join(","));
