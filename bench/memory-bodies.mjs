@@ -16,7 +16,26 @@ const SCHEMA = {
   pack: "https://lians.ai/schemas/evidence-pack/v2",
 };
 
-export const SHAPES = ["real", "real-strings", "ints", "arrays", "nested", "members", "strings-utf8", "strings-escaped"];
+export const SHAPES = [
+  "real",
+  "real-strings",
+  "ints",
+  "arrays",
+  "nested",
+  "nested2",
+  "pairs",
+  "nested-str",
+  "nested-obj",
+  "deep",
+  "deep-then-wide",
+  "members",
+  "members-escaped",
+  "strings-short-escaped",
+  "strings-16-escaped",
+  "string-one-escape",
+  "strings-utf8",
+  "strings-escaped",
+];
 
 /** `n` items `item(i)` joined by commas, as many as fit in `bytes`. */
 function fill(bytes, item) {
@@ -39,8 +58,28 @@ function pad(shape, bytes) {
       return `[${fill(bytes, () => "[]")}]`;
     case "nested": // one-item arrays: a container per four bytes
       return `[${fill(bytes, () => "[0]")}]`;
+    case "nested2": // one-item arrays of one-item arrays: two containers per six bytes
+      return `[${fill(bytes, () => "[[0]]")}]`;
+    case "pairs": // two-item arrays
+      return `[${fill(bytes, () => "[0,0]")}]`;
+    case "nested-str": // one-item arrays of a one-byte string
+      return `[${fill(bytes, () => '["a"]')}]`;
+    case "nested-obj": // one-member objects
+      return `[${fill(bytes, () => '{"a":0}')}]`;
+    case "deep": // blocks of one-item arrays 500 deep (the depth cap is 512)
+      return `[${fill(bytes - 1002, () => `${"[".repeat(500)}0${"]".repeat(500)}`)}]`;
+    case "deep-then-wide": // 500 deep, then one wide array
+      return `${"[".repeat(500)}${fill(bytes - 1000, () => "0")}${"]".repeat(500)}`;
     case "members":
       return `{${fill(bytes, (i) => `"${i.toString(36)}":0`)}}`;
+    case "members-escaped": // keys decoded into the document's side buffer
+      return `{${fill(bytes, (i) => `"\\n${i.toString(36)}":0`)}}`;
+    case "strings-short-escaped": // a decoded (escaped) string per five bytes
+      return `[${fill(bytes, () => '"\\n"')}]`;
+    case "strings-16-escaped": // decoded strings of 16 bytes (a node each)
+      return `[${fill(bytes, () => '"abcdefghijklmno\\n"')}]`;
+    case "string-one-escape": // one long decoded string
+      return `"\\n${"a".repeat(bytes - 4)}"`;
     case "strings-utf8": // two-byte characters: six bytes each in the canonical (ensure_ascii) text
       return `"${"é".repeat(Math.floor(bytes / 2))}"`;
     case "strings-escaped": // lone surrogates, decoded into the document's side buffer

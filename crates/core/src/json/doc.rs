@@ -246,7 +246,23 @@ const _: () = assert!(std::mem::size_of::<Node<'static>>() == 12);
 /// most seven bytes, as (kind, length, offset in the input). A body of
 /// `[0,0,...]` then costs its item words only (two bytes per input byte, not
 /// eight): the densest bodies are the worst case of memory per body byte.
+/// A container of at most [`MAX_SMALL_LEN`] children needs no node either
+/// ([`SMALL`]), so `[[0],[0],...]` costs two words per four input bytes.
 const INLINE: u32 = 1 << 31;
+/// Without [`INLINE`]: an array or object of 1 to [`MAX_SMALL_LEN`]
+/// children as (object bit, length, start in `Doc::items` / `Doc::members`)
+/// (no node: a container per four input bytes is the densest nesting);
+/// otherwise (without [`TEXT`]) a node index (nodes are then fewer than
+/// 2^29: a node takes at least eight input bytes, and inputs are capped at
+/// 32 MiB).
+const SMALL: u32 = 1 << 30;
+const SMALL_OBJECT: u32 = 1 << 29;
+const MAX_SMALL_LEN: u32 = 15;
+/// Without [`INLINE`] and [`SMALL`], in a value or a member's key word: a
+/// decoded string of at most [`MAX_SMALL_LEN`] bytes in [`Doc::text`] as
+/// (length, start), with no node or [`Doc::keys`] entry (`["\n","\n",...]`
+/// is a string per five input bytes).
+const TEXT: u32 = 1 << 29;
 const OFFSET_BITS: u32 = 25;
 const OFFSET_MASK: u32 = (1 << OFFSET_BITS) - 1;
 const MAX_INLINE_LEN: usize = 7;
@@ -316,7 +332,7 @@ pub struct Doc<'a> {
     items: Chunks<u32>,
     /// (key word, value): see [`Doc::key_word`].
     members: Chunks<(u32, u32)>,
-    /// The keys that are not short slices of the input.
+    /// The keys that are neither short slices of the input nor [`TEXT`] words.
     keys: Chunks<Str<'a>>,
     text: String,
     wtf8: Vec<u8>,
@@ -352,12 +368,31 @@ fn bytes_of<'s>(text: &'s str, wtf8: &'s [u8], s: Str<'s>) -> &'s [u8] {
     }
 }
 
+/// The [`TEXT`] word of a short decoded string, if it is one.
+#[inline]
+fn text_word(s: Str<'_>) -> Option<u32> {
+    match s {
+        Str::Text(a, b) if b - a <= MAX_SMALL_LEN && a <= OFFSET_MASK => Some(TEXT | (b - a) << OFFSET_BITS | a),
+        _ => None,
+    }
+}
+
+/// The string of a [`TEXT`] word.
+#[inline(always)]
+fn text_at(w: u32) -> Str<'static> {
+    let a = w & OFFSET_MASK;
+    Str::Text(a, a + ((w >> OFFSET_BITS) & MAX_SMALL_LEN))
+}
+
 /// The WTF-8 bytes of a member's key word ([`Doc::key_word`]).
 #[inline(always)]
 fn key_bytes<'s>(src: &'s str, keys: &'s Chunks<Str<'s>>, text: &'s str, wtf8: &'s [u8], w: u32) -> &'s [u8] {
     if w & INLINE != 0 {
         let (len, offset) = (((w >> OFFSET_BITS) & 63) as usize, (w & OFFSET_MASK) as usize);
         return src.as_bytes().get(offset..offset + len).unwrap_or(&[]);
+    }
+    if w & TEXT != 0 {
+        return bytes_of(text, wtf8, text_at(w));
     }
     keys.get(w as usize).map_or(&[], |&k| bytes_of(text, wtf8, k))
 }
@@ -532,6 +567,9 @@ impl<'a> Doc<'a> {
                 return INLINE | (w.len() as u32) << OFFSET_BITS | offset as u32;
             }
         }
+        if let Some(w) = text_word(k) {
+            return w;
+        }
         keys.push(k);
         (keys.len() - 1) as u32
     }
@@ -617,7 +655,10 @@ impl<'a> Sink<'a> for Doc<'a> {
             }
         }
         let s = self.intern(s);
-        self.push(Node::Str(s))
+        match text_word(s) {
+            Some(w) => w,
+            None => self.push(Node::Str(s)),
+        }
     }
     fn empty_array(&mut self) -> u32 {
         word(inline::SPECIAL, 3, 0)
@@ -682,7 +723,7 @@ impl<'a> Sink<'a> for Doc<'a> {
         } else {
             self.open_items.drain_into(start, &mut self.items);
         }
-        self.push(Node::Array(at, self.items.len() as u32 - at))
+        self.container(0, at, self.items.len() as u32 - at)
     }
     fn close_object(&mut self) -> u32 {
         let (start, big) = self.open_objects.pop().map_or((0, false), |o| (o.start, o.big));
@@ -694,11 +735,20 @@ impl<'a> Sink<'a> for Doc<'a> {
         } else {
             self.open_members.drain_into(start, &mut self.members);
         }
-        self.push(Node::Object(at, self.members.len() as u32 - at))
+        self.container(SMALL_OBJECT, at, self.members.len() as u32 - at)
     }
 }
 
 impl Doc<'_> {
+    /// The word of a closed container ([`SMALL`] when it fits, else a node).
+    #[inline]
+    fn container(&mut self, object: u32, at: u32, n: u32) -> u32 {
+        if n <= MAX_SMALL_LEN && at <= OFFSET_MASK {
+            return SMALL | object | n << OFFSET_BITS | at;
+        }
+        self.push(if object != 0 { Node::Object(at, n) } else { Node::Array(at, n) })
+    }
+
     /// Close a big object: its members move from the open stack to
     /// [`Doc::members`], a duplicate key keeping its first position and
     /// taking the last value (Python's dict), found through a table of
@@ -965,6 +1015,9 @@ impl<'d> Doc<'d> {
             let (len, offset) = (((w >> OFFSET_BITS) & 63) as usize, (w & OFFSET_MASK) as usize);
             return Text::Utf8(self.src.get(offset..offset + len).unwrap_or(""));
         }
+        if w & TEXT != 0 {
+            return self.text_of(text_at(w));
+        }
         self.keys.get(w as usize).map_or(Text::Utf8(""), |&k| self.text_of(k))
     }
 
@@ -1014,6 +1067,13 @@ impl<'d> Ref<'d> {
     fn node(self) -> Node<'d> {
         let id = self.id;
         if id & INLINE == 0 {
+            if id & SMALL != 0 {
+                let (at, n) = (id & OFFSET_MASK, (id >> OFFSET_BITS) & MAX_SMALL_LEN);
+                return if id & SMALL_OBJECT != 0 { Node::Object(at, n) } else { Node::Array(at, n) };
+            }
+            if id & TEXT != 0 {
+                return Node::Str(text_at(id));
+            }
             return self.doc.nodes.get(id as usize).copied().unwrap_or(Node::Null);
         }
         self.inline_node()
@@ -1186,6 +1246,10 @@ mod tests {
             big.push_str(&format!("\"k{i}\":{i},"));
         }
         big.push_str("\"k5\":\"last\",\"k39\":[1]}");
+        // Containers at and past the longest one kept as a word (MAX_SMALL_LEN).
+        let small = |n: usize, one: &str| format!("[{}]", vec![one; n].join(","));
+        let obj = |n: usize| format!("{{{}}}", (0..n).map(|i| format!("\"{i}\":[{i}]")).collect::<Vec<_>>().join(","));
+        let edges = [small(14, "0"), small(15, "[1]"), small(16, "[[2]]"), obj(15), obj(16), obj(33)];
         let texts = [
             r#"{"zeta":[1,1.0,-0.0,1e-7,18446744073709551616,true,null],"😀":"x","ctl":"a\tb\u0000\"\\\/","café":{"b":2,"a":[],"":{}}}"#,
             r#"{"z":1,"y":2,"z":{"q":"\ud800"}}"#,
@@ -1201,6 +1265,15 @@ mod tests {
             "{\"a\" 1}",
             "\u{feff}{}",
             "[x",
+            r#"[[0],[[0]],[0,0],["a"],{"a":0},[{"a":[{"b":[1]}]}],{"a":{"b":{}}}]"#,
+            // Decoded strings and keys at and past the longest kept as a word.
+            r#"{"\n":"\n","\u00e9\t":["a\"b","0123456789abcd\n","0123456789abcde\n"],"\n":1,"\ud800":"\udc00"}"#,
+            edges[0].as_str(),
+            edges[1].as_str(),
+            edges[2].as_str(),
+            edges[3].as_str(),
+            edges[4].as_str(),
+            edges[5].as_str(),
         ];
         for t in texts {
             match (parse(t), parse_doc(t)) {
@@ -1222,7 +1295,7 @@ mod tests {
     #[test]
     #[cfg(not(target_arch = "wasm32"))]
     fn arrays_are_reused() {
-        let text = format!("[{}]", "{\"a\":[1,2]},".repeat(1000) + "0");
+        let text = format!("[{}]", "{\"a\":[1,2,\"a long string\"]},".repeat(1000) + "0");
         let cap = {
             let d = parse_doc(&text).unwrap();
             assert_eq!(d.root().as_array().map(Items::len), Some(1001));
@@ -1260,6 +1333,29 @@ mod tests {
             a.iter().rev().nth(1).and_then(|r| r.as_array()).and_then(|r| r.get(1)).and_then(Ref::as_str),
             Some("s39999")
         );
+    }
+
+    /// Containers of at most MAX_SMALL_LEN children are words, not nodes
+    /// (`[[0],[0],...]` costs two words per item: memory per body byte).
+    #[test]
+    fn small_containers_take_no_node() {
+        let text = format!("[{}[0]]", "[0],[[0]],[0,0],[\"a\"],{\"\\n\":\"\\t\"},".repeat(100));
+        let d = parse_doc(&text).unwrap();
+        assert_eq!(d.nodes.len(), 1, "only the root (501 items) is a node");
+        assert_eq!(d.items.len(), 501 + 100 * 6 + 1);
+        assert_eq!(d.members.len(), 100);
+        assert_eq!(d.keys.len(), 0, "short decoded keys are words");
+        assert_eq!(
+            d.root().as_array().and_then(|a| a.get(4)).map(|r| format!("{r:?}")).as_deref(),
+            Some(r#"{"\n":"\t"}"#)
+        );
+        assert_eq!(d.root().as_array().and_then(|a| a.get(500)).map(|r| format!("{r:?}")).as_deref(), Some("[0]"));
+        for n in [15, 16] {
+            let text = format!("[{}]", vec!["0"; n].join(","));
+            let d = parse_doc(&text).unwrap();
+            assert_eq!(d.nodes.len(), usize::from(n > 15), "{n} children");
+            assert_eq!(d.root().as_array().map(Items::len), Some(n));
+        }
     }
 
     #[test]
