@@ -73,7 +73,8 @@ export const TEXT_ARGS = { verifyRecallReceipt: 0, verifyContextReceipt: 0, veri
 const encoder = new TextEncoder();
 // In Node: Buffer's allocation without zero-filling (only the bytes written are ever read) and its
 // native search (memchr), where a Uint8Array's indexOf is a loop. Browsers have neither.
-const NodeBuffer = typeof Buffer === "function" && typeof Buffer.allocUnsafeSlow === "function" ? Buffer : undefined;
+// Read through globalThis: a free `Buffer` makes bundlers (Parcel) look for a polyfill.
+const NodeBuffer = typeof globalThis.Buffer === "function" && typeof globalThis.Buffer.allocUnsafeSlow === "function" ? globalThis.Buffer : undefined;
 const REPLACEMENT = NodeBuffer ? NodeBuffer.from([0xef, 0xbf, 0xbd]) : undefined; // U+FFFD in UTF-8
 
 /** The views utf8Text handed out (by identity: a caller's value, maybe a proxy, is never read here),
