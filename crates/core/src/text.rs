@@ -435,6 +435,30 @@ pub fn for_each_folded_token(sample: &str, folded: &mut String, cap: usize, mut 
     }
     let mut i = 0usize;
     'words: while i < len {
+        // ASCII fast path, 8 bytes at a time: ASCII separators, then a word
+        // of ASCII letters and digits ended by an ASCII separator is one
+        // token (lowered). A non-ASCII char, a word going on with one, and
+        // a word reaching the last 7 bytes take the general path below.
+        if let Some(w) = word_at(bytes, i) {
+            let (alnum, upper) = ascii_lanes(w);
+            // The separators, then the lanes shifted to what follows them.
+            let seps = lanes_before(alnum | (w & HI));
+            i += seps;
+            if seps == 8 {
+                continue;
+            }
+            let (alnum, upper) = (alnum >> (8 * seps), upper >> (8 * seps));
+            if alnum & 0x80 != 0 {
+                if let Some((end, capital)) = ascii_word(bytes, i, alnum, upper, 8 - seps) {
+                    count += 1;
+                    if !f(ascii_lowered(&sample[i..end], capital, folded)) || count >= cap {
+                        return count;
+                    }
+                    i = end;
+                    continue;
+                }
+            }
+        }
         // Separators (ASCII ones without decoding).
         while i < len && CLASSES[bytes[i] as usize] == CLASS_SEP {
             i += 1;
@@ -513,6 +537,58 @@ pub fn for_each_folded_token(sample: &str, folded: &mut String, cap: usize, mut 
         }
     }
     count
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HI: u64 = 0x8080_8080_8080_8080;
+
+/// The 8 bytes of `b` from `i`, little-endian (None when fewer are left).
+#[inline(always)]
+fn word_at(b: &[u8], i: usize) -> Option<u64> {
+    b.get(i..i + 8).map(|c| u64::from_le_bytes(<[u8; 8]>::try_from(c).unwrap_or([0; 8])))
+}
+
+/// The lanes of `w` (bit 7 of each byte) holding an ASCII letter or digit,
+/// and those holding an ASCII capital. Every sum stays below 0x100 in its
+/// lane (no carries): bit 7 of `x + (0x80 - lo)` is `x >= lo`, of
+/// `x + (0x7F - hi)` is `x > hi`, for `x < 0x80`; `x | 0x20` is in `a..=z`
+/// exactly when `x` is an ASCII letter.
+#[inline(always)]
+fn ascii_lanes(w: u64) -> (u64, u64) {
+    let ascii = !w & HI;
+    let x = w & !HI;
+    let within = |x: u64, lo: u8, hi: u8| (x + ONES * u64::from(0x80 - lo)) & !(x + ONES * u64::from(0x7F - hi));
+    let digit = within(x, b'0', b'9');
+    let letter = within(x | (ONES * 0x20), b'a', b'z');
+    ((digit | letter) & ascii, within(x, b'A', b'Z') & ascii)
+}
+
+/// How many lanes come before the first lane set in `mask` (8 when none).
+#[inline(always)]
+fn lanes_before(mask: u64) -> usize {
+    (mask.trailing_zeros() / 8) as usize
+}
+
+/// The ASCII word starting at byte `at` of `b` (an ASCII letter or digit;
+/// `alnum` and `upper` are [`ascii_lanes`] of the `avail` bytes from `at`,
+/// the lanes above them zero): its end and whether it has a capital, when
+/// it is ASCII letters and digits up to an ASCII separator; None when a
+/// non-ASCII byte follows it or it reaches the last 7 bytes of `b`.
+#[inline(always)]
+fn ascii_word(b: &[u8], mut at: usize, mut alnum: u64, mut upper: u64, mut avail: usize) -> Option<(usize, bool)> {
+    let mut capital = false;
+    loop {
+        // The letters and digits in these lanes, the capitals among them.
+        let stop = !alnum & HI;
+        capital |= upper & (stop & stop.wrapping_neg()).wrapping_sub(1) != 0;
+        let n = lanes_before(stop);
+        at += n;
+        if n < avail {
+            return (b[at] < 0x80).then_some((at, capital));
+        }
+        (alnum, upper) = ascii_lanes(word_at(b, at)?);
+        avail = 8;
+    }
 }
 
 /// Matches content tokens against the distinct sorted query tokens.
@@ -1067,6 +1143,58 @@ mod tests {
                 });
                 assert_eq!((gn, &got), (wn, &want), "round {round} cap {cap}");
             }
+        }
+    }
+
+    /// The ASCII fast path of [`for_each_folded_token`] against the general
+    /// tokenizer on the whole fold: every ASCII byte (`_`, digits, capitals,
+    /// controls, the bytes next to each class's bounds) and non-ASCII
+    /// letters, separators and folding chars right after or before ASCII
+    /// words, at every offset from the 8-byte lanes and the text's end.
+    #[test]
+    fn ascii_fast_path_matches_general() {
+        for b in 0..=255u8 {
+            for lane in 0..8 {
+                let w = u64::from(b) << (8 * lane) | (0x2020_2020_2020_2020 & !(0xFF << (8 * lane)));
+                let (alnum, upper) = ascii_lanes(w);
+                let bit = 0x80u64 << (8 * lane);
+                assert_eq!((alnum & bit != 0, upper & bit != 0), (b.is_ascii_alphanumeric(), b.is_ascii_uppercase()));
+                assert_eq!((alnum | upper) & !bit, 0);
+            }
+        }
+        let ascii: Vec<String> = (0..128u8).map(|b| (b as char).to_string()).collect();
+        let others = ["é", "É", "ß", "東京", "\u{a0}", "—", "İ", "\u{212A}", "x²", "ǅ", "ab", "AB", "a_b", "09", "Zz"];
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut buf = String::new();
+        for round in 0..20_000 {
+            let mut t = String::new();
+            for _ in 0..next() % 40 {
+                let r = next();
+                t.push_str(if r % 8 == 0 {
+                    others[(r / 8 % others.len() as u64) as usize]
+                } else {
+                    &ascii[(r / 8 % 128) as usize]
+                });
+            }
+            let folded = unicode::casefold(&t);
+            let cap = [1usize, 3, TOKEN_CAP][round % 3];
+            let mut want = Vec::new();
+            let wn = for_each_token(&folded, cap, |tok| {
+                want.push(tok.to_string());
+                true
+            });
+            let mut got = Vec::new();
+            let gn = for_each_folded_token(&t, &mut buf, cap, |tok| {
+                got.push(tok.to_string());
+                true
+            });
+            assert_eq!((gn, &got), (wn, &want), "{t:?} cap {cap}");
         }
     }
 
