@@ -952,6 +952,16 @@ fn byte_lanes(w: u64, b: u8) -> u64 {
 mod tests {
     use super::*;
 
+    /// A seeded xorshift64 stream for the randomised tests.
+    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+        move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        }
+    }
+
     fn toks(s: &str) -> Vec<String> {
         tokenize(s)
     }
@@ -1015,13 +1025,7 @@ mod tests {
             s
         }
         let pieces = ["a", "é", "東", "𠀀", "ab", "\u{301}"];
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
         for target in [0usize, 1, 7, 8, 9, 4095, 4096, 8190, 8191, 8192, 8193, 8194, 8195, 9000, 20000] {
             for _ in 0..6 {
                 let mut t = String::new();
@@ -1110,13 +1114,7 @@ mod tests {
             "𐐀",
             "𠀀",
         ];
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = xorshift(0x2545_F491_4F6C_DD1D);
         let mut buf = String::new();
         for round in 0..300 {
             let len = [10usize, 100, 2047, 2048, 2049, 5000, 8191, 9000][round % 8];
@@ -1164,13 +1162,7 @@ mod tests {
         }
         let ascii: Vec<String> = (0..128u8).map(|b| (b as char).to_string()).collect();
         let others = ["é", "É", "ß", "東京", "\u{a0}", "—", "İ", "\u{212A}", "x²", "ǅ", "ab", "AB", "a_b", "09", "Zz"];
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
         let mut buf = String::new();
         for round in 0..20_000 {
             let mut t = String::new();
