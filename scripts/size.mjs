@@ -20,9 +20,11 @@ const LIMIT_LEAN_GZIP = 192_148;
 //   (issue #29, about +10 KB) and contract tables (issue #28, about +2 KB) took
 //   it to ~207 KB: CHANGELOG); 212 KB since round 8, whose scoring speed-ups
 //   (+941 B), dense-nesting memory (+349 B) and object conversion (+119 B) took
-//   it to ~210.7 KB, once the default browser build no longer carried the audit.
+//   it to ~210.7 KB, once the default browser build no longer carried the audit;
+//   216 KB since round 9, for the speed work of issue #32 item 3 (each change
+//   reports its own gzip cost in BENCHMARKS.md).
 //   One constant, to raise on purpose only.
-const LIMIT_FULL_GZIP = 212 * 1024;
+const LIMIT_FULL_GZIP = 216 * 1024;
 const TARGET_GZIP = 150 * 1024; // goal
 const BEGIN = "<!-- sizes: BEGIN, written by scripts/size.mjs on every build; do not edit -->";
 const END = "<!-- sizes: END -->";
