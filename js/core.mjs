@@ -1,6 +1,6 @@
 // The wrapper shared by the ESM entries that instantiate the wasm themselves
-// (web, inline; workerd, edge-light and deno are the web entry plus a
-// synchronous initSync()): idempotent init()/initSync(), one shared in-flight
+// (web, inline, edge; workerd and edge-light are js/edge.mjs and deno the web
+// entry, plus a synchronous initSync()): idempotent init()/initSync(), one shared in-flight
 // load, the not_initialized guard, the LiansScoreError class for every coded
 // error (js/errors.mjs), and foreign-realm WebAssembly.Module normalization;
 // for the browser entry, two builds (lean by default, full with the audit).
@@ -115,39 +115,25 @@ export function createApi(initGlue, glue, names = API_NAMES, full = undefined) {
     // A URL object (or anything URL-like with `href`) is fetched by its text.
     if (input !== null && typeof input === "object" && typeof input.href === "string") input = input.href;
     input = await input;
-    if (full === undefined) {
-      await withSameRealmModule(input, (arg) => initGlue(arg === undefined ? undefined : { module_or_path: arg }));
-      return;
-    }
-    // Two builds: the default URL of the one asked for, or a given module (bytes, URL) compiled here to tell which it is.
-    let build = audit ? complete : lean;
-    if (input !== undefined) {
-      input = await compile(input);
-      build = buildOf(input);
-      if (audit && !build.audit) {
+    // The glue of the build asked for loads its default .wasm or the given module, bytes or URL. Both builds import
+    // the same names, so either glue instantiates either .wasm; the instance's exports tell which build it is.
+    const build = audit ? complete : lean;
+    const exports = await withSameRealmModule(input, (arg) => build.initGlue(arg === undefined ? undefined : { module_or_path: arg }));
+    const got = LEAN_OMITTED_NAMES.every((name) => typeof exports[name] === "function") ? complete : lean;
+    if (got !== build) {
+      // The other build was given: its module moves to its own glue (no second fetch), or is refused for the audit.
+      const module = build.glue.__lians_module();
+      build.glue.__lians_drop();
+      if (audit) {
         throw new LiansScoreError(
           "invalid_value",
           "lians-score: init({ audit: true }) was given the lean build (no auditRecall); pass the full lians_score_bg.wasm, or no module",
           "/module_or_path",
         );
       }
+      withSameRealmModule(module, (arg) => got.glue.initSync({ module: arg }));
     }
-    await withSameRealmModule(input, (arg) => build.initGlue(arg === undefined ? undefined : { module_or_path: arg }));
-    use(build);
-  }
-
-  /** A WebAssembly.Module from a module, the .wasm bytes, a Response or a URL (string) to fetch. */
-  async function compile(input) {
-    if (input instanceof WebAssembly.Module || isForeignModule(input)) return input;
-    if (typeof input === "string" || (typeof Request === "function" && input instanceof Request)) input = await fetch(input);
-    if (typeof Response === "function" && input instanceof Response) {
-      if (!input.ok) throw new Error(`failed to fetch Wasm: ${input.status} ${input.statusText} fetching '${input.url}'`);
-      if (typeof WebAssembly.compileStreaming === "function" && input.headers.get("Content-Type") === "application/wasm") {
-        return WebAssembly.compileStreaming(input);
-      }
-      input = await input.arrayBuffer();
-    }
-    return WebAssembly.compile(input);
+    use(got);
   }
 
   /** The build a compiled module is (the full one exports auditRecall). */
@@ -159,9 +145,12 @@ export function createApi(initGlue, glue, names = API_NAMES, full = undefined) {
 
   /** Make `build`'s fresh instance the one in use; a lean instance next to a full one is dropped (its memory with it). */
   function use(build) {
-    if (build === lean && current === complete && ready) return dropLean();
-    if (build === complete && current === lean && ready && lean !== complete) dropLean();
-    current = build;
+    if (!ready || build === current || lean === complete) {
+      current = build;
+    } else {
+      dropLean(); // one build is in use and the other one is new: the lean one goes, whichever it is
+      current = complete;
+    }
   }
 
   /** Drop the lean instance, or (initSync of the full build from a getter of a call's own argument) after the outermost call. */

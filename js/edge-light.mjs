@@ -1,7 +1,7 @@
 // Vercel Edge (edge-light) entry: `?module` imports the .wasm as a compiled
 // WebAssembly.Module, instantiated synchronously when this module loads.
 import wasmModule from "../dist/web/lians_score_bg.wasm?module";
-import { configureLimits, initSync } from "./web.mjs";
+import { configureLimits, initSync } from "./edge.mjs";
 import { EDGE_MAX_BODY_BYTES, RESET_MEMORY_BYTES } from "./limits.mjs";
 
 // Worker-safe defaults: bodies over EDGE_MAX_BODY_BYTES are too_large, and the instance is reset
@@ -9,4 +9,4 @@ import { EDGE_MAX_BODY_BYTES, RESET_MEMORY_BYTES } from "./limits.mjs";
 configureLimits({ maxBodyBytes: EDGE_MAX_BODY_BYTES, resetMemoryBytes: RESET_MEMORY_BYTES });
 initSync({ module: wasmModule });
 
-export * from "./web.mjs";
+export * from "./edge.mjs";

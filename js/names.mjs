@@ -46,9 +46,11 @@ export const CLI_NAMES = ["cliRun", "cliScore", "replayReceiptsLine", "replaySco
 // js/core.mjs reads the wasm memory and resets the instance with them (docs/edge-memory.md).
 export const GLUE_HOOK_NAMES = ["__lians_memory_bytes", "__lians_reset"];
 
-// What scripts/build.sh appends to the lean browser glue (dist/web-lean) besides
-// GLUE_HOOK_NAMES: js/core.mjs drops the lean instance with it when it upgrades.
-export const LEAN_HOOK_NAMES = ["__lians_drop"];
+// What scripts/build.sh appends to the two browser glues (dist/web, dist/web-lean;
+// dist/inline copies dist/web) besides GLUE_HOOK_NAMES: js/core.mjs moves a module
+// the other build's glue was given to its own glue, and drops the lean instance
+// when it upgrades.
+export const LEAN_HOOK_NAMES = ["__lians_module", "__lians_drop"];
 
 // The API functions the lean browser wasm (cargo feature lean, dist/web-lean:
 // what a plain `init()` of js/web.mjs fetches) leaves out; `init({ audit: true })`

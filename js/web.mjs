@@ -1,17 +1,20 @@
 // Browser / generic ESM entry (wasm-pack `web` target). Call `await init()`
 // (or `initSync(bytesOrModule)`) once before using the functions; both are
 // idempotent and concurrent init() calls share one load. No top-level await,
-// so this module can be imported anywhere. The workerd, edge-light and deno
-// entries are this module plus a synchronous initSync() on load (of the full
-// build).
+// so this module can be imported anywhere. The Deno entry is this module plus
+// a synchronous initSync() on load (of the full build); the workerd and
+// edge-light entries are js/edge.mjs (this API over the full build only, so
+// they do not import the lean glue) plus the same.
 //
 // Two builds (issue #32 round 8): `init()` fetches the lean wasm
 // (dist/web-lean/lians_score_lean_bg.wasm: every function but auditRecall,
 // ~38 KB gzip smaller); `init({ audit: true })` fetches the full one
 // (dist/web/lians_score_bg.wasm), also after a lean init (the instance is
 // replaced). Each glue names its file with `new URL(..., import.meta.url)`,
-// so bundlers emit both. createVerifyingFetch and createGuard with `audit`
-// call `init({ audit: true })` themselves.
+// so bundlers emit both; the two .wasm import the same module, so either glue
+// instantiates either (js/core.mjs asks the instance which build it is).
+// createVerifyingFetch and createGuard with `audit` call
+// `init({ audit: true })` themselves.
 import initLean, * as leanGlue from "../dist/web-lean/lians_score_lean.js";
 import initFull, * as fullGlue from "../dist/web/lians_score.js";
 import { createApi } from "./core.mjs";
@@ -24,7 +27,7 @@ export * from "./constants.mjs";
 export { LiansScoreError, LiansVerificationError } from "./errors.mjs";
 
 const api = createApi(initLean, leanGlue, undefined, { initGlue: initFull, glue: fullGlue });
-// The browser's threshold (the workerd and edge-light entries set the edge one back).
+// The browser's threshold (Deno keeps it; the workerd and edge-light entries are js/edge.mjs).
 api.configureLimits({ resetMemoryBytes: BROWSER_RESET_MEMORY_BYTES });
 
 /** Fetch/compile/instantiate the wasm (idempotent; concurrent calls share one load): the lean build, or with `{ audit: true }` the full one. */

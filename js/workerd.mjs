@@ -2,7 +2,7 @@
 // WebAssembly.Module (instantiating from bytes is not allowed on Workers) and
 // instantiated synchronously when this module loads. No init() needed.
 import wasmModule from "../dist/web/lians_score_bg.wasm";
-import { configureLimits, initSync } from "./web.mjs";
+import { configureLimits, initSync } from "./edge.mjs";
 import { EDGE_MAX_BODY_BYTES, RESET_MEMORY_BYTES } from "./limits.mjs";
 
 // Worker-safe defaults: bodies over EDGE_MAX_BODY_BYTES are too_large, and the instance is reset
@@ -10,4 +10,4 @@ import { EDGE_MAX_BODY_BYTES, RESET_MEMORY_BYTES } from "./limits.mjs";
 configureLimits({ maxBodyBytes: EDGE_MAX_BODY_BYTES, resetMemoryBytes: RESET_MEMORY_BYTES });
 initSync({ module: wasmModule });
 
-export * from "./web.mjs";
+export * from "./edge.mjs";

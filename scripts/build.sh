@@ -112,14 +112,25 @@ reset_hooks web lians_score
 # dist/web-lean: the browser's default wasm (issue #32 round 8): the cargo
 # feature lean leaves out auditRecall (the request-aware audit, ~38 KB gzip),
 # so a plain `init()` of js/web.mjs fetches lians_score_lean_bg.wasm and
-# `init({ audit: true })` the full dist/web/lians_score_bg.wasm (its own file
-# names: the glue's import module is named after them, so the two cannot be
-# swapped). One more wasm-pack run (about a minute). The glue gets the reset
-# hooks and __lians_drop, which js/core.mjs calls when it upgrades to the full
-# build, so that the lean instance's memory is not kept.
-build web web-lean module lians_score_lean --features lean
+# `init({ audit: true })` the full dist/web/lians_score_bg.wasm. Built under
+# the full build's out name and then renamed, so that its imports come from
+# the same module name ("./lians_score_bg.js", the same names): either glue
+# instantiates either .wasm, and js/core.mjs tells a given module's build from
+# the instance's exports (round 9). One more wasm-pack run (about a minute).
+build web web-lean module lians_score --features lean
+mv dist/web-lean/lians_score.js dist/web-lean/lians_score_lean.js
+mv dist/web-lean/lians_score_bg.wasm dist/web-lean/lians_score_lean_bg.wasm
+default_url="new URL('lians_score_bg.wasm', import.meta.url)"
+if [[ $(grep -cF "$default_url" dist/web-lean/lians_score_lean.js) != 1 ]]; then
+  echo "build.sh: dist/web-lean/lians_score_lean.js does not name its default .wasm as expected" >&2
+  exit 1
+fi
+sed -i "s|new URL('lians_score_bg.wasm', import.meta.url)|new URL('lians_score_lean_bg.wasm', import.meta.url)|" dist/web-lean/lians_score_lean.js
 reset_hooks web-lean lians_score_lean
-drop_hook() { # <out dir name> <out name>
+# Both browser glues get __lians_module and __lians_drop: js/core.mjs moves a
+# module the other glue was given to its own glue, and drops the lean
+# instance when it upgrades to the full build (so its memory is not kept).
+swap_hooks() { # <out dir name> <out name>
   local glue=dist/$1/$2.js caches
   caches=$(sed -nE 's/^let (cached[A-Za-z0-9]+Memory0) = null;$/  \1 = null;/p' "$glue")
   if [[ -z $caches ]] || ! grep -q '^let __wbg_init_promise;$' "$glue" || ! grep -q '^let wasmModule, wasmInstance, wasm;$' "$glue"; then
@@ -127,13 +138,17 @@ drop_hook() { # <out dir name> <out name>
     exit 1
   fi
   cat >> "$glue" <<JS
+export function __lians_module() {
+  return wasmModule;
+}
 export function __lians_drop() {
   wasm = wasmInstance = wasmModule = __wbg_init_promise = undefined;
 $caches
 }
 JS
 }
-drop_hook web-lean lians_score_lean
+swap_hooks web lians_score
+swap_hooks web-lean lians_score_lean
 build bundler bundler module lians_score
 # `lians-score/verify` (browsers, workerd, edge-light, Deno): the verifiers,
 # canonical JSON and hashing only (cargo feature verify-only; ~46 % smaller).

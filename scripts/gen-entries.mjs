@@ -38,6 +38,7 @@ const blocks = {
   // Static named exports (bundlers and Node need them to be static).
   "js/web.mjs": [NAMES, `export const {\n${list("  ")}\n} = api;`],
   "js/inline.mjs": [NAMES, `export const {\n${list("  ")}\n} = api;`],
+  "js/edge.mjs": [NAMES, `export const {\n${list("  ")}\n} = api;`],
   "js/verify.mjs": [NAMES, `export const {\n${list("  ", VERIFY_NAMES)}\n} = api;`],
   "js/bundler.mjs": [NAMES, `export const {\n${list("  ")}\n} = api;`],
   "js/node.mjs": [NAMES, `export const {\n${list("  ")}\n} = api;`],

@@ -526,6 +526,77 @@ fn pack_signature_members_are_signed_pinned_or_unbound() {
     }
 }
 
+/// The value at `path` (object keys, array indices) in `v`.
+fn value_at<'a>(v: &'a Value, path: &[&str]) -> Option<&'a Value> {
+    path.iter().try_fold(v, |v, k| v.get(k).or_else(|| v.as_array()?.get(k.parse::<usize>().ok()?)))
+}
+
+/// The sample pack with the integer at `path` set to 0, unsigned, its
+/// `manifest_hash` and `pack_hash` (and, in a bound receipt
+/// `evidence_graph/i/metadata/receipt`, the link's `artifact_hash`)
+/// recomputed: valid with `allow_unsigned`.
+fn unsigned_pack_with_zero(pack: &str, path: &[&str]) -> Value {
+    let mut v = at(&parse(pack), path, &|_| Value::int(0));
+    if let ["evidence_graph", i, "metadata", "receipt", ..] = path {
+        let h = json::canonical_sha256(value_at(&v, &path[..4]).expect("a bound receipt"));
+        v = at(&v, &["evidence_graph", i, "artifact_hash"], &|_| Value::str(h.clone()));
+    }
+    let Value::Object(mut p) = v else { panic!("a pack object") };
+    let mut sig = Object::new();
+    sig.insert("status", Value::str("unsigned"));
+    p.insert("signature", Value::Object(sig));
+    let mut manifest = p.clone();
+    for k in ["manifest_hash", "signature", "pack_hash"] {
+        manifest.remove(k);
+    }
+    p.insert("manifest_hash", Value::str(json::canonical_sha256(&Value::Object(manifest))));
+    let mut hashed = p.clone();
+    hashed.remove("pack_hash");
+    p.insert("pack_hash", Value::str(json::canonical_sha256(&Value::Object(hashed))));
+    Value::Object(p)
+}
+
+/// An integer `-0` anywhere in an Evidence Pack (issue #32 round 9): Python
+/// reads 0, so `manifest_hash`, `pack_hash` and the signature all hold, while
+/// `JSON.parse` reads -0. The real sample with a 0 respelled `-0`: in the
+/// manifest (an unsigned pack, hashes recomputed for the 0) and in the signed
+/// pack's signature block (as signed; `pack_hash` recomputed for the 0).
+#[test]
+fn a_negative_zero_in_an_evidence_pack_fails() {
+    let Some(s) = samples() else { return };
+    let mut allow = Object::new();
+    allow.insert("allow_unsigned", Value::Bool(true));
+    let allow = Value::Object(allow);
+    let paths: [&[&str]; 3] = [
+        &["envelope", "version"],
+        &["knowledge_snapshot", "0", "metadata", "_score", "scoring_limits", "token_cap"],
+        &["evidence_graph", "0", "metadata", "receipt", "policy", "max_query_variants"],
+    ];
+    for path in paths {
+        let zero = unsigned_pack_with_zero(&s.pack, path);
+        assert!(matches!(value_at(&parse(&s.pack), path), Some(Value::Int(_))), "{path:?}: an integer in the sample");
+        let r = verify("pack", &text_of(&zero), &allow);
+        assert!(
+            r.valid,
+            "{path:?} as 0: {:#?}",
+            r.checks.iter().filter(|c| c.status == Status::Failed).collect::<Vec<_>>()
+        );
+        let minus = with_raw(&zero, path, "-0");
+        assert_fails_at(
+            &format!("{path:?} as -0"),
+            &verify("pack", &minus, &allow),
+            "body_mismatch",
+            &format!("/{}", path.join("/")),
+        );
+    }
+    // The signed sample: a member 0 added to the signature block (which only pack_hash covers).
+    let key = given(&[("trusted_public_key", s.key.as_str())]);
+    let zero = rewrite_signature(&s.pack, &|sig| sig.insert("weight", Value::int(0)));
+    assert!(verify("pack", &zero, &key).valid);
+    let minus = with_raw(&parse(&zero), &["signature", "weight"], "-0");
+    assert_fails_at("signature weight -0", &verify("pack", &minus, &key), "body_mismatch", "/signature/weight");
+}
+
 #[test]
 fn non_finite_numbers_outside_the_receipt_fail_at_their_pointer() {
     let Some(s) = samples() else { return };

@@ -245,11 +245,12 @@ pub(crate) fn pins_and_finiteness(
     }
 }
 
-/// An integer spelled `-0` anywhere in a recall/context wire: Python's
-/// encoder never writes one (it has no integer -0), the receipt's hash and
-/// every comparison read it as 0, a JavaScript client reads -0. A failed
-/// `body_mismatch` at the first one (the parser counted them: none, no scan).
-pub(crate) fn negative_zero_ints(report: &mut ReportBuilder, root: Ref<'_>) {
+/// An integer spelled `-0` anywhere in a wire (recall, context, Evidence
+/// Pack): Python's encoder never writes one (it has no integer -0), the
+/// hashes, the signature and every comparison read it as 0 (`reads`: what,
+/// for the message), a JavaScript client reads -0. A failed `body_mismatch`
+/// at the first one (the parser counted them: none, no scan).
+pub(crate) fn negative_zero_ints(report: &mut ReportBuilder, root: Ref<'_>, reads: &str) {
     if !root.doc_has_negative_zero_int() {
         return;
     }
@@ -282,9 +283,10 @@ pub(crate) fn negative_zero_ints(report: &mut ReportBuilder, root: Ref<'_>) {
         report.fail(
             CheckCode::BodyMismatch,
             &at,
-            "an integer -0: no server writes one (Python's encoder writes 0), the receipt and its hash read it as 0, \
-             and a JavaScript client reads -0"
-                .to_string(),
+            format!(
+                "an integer -0: no server writes one (Python's encoder writes 0), {reads} read it as 0, \
+                 and a JavaScript client reads -0"
+            ),
         );
     }
 }

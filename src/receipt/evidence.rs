@@ -160,6 +160,9 @@ fn verify_pack(wire: &str, options: &Value) -> ReportBuilder {
     }
     let controls = pack.iter().filter(|(k, _)| is_control(k.as_str()));
     non_json_numbers(&mut report, controls.map(|(k, v)| (String::from_utf8_lossy(k.as_bytes()).into_owned(), v)));
+    // An integer -0 anywhere (manifest, signature block): the hashes and the
+    // signature read 0, JSON.parse -0 (as in recall and context bodies).
+    checks::negative_zero_ints(&mut report, root, "the manifest, its hashes and its signature");
 
     // manifest_hash: exact string comparison.
     let manifest_hash = root.get("manifest_hash");

@@ -69,7 +69,7 @@ fn verify_into(
     report.out.receipt_sha256 = Some(sha.clone());
     report.out.schema = receipt.get("schema").and_then(Ref::as_str).map(str::to_string);
     checks::pins_and_finiteness(report, receipt, rptr, body, &sha, &g);
-    checks::negative_zero_ints(report, doc.root());
+    checks::negative_zero_ints(report, doc.root(), "the receipt and its hash");
     if !checks::schema_gate(report, receipt, rptr, schema) {
         return;
     }

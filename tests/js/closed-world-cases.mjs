@@ -147,6 +147,12 @@ export function closedWorldCases(lians) {
     b.memories[0].score_breakdown.ranking_stages[0].lambda = new Raw("-0");
     return b;
   }, "body_mismatch", "/memories/0/score_breakdown");
+  // (An Evidence Pack: the hashes and the signature read 0, a client -0; round 9.)
+  out.push({
+    cls: "negative-zero", name: "pack signature member -0", kind: "pack",
+    text: rewritePackSignature(lians, PACK, (sig) => set(sig, "weight", new Raw("-0"))),
+    options: { trusted_public_key: PACK_KEY }, code: "body_mismatch", pointer: "/signature/weight",
+  });
   return out;
 }
 

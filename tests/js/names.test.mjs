@@ -32,11 +32,11 @@ test("index.d.ts declares exactly the API functions plus init/initSync/isInitial
 test("every wasm export is in API_NAMES or INTERNAL_NAMES (none forgotten, none stale)", () => {
   const glue = read("dist/web/lians_score.js");
   const exported = [...glue.matchAll(/^export function (\w+)/gm)].map((m) => m[1]);
-  // The browser/edge build leaves out the CLI's exports (cargo feature js-cli); build.sh appends the reset hooks.
-  assert.deepEqual(sorted(exported), sorted([...API_NAMES, ...INTERNAL_NAMES.filter((n) => !CLI_NAMES.includes(n)), ...GLUE_HOOK_NAMES]));
-  // The lean browser build (cargo feature lean, dist/web-lean) leaves out exactly LEAN_OMITTED_NAMES (and adds __lians_drop).
+  // The browser/edge build leaves out the CLI's exports (cargo feature js-cli); build.sh appends the reset and swap hooks.
+  assert.deepEqual(sorted(exported), sorted([...API_NAMES, ...INTERNAL_NAMES.filter((n) => !CLI_NAMES.includes(n)), ...GLUE_HOOK_NAMES, ...LEAN_HOOK_NAMES]));
+  // The lean browser build (cargo feature lean, dist/web-lean) leaves out exactly LEAN_OMITTED_NAMES.
   const lean = [...read("dist/web-lean/lians_score_lean.js").matchAll(/^export function (\w+)/gm)].map((m) => m[1]);
-  assert.deepEqual(sorted(lean), sorted([...exported.filter((n) => !LEAN_OMITTED_NAMES.includes(n)), ...LEAN_HOOK_NAMES]));
+  assert.deepEqual(sorted(lean), sorted(exported.filter((n) => !LEAN_OMITTED_NAMES.includes(n))));
   for (const name of LEAN_OMITTED_NAMES) assert.ok(API_NAMES.includes(name), name);
   const node = read("dist/cli/lians_score.js");
   const nodeExported = [...node.matchAll(/^(?:exports\.(\w+) =|export function (\w+))/gm)].map((m) => m[1] ?? m[2]);
@@ -55,10 +55,12 @@ test("every entry exports the API functions and nothing undeclared", async () =>
     "js/node.mjs": await import(path.join(ROOT, "js/node.mjs")),
     "js/web.mjs": await import(path.join(ROOT, "js/web.mjs")),
     "js/inline.mjs": await import(path.join(ROOT, "js/inline.mjs")),
+    // The API of the workerd and edge-light entries (which import .wasm modules Node cannot).
+    "js/edge.mjs": await import(path.join(ROOT, "js/edge.mjs")),
   };
   for (const [file, mod] of Object.entries(entries)) {
     // The consistency ledger (js/ledger.mjs) is ESM only: the Node ESM entry (SQLite) and the web entry (IndexedDB, Durable Object).
-    const ledger = file === "js/node.mjs" || file === "js/web.mjs" ? ["compareLedgers", "createLedger"] : [];
+    const ledger = ["js/node.mjs", "js/web.mjs", "js/edge.mjs"].includes(file) ? ["compareLedgers", "createLedger"] : [];
     assert.deepEqual(sorted(Object.keys(mod).filter((k) => k !== "default")), sorted([...want, ...ledger]), file);
     for (const name of [...API_NAMES, ...JS_NAMES, ...CLASS_NAMES]) assert.equal(typeof mod[name], "function", `${file} ${name}`);
     // One class per realm, whichever entry (ESM or CommonJS) it came from.

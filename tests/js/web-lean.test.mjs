@@ -9,6 +9,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { ROOT, SAMPLES } from "./helpers.mjs";
@@ -129,6 +130,54 @@ test("initSync() and init(bytes or module) tell the builds apart by their export
     console.log(audits(), JSON.stringify(fetched));
   `);
   assert.equal(byUrl, `boolean ["lians_score_bg.wasm"]`);
+});
+
+test("the two builds import the same module and names, so either glue instantiates either .wasm", () => {
+  const imports = (file) => JSON.stringify(WebAssembly.Module.imports(new WebAssembly.Module(readFileSync(file))));
+  assert.equal(imports(LEAN), imports(FULL));
+  assert.ok(JSON.parse(imports(FULL)).every((i) => i.module === "./lians_score_bg.js"));
+});
+
+test("init(URL, bytes or module) instantiates through the glue and asks the instance which build it is (no compile of its own)", () => {
+  // js/core.mjs no longer fetches or compiles a given module itself (round 9): with WebAssembly.compile and
+  // compileStreaming gone, every form still loads, each .wasm is fetched once, and the build is told apart.
+  const out = fresh(`
+    const leanGlue = await import(${JSON.stringify(url("dist/web-lean/lians_score_lean.js"))});
+    const fullGlue = await import(${JSON.stringify(url("dist/web/lians_score.js"))});
+    new Response(""); // (Node loads its fetch implementation, which compiles its own wasm, on first use)
+    WebAssembly.compile = WebAssembly.compileStreaming = () => { throw new Error("compiled outside the glue"); };
+    await web.init(new URL(${JSON.stringify(url("dist/web/lians_score_bg.wasm"))}));
+    console.log(audits(), JSON.stringify(fetched), leanGlue.__lians_memory_bytes(), fullGlue.__lians_memory_bytes() > 0);
+  `);
+  assert.equal(out, `boolean ["lians_score_bg.wasm"] 0 true`);
+  const upgraded = fresh(`
+    new Response(""); // (Node loads its fetch implementation, which compiles its own wasm, on first use)
+    WebAssembly.compile = WebAssembly.compileStreaming = () => { throw new Error("compiled outside the glue"); };
+    await web.init({ module_or_path: fetch(${JSON.stringify(url("dist/web-lean/lians_score_lean_bg.wasm"))}) });
+    console.log(audits().split(" ")[0]);
+    await web.init({ audit: true, module_or_path: full });
+    console.log(audits(), JSON.stringify(fetched));
+  `);
+  assert.equal(upgraded, `not_initialized\nboolean ["lians_score_lean_bg.wasm"]`);
+});
+
+test("the workerd and edge-light entries import the full build's glue only (a hand-written workerd config lists no lean glue)", () => {
+  const seen = new Set();
+  const visit = (file) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    if (!file.endsWith(".mjs") && !file.endsWith(".js")) return;
+    for (const [, spec] of readFileSync(file, "utf8").matchAll(/^(?:import|export)\b[^;]*?\bfrom\s+"(\.[^"]+)"/gms)) {
+      visit(path.resolve(path.dirname(file), spec.replace(/\?module$/, "")));
+    }
+  };
+  for (const entry of ["js/workerd.mjs", "js/edge-light.mjs"]) {
+    seen.clear();
+    visit(path.join(ROOT, entry));
+    const files = [...seen].map((f) => path.relative(ROOT, f));
+    assert.ok(files.includes("dist/web/lians_score.js"), `${entry}: ${files}`);
+    assert.deepEqual(files.filter((f) => f.includes("web-lean") || f === "js/web.mjs"), [], entry);
+  }
 });
 
 test("init({ audit }) checks its option and refuses the lean wasm for the audit", () => {

@@ -21,7 +21,7 @@ echo "packed $tarball ($(du -k "$tmp/$tarball" | cut -f1) KB)"
 tar -tzf "$tmp/$tarball" | sed 's|^package/||' | sort > "$tmp/files.txt"
 for must in package.json README.md LICENSE CHANGELOG.md js/cli.mjs js/index.d.ts js/index.d.mts js/index.d.cts \
             js/names.mjs js/core.mjs js/constants.mjs js/errors.mjs js/errors.cjs js/fetch.mjs js/fetch.cjs js/limits.mjs js/limits.cjs js/node.cjs js/node.mjs js/web.mjs js/inline.mjs \
-            js/workerd.mjs js/deno.mjs js/edge-light.mjs js/bundler.mjs inline/package.json \
+            js/workerd.mjs js/edge.mjs js/deno.mjs js/edge-light.mjs js/bundler.mjs inline/package.json \
             js/verify.mjs js/verify-workerd.mjs js/verify-edge-light.mjs js/verify-deno.mjs js/verify.d.ts js/verify.d.mts js/verify.d.cts \
             dist/verify/lians_score_verify.js dist/verify/lians_score_verify_bg.wasm dist/cli/lians_score.js dist/cli/lians_score_bg.wasm \
             dist/node/lians_score.js dist/node/lians_score_bg.wasm.cjs dist/web/lians_score.js \

@@ -12,7 +12,7 @@ const worker :Workerd.Worker = (
   modules = [
     (name = "worker.mjs", esModule = embed "worker.mjs"),
     (name = "js/workerd.mjs", esModule = embed "../../../js/workerd.mjs"),
-    (name = "js/web.mjs", esModule = embed "../../../js/web.mjs"),
+    (name = "js/edge.mjs", esModule = embed "../../../js/edge.mjs"),
     (name = "js/core.mjs", esModule = embed "../../../js/core.mjs"),
     (name = "js/errors.mjs", esModule = embed "../../../js/errors.mjs"),
     (name = "js/fetch.mjs", esModule = embed "../../../js/fetch.mjs"),
@@ -22,7 +22,6 @@ const worker :Workerd.Worker = (
     (name = "js/limits.mjs", esModule = embed "../../../js/limits.mjs"),
     (name = "js/constants.mjs", esModule = embed "../../../js/constants.mjs"),
     (name = "dist/web/lians_score.js", esModule = embed "../../../dist/web/lians_score.js"),
-    (name = "dist/web-lean/lians_score_lean.js", esModule = embed "../../../dist/web-lean/lians_score_lean.js"),
     (name = "dist/web/lians_score_bg.wasm", wasm = embed "../../../dist/web/lians_score_bg.wasm"),
   ],
   compatibilityDate = "2026-01-01",

@@ -267,6 +267,7 @@ entry("workerd", async () => {
   cpSync(wasmFile, path.join(dir, "lians_score_bg.wasm"));
   const bundled = readFileSync(path.join(dir, "worker.js"), "utf8");
   check(bundled.includes('"../dist/web/lians_score_bg.wasm"'), "workerd bundle: expected the .wasm import to stay external");
+  check(!bundled.includes("lians_score_lean"), "workerd bundle: the lean browser glue is bundled (the workerd entry needs the full build only)");
   const port = await freePort();
   const proc = start(path.join(ROOT, "node_modules/.bin/workerd"), ["serve", path.join(dir, "config.capnp"), "--socket-addr", `http=127.0.0.1:${port}`]);
   try {
