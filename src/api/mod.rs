@@ -24,9 +24,17 @@ use limits::Caps;
 /// `base_relevance`, `safety_status`, `risk_tags`, `verified_trust_level`,
 /// `query_tokens`, `purpose`). Returns the breakdown object (spec `scoring-admission.md` §5).
 pub fn score_memory(input: &Value) -> Result<Value> {
+    Ok(score_memory_scored(input)?.to_json())
+}
+
+/// [`score_memory`] before its result is built: the scorer's
+/// [`Scored`](crate::scoring::Scored), whose `to_json` is the breakdown
+/// object and `write_json` the same object as JSON text (a binding prints it
+/// without building the [`Value`]).
+pub fn score_memory_scored(input: &Value) -> Result<crate::scoring::Scored> {
     limits::check_api_input(input)?;
     let input = ScoreInput::from_json(input)?;
-    Ok(crate::scoring::score_memory(&input).to_json())
+    Ok(crate::scoring::score_memory(&input))
 }
 
 /// The input caps of the batch entry points: each candidate and `shared` as

@@ -210,6 +210,125 @@ impl Wire<'_> {
     }
 }
 
+impl Wire<'_> {
+    /// The compact JSON text of [`Wire::print`]'s object (what
+    /// [`json::to_json_string`](crate::json::to_json_string) prints for it, byte for byte),
+    /// appended to `out` without building the [`Value`]: no key, string or
+    /// container is allocated (the `scoreMemory` export parses this text
+    /// into the JS object; issue #32). Keys are the contract's names, plain
+    /// ASCII that JSON writes as they are.
+    #[inline(never)]
+    pub fn write_json<'w>(self, weights: impl ExactSizeIterator<Item = (&'w str, f64)>, out: &mut Vec<u8>) {
+        use crate::json::write::write_float;
+        // One buffer for every float's `repr` (json's `write_float` makes one a float).
+        let mut repr = String::new();
+        let mut float = |out: &mut Vec<u8>, x: f64| {
+            if x.is_finite() {
+                repr.clear();
+                crate::py::float::write_repr(x, &mut repr);
+                put(out, repr.as_bytes());
+            } else {
+                write_float(x, out);
+            }
+        };
+        let mut sep = b'{';
+        for (name, value) in COMPONENTS.iter().zip(self.components) {
+            key(out, sep, name);
+            sep = b',';
+            float(out, value);
+        }
+        key(out, b',', "final_score");
+        float(out, self.final_score);
+        for (name, b) in [
+            ("eligible", self.eligible),
+            ("safety_eligible", self.safety_eligible),
+            ("temporal_eligible", self.temporal_eligible),
+        ] {
+            key(out, b',', name);
+            put(out, if b { b"true" } else { b"false" });
+        }
+        key(out, b',', "purpose");
+        match self.purpose {
+            // (Any JSON value: the one printer.)
+            Purpose::Value(v) => put(out, crate::json::to_json_string(v).as_bytes()),
+            Purpose::Str(s) => string(out, s.as_bytes()),
+        }
+        for (name, text) in
+            [("scoring_policy_version", self.scoring_policy_version), ("reference_time", self.reference_time)]
+        {
+            key(out, b',', name);
+            string(out, text.as_bytes());
+        }
+        key(out, b',', "scoring_limits");
+        let l = self.scoring_limits;
+        let mut sep = b'{';
+        for (name, n) in [
+            ("text_sample_chars", l.text_sample_chars),
+            ("token_cap", l.token_cap),
+            ("metadata_chars", l.metadata_chars),
+            ("metadata_items", l.metadata_items),
+            ("metadata_depth", l.metadata_depth),
+            ("metadata_value_chars", l.metadata_value_chars),
+        ] {
+            key(out, sep, name);
+            sep = b',';
+            digits(out, n);
+        }
+        put(out, b"}");
+        key(out, b',', "weights");
+        let mut sep = b'{';
+        for (name, w) in weights {
+            key(out, sep, name);
+            sep = b',';
+            float(out, w);
+        }
+        put(out, if sep == b'{' { b"{}" } else { b"}" });
+        key(out, b',', "reasons");
+        let mut sep = b'[';
+        for r in self.reasons {
+            put(out, &[sep]);
+            sep = b',';
+            string(out, r.as_bytes());
+        }
+        put(out, if sep == b'[' { b"[]}" } else { b"]}" });
+    }
+}
+
+/// `sep` (`{` or `,`) and a member's key (a contract name: plain ASCII, written as it is).
+#[inline(never)]
+fn key(out: &mut Vec<u8>, sep: u8, name: &str) {
+    put(out, &[sep, b'"']);
+    put(out, name.as_bytes());
+    put(out, b"\":");
+}
+
+/// `out.extend_from_slice` in one place (not inlined at each of the printer's writes: code size).
+#[inline(never)]
+fn put(out: &mut Vec<u8>, bytes: &[u8]) {
+    out.extend_from_slice(bytes);
+}
+
+/// A JSON string (json's `write_bytes`, compact: raw UTF-8, only `"`, `\` and controls escaped).
+#[inline(never)]
+fn string(out: &mut Vec<u8>, s: &[u8]) {
+    crate::json::write::write_bytes(s, false, out)
+}
+
+/// An integer's digits, as [`Value::int`] prints them.
+#[inline(never)]
+fn digits(out: &mut Vec<u8>, mut n: u64) {
+    let (mut buf, mut at) = ([0u8; 20], 20);
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    put(out, &buf[at..]);
+}
+
 impl From<Scored> for ScoreBreakdown {
     fn from(b: Scored) -> ScoreBreakdown {
         let eligible = b.eligible();

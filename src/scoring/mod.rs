@@ -85,6 +85,19 @@ impl Scored {
     /// as given: any JSON value, lone surrogates included).
     pub fn to_json(&self) -> Value {
         let reasons: [&str; N_COMPONENTS] = std::array::from_fn(|i| &*self.reasons[i]);
+        self.wire(&reasons).print(self.weights().iter().map(|(n, w)| (*n, *w)))
+    }
+
+    /// [`Scored::to_json`]'s object as compact JSON text, appended to `out`:
+    /// byte for byte what [`crate::json::to_json_string`] prints for it,
+    /// without building the [`Value`] (the `scoreMemory` export; issue #32).
+    pub fn write_json(&self, out: &mut Vec<u8>) {
+        let reasons: [&str; N_COMPONENTS] = std::array::from_fn(|i| &*self.reasons[i]);
+        self.wire(&reasons).write_json(self.weights().iter().map(|(n, w)| (*n, *w)), out)
+    }
+
+    /// The borrowed fields both printers read.
+    fn wire<'a>(&'a self, reasons: &'a [&'a str]) -> breakdown::Wire<'a> {
         breakdown::Wire {
             components: self.components.map(round6),
             final_score: self.final_score,
@@ -95,9 +108,8 @@ impl Scored {
             scoring_policy_version: SCORING_POLICY_VERSION,
             reference_time: &self.reference_time,
             scoring_limits: &ScoringLimits::CURRENT,
-            reasons: &reasons,
+            reasons,
         }
-        .print(self.weights().iter().map(|(n, w)| (*n, *w)))
     }
 }
 

@@ -411,6 +411,28 @@ pub fn output(result: Result<Value, Error>) -> JsResult {
     Ok(to_js(&result?))
 }
 
+/// A `scoreMemory` result: the breakdown's JSON text, printed without
+/// building its [`Value`] ([`Scored::write_json`](lians_score::scoring::Scored::write_json),
+/// the same text [`to_js`] would parse), through one `JSON.parse`, when every
+/// number of it is [`json_exact`] (the weights and limits always are; the
+/// components and the final score when finite; the echoed purpose when
+/// [`json_exact`]); otherwise [`to_js`] of the object.
+#[cfg(not(feature = "verify-only"))]
+pub fn scored_to_js(scored: &lians_score::scoring::Scored) -> JsValue {
+    let finite = scored.components.iter().all(|x| x.is_finite()) && scored.final_score.is_finite();
+    if finite && json_exact(&scored.purpose) {
+        let mut out = Vec::with_capacity(2048);
+        scored.write_json(&mut out);
+        // (core's check: the SIMD128 one would be a second copy of it in the wasm, +0.4 KB gzip.)
+        if let Ok(text) = String::from_utf8(out) {
+            if let Ok(js) = js_sys::JSON::parse(&text) {
+                return js;
+            }
+        }
+    }
+    to_js(&scored.to_json())
+}
+
 /// True when every number in `v` reads back from its JSON text through
 /// `JSON.parse` as [`to_js_values`] converts it (see [`to_js`]).
 pub fn json_exact(v: &Value) -> bool {

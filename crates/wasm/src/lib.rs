@@ -78,7 +78,8 @@ use {interop::to_js, lians_score::scoring::batch, lians_score::Error};
 #[cfg(not(feature = "verify-only"))]
 #[wasm_bindgen(js_name = scoreMemory, skip_typescript)]
 pub fn score_memory(input: JsValue) -> JsResult {
-    output(api::score_memory(&input_value(&input)?))
+    // The breakdown printed straight to JSON text (no `Value`), one JSON.parse.
+    Ok(interop::scored_to_js(&api::score_memory_scored(&input_value(&input)?)?))
 }
 
 /// Batch `score_memory` ([`lians_score::scoring::batch`]): `shared` (object, JSON text or
