@@ -582,6 +582,14 @@ impl<'a> Doc<'a> {
         fits.then(|| word(kind, s.len() as u32, offset as u32))
     }
 
+    /// A float whose lexeme is its `repr`: the lexeme only (inline when short).
+    fn repr_float(&mut self, l: &'a str) -> u32 {
+        match self.inline(inline::REPR, l) {
+            Some(w) => w,
+            None => self.push(Node::Repr(l)),
+        }
+    }
+
     fn intern(&mut self, t: Token<'a>) -> Str<'a> {
         match t {
             Token::Wire(s) => Str::Wire(s),
@@ -637,16 +645,22 @@ impl<'a> Sink<'a> for Doc<'a> {
                 0,
             );
         };
-        let repr = super::write::is_repr_lexeme(l);
-        if let Some(w) = self.inline(if repr { inline::REPR } else { inline::FLOAT }, l) {
+        if super::write::is_repr_lexeme(l) {
+            return self.repr_float(l);
+        }
+        if let Some(w) = self.inline(inline::FLOAT, l) {
             return w;
         }
-        if repr {
-            self.push(Node::Repr(l))
-        } else {
-            let b = f.to_bits();
-            self.push(Node::Float([b as u32, (b >> 32) as u32]))
+        let b = f.to_bits();
+        self.push(Node::Float([b as u32, (b >> 32) as u32]))
+    }
+    fn float_token(&mut self, l: &'a str) -> u32 {
+        // A lexeme that is its own `repr` (finite) is all the document
+        // keeps: it is read only if the value is asked for.
+        if super::write::is_repr_lexeme(l) {
+            return self.repr_float(l);
         }
+        self.float(super::parse::read_float(l), Some(l))
     }
     fn string(&mut self, s: Token<'a>) -> u32 {
         if let Token::Wire(w) = s {
@@ -958,15 +972,31 @@ impl<'d> Members<'d> {
     /// The `i`th member.
     #[inline]
     pub fn at(self, i: usize) -> (Text<'d>, Ref<'d>) {
-        let doc = self.doc;
-        let (k, id) = match self.members.get(i) {
+        let (k, id) = self.words(i);
+        (self.doc.key_text(k), Ref { doc: self.doc, id })
+    }
+    /// The `i`th member's (key word, value word).
+    #[inline]
+    fn words(self, i: usize) -> (u32, u32) {
+        match self.members.get(i) {
             Some(&m) => m,
             None if i < self.len as usize => {
-                doc.members.get(self.start as usize + i).copied().unwrap_or((INLINE, NULL_WORD))
+                self.doc.members.get(self.start as usize + i).copied().unwrap_or((INLINE, NULL_WORD))
             }
             None => (INLINE, NULL_WORD),
-        };
-        (doc.key_text(k), Ref { doc, id })
+        }
+    }
+    /// The `i`th member's key as WTF-8 bytes (the printer's view: no
+    /// [`Text`], so no UTF-8 boundary checks on the input slice).
+    #[inline]
+    pub(crate) fn key_bytes_at(self, i: usize) -> &'d [u8] {
+        let doc = self.doc;
+        key_bytes(doc.src, &doc.keys, &doc.text, &doc.wtf8, self.words(i).0)
+    }
+    /// The `i`th member's value.
+    #[inline]
+    pub(crate) fn value_at(self, i: usize) -> Ref<'d> {
+        Ref { doc: self.doc, id: self.words(i).1 }
     }
     /// The members in order.
     pub fn iter(self) -> impl DoubleEndedIterator<Item = (Text<'d>, Ref<'d>)> + ExactSizeIterator {
@@ -1268,6 +1298,10 @@ mod tests {
             r#"[[0],[[0]],[0,0],["a"],{"a":0},[{"a":[{"b":[1]}]}],{"a":{"b":{}}}]"#,
             // Decoded strings and keys at and past the longest kept as a word.
             r#"{"\n":"\n","\u00e9\t":["a\"b","0123456789abcd\n","0123456789abcde\n"],"\n":1,"\ud800":"\udc00"}"#,
+            // Floats kept as their lexeme without being read at parse time
+            // (repr spellings, inline and not) beside ones read at once.
+            "[0.1,-0.1,0.0001,0.00001,0.123456789012345,0.1234567890123456,1234567.5,-999999999999999.9,1e16,10.0,10.50,0.0,-0.0]",
+            "[0.1,1e400]",
             edges[0].as_str(),
             edges[1].as_str(),
             edges[2].as_str(),
@@ -1289,6 +1323,12 @@ mod tests {
         }
         let deep = "[".repeat(513) + &"]".repeat(513);
         assert!(parse_doc(&deep).is_err());
+        // Non-finite floats are counted whether read at parse time or not.
+        for (t, non_finite) in
+            [("[0.1,1.5,123456789.25]", false), ("[0.1,1e400]", true), ("[-1E999]", true), ("[NaN]", true)]
+        {
+            assert_eq!(parse_doc(t).unwrap().root().doc_has_non_finite(), non_finite, "{t}");
+        }
     }
 
     /// A dropped document's arrays serve the next parse (same allocation).

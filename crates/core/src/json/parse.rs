@@ -204,6 +204,11 @@ pub(crate) trait Sink<'a> {
     fn int(&mut self, digits: &'a str) -> Self::Value;
     /// A float; `lexeme` is its number token (None for `NaN`/`Infinity`).
     fn float(&mut self, f: f64, lexeme: Option<&'a str>) -> Self::Value;
+    /// A float number token (with `.` or an exponent), not yet read: a sink
+    /// that keeps only the lexeme of most floats need not read them.
+    fn float_token(&mut self, lexeme: &'a str) -> Self::Value {
+        self.float(read_float(lexeme), Some(lexeme))
+    }
     fn string(&mut self, s: Token<'a>) -> Self::Value;
     fn empty_array(&mut self) -> Self::Value;
     fn empty_object(&mut self) -> Self::Value;
@@ -392,7 +397,15 @@ impl ObjectBuilder {
 /// A number token.
 enum Number<'a> {
     Int(&'a str),
-    Float(f64, &'a str),
+    /// With `.` or an exponent; read by the sink ([`Sink::float_token`]).
+    Float(&'a str),
+}
+
+/// The value of a float number token as CPython's `float(str)` reads it
+/// (correctly rounded, overflowing to infinity). A token of the JSON number
+/// grammar always reads (`NaN` is unreachable).
+pub(super) fn read_float(token: &str) -> f64 {
+    crate::py::float::parse_f64(token).unwrap_or(f64::NAN)
 }
 
 struct Parser<'a> {
@@ -508,7 +521,7 @@ impl<'a> Parser<'a> {
                 Some(b'-') if self.b[start..].starts_with(b"-Infinity") => self.non_finite(sink, f64::NEG_INFINITY, 9),
                 Some(b'-') | Some(b'0'..=b'9') => match self.number()? {
                     Number::Int(digits) => sink.int(digits),
-                    Number::Float(f, lexeme) => sink.float(f, Some(lexeme)),
+                    Number::Float(lexeme) => sink.float_token(lexeme),
                 },
                 _ => return Err(self.err("Expecting value", start)),
             };
@@ -650,12 +663,7 @@ impl<'a> Parser<'a> {
         self.pos = i;
         let token = &self.text[start..i];
         if is_float {
-            // py::float::parse_f64 is correctly rounded and overflows to infinity,
-            // like CPython's float(str).
-            match crate::py::float::parse_f64(token) {
-                Some(f) => Ok(Number::Float(f, token)),
-                None => Err(self.err("Invalid number", start)),
-            }
+            Ok(Number::Float(token))
         } else {
             debug_assert_eq!(int_end, i);
             let digits = token.strip_prefix('-').unwrap_or(token);

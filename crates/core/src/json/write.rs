@@ -217,11 +217,22 @@ impl<'a> Kids<'a> {
                 (k, Walk::Value(c))
             }
             Kids::Items(items) => (b"", items.get(i).map_or(Walk::Value(&NULL), Walk::Doc)),
-            Kids::Members(m) if i < m.len() => {
-                let (k, v) = m.at(i);
-                (k.as_bytes(), Walk::Doc(v))
-            }
+            Kids::Members(m) if i < m.len() => (m.key_bytes_at(i), Walk::Doc(m.value_at(i))),
             Kids::Members(_) => (b"", Walk::Value(&NULL)),
+        }
+    }
+    /// The key of child `i` (`b""` for an array's).
+    fn key(self, i: usize) -> &'a [u8] {
+        match self {
+            Kids::Members(m) if i < m.len() => m.key_bytes_at(i),
+            _ => self.child(i).0,
+        }
+    }
+    /// The value of child `i`.
+    fn value(self, i: usize) -> Walk<'a> {
+        match self {
+            Kids::Members(m) if i < m.len() => Walk::Doc(m.value_at(i)),
+            _ => self.child(i).1,
         }
     }
 }
@@ -300,14 +311,14 @@ fn print<'a>(value: Walk<'a>, options: Options, out: &mut Vec<u8>, mut sink: Flu
                         wide.reserve(len);
                         wide.extend(0..len as u32);
                         if options.sort_keys {
-                            sort_wide(&mut wide[at..], &|i| v.child(i as usize).0);
+                            sort_wide(&mut wide[at..], &|i| v.key(i as usize));
                         }
                         frames.push(Frame { v, next: 0, len, order: Some(at), wide: true });
                     } else {
                         let at = order.len();
                         order.reserve(len);
                         for i in 0..len {
-                            order.push((v.child(i).0, i as u32));
+                            order.push((v.key(i), i as u32));
                         }
                         if options.sort_keys {
                             sort_keys(&mut order[at..]);
@@ -346,13 +357,18 @@ fn print<'a>(value: Walk<'a>, options: Options, out: &mut Vec<u8>, mut sink: Flu
         f.next += 1;
         match f.order {
             Some(at) => {
-                let c = if f.wide { wide[at + i] } else { order[at + i].1 };
-                let (k, child) = f.v.child(c as usize);
+                let (k, c) = if f.wide {
+                    let c = wide[at + i] as usize;
+                    (f.v.key(c), c)
+                } else {
+                    let (k, c) = order[at + i];
+                    (k, c as usize)
+                };
                 write_bytes(k, options.ensure_ascii, out);
                 out.push(b':');
-                next = Some(child);
+                next = Some(f.v.value(c));
             }
-            None => next = Some(f.v.child(i).1),
+            None => next = Some(f.v.value(i)),
         }
     }
 }
