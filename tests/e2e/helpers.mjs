@@ -112,9 +112,6 @@ export async function openDashboard(browser, server, recorders, opts = {}, hash 
 
 /** Set `text` as the queue file and wait for the re-scoring to end. */
 export async function loadQueueFile(page, text, name = 'queue.json') {
-  // The page reads the file asynchronously before its re-scoring starts, so the previous queue's
-  // 'done' would end the wait at once: clear it first (only the new queue's scoring sets it again).
-  await page.evaluate(() => { const w = document.getElementById('progress-wrap'); if (w) w.dataset.state = 'loading-file'; });
   await page.setInputFiles('#queue-file', { name, mimeType: 'application/json', buffer: Buffer.from(text) });
   return waitForScoring(page);
 }
