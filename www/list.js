@@ -107,6 +107,12 @@ function foundKey(content) {
 }
 function ensureFound() {
   if (foundOf.rows === state.rows) return foundOf;
+  // riskSpans needs the package on this thread (the workers load their own): until it is loaded nothing is
+  // found, so nothing is kept; the list is grouped again once it is.
+  if (!lians.isLoaded()) {
+    lians.load().then((ok) => { if (ok && GROUPED[f.sort.value]) { ensureFound(); renderList(true); } });
+    return foundOf;
+  }
   const sizes = new Map();
   for (const r of state.rows) {
     r.found = foundKey(r.obj.content);

@@ -440,6 +440,9 @@ describe('5. like items', { skip: noPkg }, () => {
     const texts = base.map((t, i) => (i % 3 === 0 ? withContent(t, `${card} (${i})`) : withContent(t, `Plain note ${i} about the warehouse lease`)));
     await loadQueueFile(page, queueText(texts));
     await page.selectOption('#f-sort', 'found');
+    // Grouping needs the package on the page's own thread, which may still be loading (a cold start): the
+    // list is grouped once it is, so wait for the first row's "same text" badge.
+    await page.waitForSelector('#queue-list [role="option"]:first-child [data-like]', { timeout: 60000 });
     const ids = await rowsIds(page);
     const like = texts.filter((_, i) => i % 3 === 0).map((t) => JSON.parse(t).id);
     assert.deepEqual(new Set(ids.slice(0, 4)), new Set(like), 'the four items with the same card number come first');
