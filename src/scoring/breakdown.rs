@@ -92,6 +92,18 @@ impl ScoringLimits {
         metadata_depth: metadata::METADATA_DEPTH as u64,
         metadata_value_chars: metadata::METADATA_VALUE_CHARS as u64,
     };
+
+    /// `(wire name, value)` in the order the reference prints them (both printers read this).
+    fn members(&self) -> [(&'static str, u64); 6] {
+        [
+            ("text_sample_chars", self.text_sample_chars),
+            ("token_cap", self.token_cap),
+            ("metadata_chars", self.metadata_chars),
+            ("metadata_items", self.metadata_items),
+            ("metadata_depth", self.metadata_depth),
+            ("metadata_value_chars", self.metadata_value_chars),
+        ]
+    }
 }
 
 /// A weight table: `(component name, weight)` in the reference's order
@@ -186,16 +198,8 @@ impl Wire<'_> {
         );
         o.push_unique("scoring_policy_version", Value::str(self.scoring_policy_version));
         o.push_unique("reference_time", Value::str(self.reference_time));
-        let l = self.scoring_limits;
         let mut limits = Object::with_capacity(6);
-        for (name, n) in [
-            ("text_sample_chars", l.text_sample_chars),
-            ("token_cap", l.token_cap),
-            ("metadata_chars", l.metadata_chars),
-            ("metadata_items", l.metadata_items),
-            ("metadata_depth", l.metadata_depth),
-            ("metadata_value_chars", l.metadata_value_chars),
-        ] {
+        for (name, n) in self.scoring_limits.members() {
             limits.push_unique(name, Value::int(n as i64));
         }
         o.push_unique("scoring_limits", Value::Object(limits));
@@ -260,16 +264,8 @@ impl Wire<'_> {
             string(out, text.as_bytes());
         }
         key(out, b',', "scoring_limits");
-        let l = self.scoring_limits;
         let mut sep = b'{';
-        for (name, n) in [
-            ("text_sample_chars", l.text_sample_chars),
-            ("token_cap", l.token_cap),
-            ("metadata_chars", l.metadata_chars),
-            ("metadata_items", l.metadata_items),
-            ("metadata_depth", l.metadata_depth),
-            ("metadata_value_chars", l.metadata_value_chars),
-        ] {
+        for (name, n) in self.scoring_limits.members() {
             key(out, sep, name);
             sep = b',';
             digits(out, n);
