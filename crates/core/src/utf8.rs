@@ -376,7 +376,6 @@ mod blocks {
     struct State<L> {
         error: L,
         prev: L,
-        incomplete: L,
         replacement: bool,
     }
 
@@ -395,9 +394,19 @@ mod blocks {
             ef: L::splat(0xEF),
             zero: L::splat(0),
         });
-        let mut s = State { error: c.zero, prev: c.zero, incomplete: c.zero, replacement: false };
-        let mut chunks = b.chunks_exact(16);
+        let mut s = State { error: c.zero, prev: c.zero, replacement: false };
+        // Two blocks a step (one loop test for both), then one.
+        let mut pairs = b.chunks_exact(32);
         let mut at = 0;
+        for pair in &mut pairs {
+            let (lo, hi) = pair.split_at(16);
+            let lo: &[u8; 16] = lo.try_into().unwrap_or(&[0; 16]);
+            let hi: &[u8; 16] = hi.try_into().unwrap_or(&[0; 16]);
+            step::<L, FFFD>(&c, &mut s, L::load(lo), b, at);
+            step::<L, FFFD>(&c, &mut s, L::load(hi), b, at + 16);
+            at += 32;
+        }
+        let mut chunks = pairs.remainder().chunks_exact(16);
         for chunk in &mut chunks {
             let block: &[u8; 16] = chunk.try_into().unwrap_or(&[0; 16]);
             step::<L, FFFD>(&c, &mut s, L::load(block), b, at);
@@ -410,15 +419,15 @@ mod blocks {
             block[..rest.len()].copy_from_slice(rest);
             step::<L, FFFD>(&c, &mut s, L::load(&block), b, at);
         }
-        (!s.error.or(s.incomplete).any()).then_some(s.replacement)
+        // A sequence cut by the end of a last full block.
+        (!s.error.or(s.prev.sub_sat(c.incomplete)).any()).then_some(s.replacement)
     }
 
     #[inline(always)]
     fn step<L: Lanes, const FFFD: bool>(c: &Consts<L>, s: &mut State<L>, v: L, b: &[u8], at: usize) {
         if v.high_mask() == 0 {
             // ASCII: only a sequence cut at the end of the last block is an error.
-            s.error = s.error.or(s.incomplete);
-            s.incomplete = c.zero;
+            s.error = s.error.or(s.prev.sub_sat(c.incomplete));
         } else {
             let prev1 = v.prev::<1>(s.prev);
             let special = L::lookup(c.byte_1_high, prev1.high_nibble(c.low))
@@ -429,7 +438,6 @@ mod blocks {
             let fourth = v.prev::<3>(s.prev).sub_sat(c.fourth);
             let must23 = third.or(fourth).and(c.high);
             s.error = s.error.or(must23.xor(special));
-            s.incomplete = v.sub_sat(c.incomplete);
             // U+FFFD: each EF of the block, checked in the text.
             let mut hits = if FFFD { v.eq_mask(c.ef) } else { 0 };
             while hits != 0 {
