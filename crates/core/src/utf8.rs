@@ -1,9 +1,10 @@
 //! UTF-8 text from JavaScript, read once: validating bytes and finding
 //! U+FFFD in one pass (issue #32).
 //!
-//! - [`check`]: is this UTF-8, and does it hold U+FFFD? The bytes entries of
-//!   the wasm binding (`Uint8Array`/`ArrayBuffer` bodies, candidates) read
-//!   their input with [`string_from_utf8`], which is this one pass instead of
+//! - [`check`]: is this UTF-8, and does it hold U+FFFD? [`validate`]: the
+//!   same pass without the U+FFFD search. The bytes entries of the wasm
+//!   binding (`Uint8Array`/`ArrayBuffer` bodies, candidates) read their input
+//!   with [`string_from_utf8`] (that is [`validate`]) instead of
 //!   `String::from_utf8` (about six wasm instructions a byte on the batch's
 //!   mixed-script text, more than scoring one of its candidates' content).
 //! - [`has_replacement_char`]: only U+FFFD, for text already known to be
