@@ -307,8 +307,10 @@ test("bytes entries validate UTF-8 exactly as TextDecoder (fatal) does, in every
   const edges = [0x00, 0x41, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbd, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xe1, 0xed, 0xee, 0xef, 0xf0, 0xf1, 0xf4, 0xf5, 0xff];
   for (const pad of [4, 9, 10]) {
     for (let a = 0x80; a < 0x100; a++) for (let b = 0; b < 0x100; b += 1) if (b >= 0x80 || b % 37 === 0) check([a, b], pad);
-    for (const a of edges) for (const b of edges) for (const c of edges) check([a, b, c], pad);
   }
+  // A lead byte at every lane of a block (6 + pad bytes before it), the sequence inside one block or across two.
+  for (let pad = 0; pad < 16; pad++) for (const a of edges) if (a >= 0xc0) for (const b of edges) for (const c of edges) check([a, b, c], pad);
+  for (const pad of [4, 9, 10]) for (const a of edges) if (a < 0xc0) for (const b of edges) for (const c of edges) check([a, b, c], pad);
   for (const a of [0xf0, 0xf1, 0xf4, 0xf5]) for (const b of edges) for (const c of edges) for (const d of edges) check([a, b, c, d], 9);
   let seed = 7;
   const next = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff);

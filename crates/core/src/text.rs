@@ -105,10 +105,34 @@ fn char_starts(w: u64) -> u32 {
     8 - (continuation_lanes(w).wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32
 }
 
-/// How many bytes of `block` (`BLOCK` bytes) start a char: the eight words'
-/// continuation lanes are added (at most 8 per byte lane) and summed once.
+/// How many bytes of `block` (`BLOCK` bytes) start a char: in wasm with
+/// SIMD128, sixteen lanes at a time (a signed compare with `0xBF`: the
+/// continuation bytes are -128..=-65; the bitmask's ones counted);
+/// elsewhere the eight words' continuation lanes are added (at most 8 per
+/// byte lane) and summed once.
 #[inline(always)]
 fn block_starts(block: &[u8]) -> usize {
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    {
+        use core::arch::wasm32::*;
+        let last_continuation = i8x16_splat(-65);
+        let mut n = 0u32;
+        for chunk in block.chunks_exact(16) {
+            // SAFETY: sixteen readable bytes; v128_load reads unaligned.
+            let v = unsafe { v128_load(chunk.as_ptr().cast::<v128>()) };
+            n += i8x16_bitmask(i8x16_gt(v, last_continuation)).count_ones();
+        }
+        #[allow(clippy::needless_return)]
+        return n as usize;
+    }
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    block_starts_words(block)
+}
+
+/// [`block_starts`] with eight-byte words (natively, and its test model).
+#[inline(always)]
+#[cfg_attr(all(target_arch = "wasm32", target_feature = "simd128"), allow(dead_code))]
+fn block_starts_words(block: &[u8]) -> usize {
     let mut lanes = 0u64;
     for chunk in block.chunks_exact(8) {
         lanes += continuation_lanes(u64::from_le_bytes(<[u8; 8]>::try_from(chunk).unwrap_or([0; 8])));

@@ -1,9 +1,10 @@
 //! UTF-8 text from JavaScript, read once: validating bytes and finding
 //! U+FFFD in one pass (issue #32).
 //!
-//! - [`check`]: is this UTF-8, and does it hold U+FFFD? The bytes entries of
-//!   the wasm binding (`Uint8Array`/`ArrayBuffer` bodies, candidates) read
-//!   their input with [`string_from_utf8`], which is this one pass instead of
+//! - [`check`]: is this UTF-8, and does it hold U+FFFD? [`validate`]: the
+//!   same pass without the U+FFFD search. The bytes entries of the wasm
+//!   binding (`Uint8Array`/`ArrayBuffer` bodies, candidates) read their input
+//!   with [`string_from_utf8`] (that is [`validate`]) instead of
 //!   `String::from_utf8` (about six wasm instructions a byte on the batch's
 //!   mixed-script text, more than scoring one of its candidates' content).
 //! - [`has_replacement_char`]: only U+FFFD, for text already known to be
@@ -33,7 +34,7 @@ pub struct Invalid {
 pub fn check(b: &[u8]) -> Result<bool, Invalid> {
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     {
-        match blocks::check::<wasm::Lanes>(b) {
+        match blocks::check::<wasm::Lanes, true>(b) {
             Some(replacement) => Ok(replacement),
             None => Err(first_invalid(b)),
         }
@@ -50,10 +51,29 @@ pub fn check(b: &[u8]) -> Result<bool, Invalid> {
 /// `String::from_utf8` through [`check`]'s one pass: the bytes, moved (not
 /// copied) into a `String`, or where they stop being UTF-8.
 pub fn string_from_utf8(bytes: Vec<u8>) -> Result<String, Invalid> {
-    check(&bytes)?;
+    validate(&bytes)?;
     // SAFETY: `check` returned Ok, so `bytes` is valid UTF-8 (tested against
     // `std::str::from_utf8` below: every sequence of up to four bytes, and random text).
     Ok(unsafe { String::from_utf8_unchecked(bytes) })
+}
+
+/// Is `b` UTF-8? [`check`] without the U+FFFD search (the bytes entries do
+/// not need it: about a fifth of the work of a non-ASCII block).
+pub fn validate(b: &[u8]) -> Result<(), Invalid> {
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    {
+        match blocks::check::<wasm::Lanes, false>(b) {
+            Some(_) => Ok(()),
+            None => Err(first_invalid(b)),
+        }
+    }
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    {
+        match std::str::from_utf8(b) {
+            Ok(_) => Ok(()),
+            Err(e) => Err(Invalid { valid_up_to: e.valid_up_to() }),
+        }
+    }
 }
 
 /// Where `b` stops being UTF-8 (the slow path after a failed [`check`]).
@@ -117,8 +137,8 @@ trait Lanes: Copy {
     fn and(self, o: Self) -> Self;
     fn or(self, o: Self) -> Self;
     fn xor(self, o: Self) -> Self;
-    /// Each lane shifted right by four bits.
-    fn shr4(self) -> Self;
+    /// Each lane's high four bits, as 0..16 (`low` is the splat of 0x0F).
+    fn high_nibble(self, low: Self) -> Self;
     /// Unsigned saturating `self - o`, lane by lane.
     fn sub_sat(self, o: Self) -> Self;
     /// `table[idx[i]]` for lanes holding 0..16.
@@ -162,8 +182,10 @@ mod wasm {
             Lanes(v128_xor(self.0, o.0))
         }
         #[inline(always)]
-        fn shr4(self) -> Self {
-            Lanes(u8x16_shr(self.0, 4))
+        fn high_nibble(self, low: Self) -> Self {
+            // A 16-bit shift and the mask already in a local: `i8x16.shr_u`
+            // has no x64 instruction, and V8 builds its own mask each time.
+            Lanes(v128_and(u16x8_shr(self.0, 4), low.0))
         }
         #[inline(always)]
         fn sub_sat(self, o: Self) -> Self {
@@ -223,8 +245,16 @@ mod model {
         fn xor(self, o: Self) -> Self {
             map(self.0, |i, x| x ^ o.0[i])
         }
-        fn shr4(self) -> Self {
-            map(self.0, |_, x| x >> 4)
+        fn high_nibble(self, low: Self) -> Self {
+            // As wasm does it: a 16-bit shift (the byte above shifts its low bits in), then the mask.
+            let mut out = [0u8; 16];
+            for k in 0..8 {
+                let w = u16::from_le_bytes([self.0[2 * k], self.0[2 * k + 1]]) >> 4;
+                let [lo, hi] = w.to_le_bytes();
+                out[2 * k] = lo & low.0[2 * k];
+                out[2 * k + 1] = hi & low.0[2 * k + 1];
+            }
+            Lanes(out)
         }
         fn sub_sat(self, o: Self) -> Self {
             map(self.0, |i, x| x.saturating_sub(o.0[i]))
@@ -347,13 +377,12 @@ mod blocks {
     struct State<L> {
         error: L,
         prev: L,
-        incomplete: L,
         replacement: bool,
     }
 
     /// `Some(holds U+FFFD)` if `b` is UTF-8, else `None`.
     #[inline(always)]
-    pub fn check<L: Lanes>(b: &[u8]) -> Option<bool> {
+    pub fn check<L: Lanes, const FFFD: bool>(b: &[u8]) -> Option<bool> {
         let c = core::hint::black_box(Consts {
             byte_1_high: L::load(&BYTE_1_HIGH),
             byte_1_low: L::load(&BYTE_1_LOW),
@@ -366,12 +395,22 @@ mod blocks {
             ef: L::splat(0xEF),
             zero: L::splat(0),
         });
-        let mut s = State { error: c.zero, prev: c.zero, incomplete: c.zero, replacement: false };
-        let mut chunks = b.chunks_exact(16);
+        let mut s = State { error: c.zero, prev: c.zero, replacement: false };
+        // Two blocks a step (one loop test for both), then one.
+        let mut pairs = b.chunks_exact(32);
         let mut at = 0;
+        for pair in &mut pairs {
+            let (lo, hi) = pair.split_at(16);
+            let lo: &[u8; 16] = lo.try_into().unwrap_or(&[0; 16]);
+            let hi: &[u8; 16] = hi.try_into().unwrap_or(&[0; 16]);
+            step::<L, FFFD>(&c, &mut s, L::load(lo), b, at);
+            step::<L, FFFD>(&c, &mut s, L::load(hi), b, at + 16);
+            at += 32;
+        }
+        let mut chunks = pairs.remainder().chunks_exact(16);
         for chunk in &mut chunks {
             let block: &[u8; 16] = chunk.try_into().unwrap_or(&[0; 16]);
-            step(&c, &mut s, L::load(block), b, at);
+            step::<L, FFFD>(&c, &mut s, L::load(block), b, at);
             at += 16;
         }
         // The tail, padded with zeros (ASCII: a sequence cut by the end fails as TOO_SHORT).
@@ -379,30 +418,29 @@ mod blocks {
         if !rest.is_empty() {
             let mut block = [0u8; 16];
             block[..rest.len()].copy_from_slice(rest);
-            step(&c, &mut s, L::load(&block), b, at);
+            step::<L, FFFD>(&c, &mut s, L::load(&block), b, at);
         }
-        (!s.error.or(s.incomplete).any()).then_some(s.replacement)
+        // A sequence cut by the end of a last full block.
+        (!s.error.or(s.prev.sub_sat(c.incomplete)).any()).then_some(s.replacement)
     }
 
     #[inline(always)]
-    fn step<L: Lanes>(c: &Consts<L>, s: &mut State<L>, v: L, b: &[u8], at: usize) {
+    fn step<L: Lanes, const FFFD: bool>(c: &Consts<L>, s: &mut State<L>, v: L, b: &[u8], at: usize) {
         if v.high_mask() == 0 {
             // ASCII: only a sequence cut at the end of the last block is an error.
-            s.error = s.error.or(s.incomplete);
-            s.incomplete = c.zero;
+            s.error = s.error.or(s.prev.sub_sat(c.incomplete));
         } else {
             let prev1 = v.prev::<1>(s.prev);
-            let special = L::lookup(c.byte_1_high, prev1.shr4())
+            let special = L::lookup(c.byte_1_high, prev1.high_nibble(c.low))
                 .and(L::lookup(c.byte_1_low, prev1.and(c.low)))
-                .and(L::lookup(c.byte_2_high, v.shr4()));
+                .and(L::lookup(c.byte_2_high, v.high_nibble(c.low)));
             // A third or fourth byte of a sequence must be a continuation byte.
             let third = v.prev::<2>(s.prev).sub_sat(c.third);
             let fourth = v.prev::<3>(s.prev).sub_sat(c.fourth);
             let must23 = third.or(fourth).and(c.high);
             s.error = s.error.or(must23.xor(special));
-            s.incomplete = v.sub_sat(c.incomplete);
             // U+FFFD: each EF of the block, checked in the text.
-            let mut hits = v.eq_mask(c.ef);
+            let mut hits = if FFFD { v.eq_mask(c.ef) } else { 0 };
             while hits != 0 {
                 let i = at + hits.trailing_zeros() as usize;
                 s.replacement |= b.get(i..i + 3) == Some(&[0xEF, 0xBF, 0xBD][..]);
@@ -419,7 +457,9 @@ mod tests {
 
     /// The block validation (as wasm runs it, on the lane model) against std.
     fn model_check(b: &[u8]) -> Option<bool> {
-        blocks::check::<model::Lanes>(b)
+        let found = blocks::check::<model::Lanes, true>(b);
+        assert_eq!(blocks::check::<model::Lanes, false>(b).is_some(), found.is_some(), "{b:02x?}");
+        found
     }
 
     fn expect(b: &[u8]) -> Option<bool> {
@@ -447,8 +487,9 @@ mod tests {
                 }
             }
         }
+        // Every lane of a block, the last lanes before a boundary and the first after it.
         for seq in &seqs {
-            for pad in [0usize, 14, 15] {
+            for pad in 0usize..=17 {
                 let mut b = vec![b'x'; pad];
                 b.extend_from_slice(seq);
                 assert_eq!(model_check(&b), expect(&b), "{b:02x?}");
@@ -464,7 +505,7 @@ mod tests {
             for &c in &interesting {
                 for &d in &interesting {
                     for &e in &interesting {
-                        for pad in [0usize, 14] {
+                        for pad in [0usize, 5, 12, 13, 14, 15] {
                             let mut b = vec![b'x'; pad];
                             b.extend_from_slice(&[a, c, d, e]);
                             b.push(b'y');
