@@ -400,6 +400,30 @@ fn ascii_lowered<'s>(token: &'s str, capital: bool, buf: &'s mut String) -> &'s 
 /// A token sink of [`for_each_folded_token`]'s slow path.
 type TokenFn<'f> = dyn FnMut(&str) -> bool + 'f;
 
+/// Where [`for_each_folded_token_into`] passes its tokens.
+pub trait TokenSink {
+    /// One token (already folded); false to stop.
+    fn token(&mut self, t: &str) -> bool;
+    /// The token `sample[start..end]` lowercased: a word of ASCII letters and
+    /// digits, whose lowercase is each byte `| 0x20` (`buf`: scratch space).
+    fn ascii_word(&mut self, sample: &str, start: usize, end: usize, buf: &mut String) -> bool;
+}
+
+/// A closure as a [`TokenSink`].
+struct FnSink<F>(F);
+
+impl<F: FnMut(&str) -> bool> TokenSink for FnSink<F> {
+    #[inline(always)]
+    fn token(&mut self, t: &str) -> bool {
+        (self.0)(t)
+    }
+    #[inline(always)]
+    fn ascii_word(&mut self, sample: &str, start: usize, end: usize, buf: &mut String) -> bool {
+        let t = &sample[start..end];
+        (self.0)(ascii_lowered(t, t.bytes().any(|b| b.is_ascii_uppercase()), buf))
+    }
+}
+
 /// [`for_each_token`] over `casefold(sample)`, without casefolding the
 /// sample as a whole: the tokens, the count and the calls to `f` are exactly
 /// those of `for_each_token(&casefold(sample), cap, f)`, and the scan stops
@@ -418,7 +442,15 @@ type TokenFn<'f> = dyn FnMut(&str) -> bool + 'f;
 /// folded text too, so no token crosses them, and the tokens of its word
 /// already passed to `f` (bigrams before the char, which folding leaves as
 /// they are) are the first tokens of the folded stretch: they are skipped.
-pub fn for_each_folded_token(sample: &str, folded: &mut String, cap: usize, mut f: impl FnMut(&str) -> bool) -> usize {
+pub fn for_each_folded_token(sample: &str, folded: &mut String, cap: usize, f: impl FnMut(&str) -> bool) -> usize {
+    for_each_folded_token_into(sample, folded, cap, &mut FnSink(f))
+}
+
+/// [`for_each_folded_token`] into a [`TokenSink`]: the words of ASCII
+/// letters and digits ended by an ASCII separator go to
+/// [`TokenSink::ascii_word`] unsliced, every other token to [`TokenSink::token`].
+#[inline(always)]
+pub fn for_each_folded_token_into<S: TokenSink>(sample: &str, folded: &mut String, cap: usize, sink: &mut S) -> usize {
     folded.clear();
     let bytes = sample.as_bytes();
     let len = bytes.len();
@@ -452,36 +484,20 @@ pub fn for_each_folded_token(sample: &str, folded: &mut String, cap: usize, mut 
         ($t:expr, $word_tokens:ident) => {{
             count += 1;
             $word_tokens += 1;
-            if !f($t) || count >= cap {
+            if !sink.token($t) || count >= cap {
                 return count;
             }
         }};
     }
     let mut i = 0usize;
     'words: while i < len {
-        // ASCII fast path, 8 bytes at a time: ASCII separators, then a word
-        // of ASCII letters and digits ended by an ASCII separator is one
-        // token (lowered). A non-ASCII char, a word going on with one, and
-        // a word reaching the last 7 bytes take the general path below.
-        if let Some(w) = word_at(bytes, i) {
-            let (alnum, upper) = ascii_lanes(w);
-            // The separators, then the lanes shifted to what follows them.
-            let seps = lanes_before(alnum | (w & HI));
-            i += seps;
-            if seps == 8 {
-                continue;
-            }
-            let (alnum, upper) = (alnum >> (8 * seps), upper >> (8 * seps));
-            if alnum & 0x80 != 0 {
-                if let Some((end, capital)) = ascii_word(bytes, i, alnum, upper, 8 - seps) {
-                    count += 1;
-                    if !f(ascii_lowered(&sample[i..end], capital, folded)) || count >= cap {
-                        return count;
-                    }
-                    i = end;
-                    continue;
-                }
-            }
+        // ASCII fast path, 16 bytes at a time: ASCII separators, then each
+        // word of ASCII letters and digits ended by an ASCII separator is one
+        // token. A non-ASCII char, a word going on with one, and the last
+        // bytes (less than a block) take the general path below.
+        i = ascii_words(sample, i, folded, &mut count, cap, sink);
+        if i == usize::MAX {
+            return count;
         }
         // Separators (ASCII ones without decoding).
         while i < len && CLASSES[bytes[i] as usize] == CLASS_SEP {
@@ -496,7 +512,7 @@ pub fn for_each_folded_token(sample: &str, folded: &mut String, cap: usize, mut 
             continue;
         }
         if class == CLASS_FOLDS {
-            match stretch(i, i + l, 0, folded, &mut count, &mut f) {
+            match stretch(i, i + l, 0, folded, &mut count, &mut |t| sink.token(t)) {
                 Some(end) => i = end,
                 None => return count,
             }
@@ -528,7 +544,7 @@ pub fn for_each_folded_token(sample: &str, folded: &mut String, cap: usize, mut 
             let (class, l) = if i < len { class_at(sample, i) } else { (CLASS_SEP, 0) };
             let uns = class == CLASS_UNSEGMENTED;
             if class == CLASS_FOLDS {
-                match stretch(word_start, i + l, word_tokens, folded, &mut count, &mut f) {
+                match stretch(word_start, i + l, word_tokens, folded, &mut count, &mut |t| sink.token(t)) {
                     Some(end) => i = end,
                     None => return count,
                 }
@@ -563,20 +579,137 @@ pub fn for_each_folded_token(sample: &str, folded: &mut String, cap: usize, mut 
     count
 }
 
+/// The ASCII words of `sample` from byte `i` (see [`for_each_folded_token`]),
+/// block by block: each 16 bytes are classified once ([`classify16`]) and
+/// their words are found with `trailing_zeros`. Every word of ASCII letters
+/// and digits followed by an ASCII separator goes to
+/// [`TokenSink::ascii_word`] (`count` counts it). Returns where the general
+/// path must go on (a non-ASCII char between words, the start of a word
+/// going on with one or reaching the last partial block, or that block),
+/// or `usize::MAX` when the scan is over (the cap, or the sink asked to stop).
+///
+/// Never inlined: in a function of its own the loop keeps its state in
+/// registers (inlined into the general path, V8 spilled most of it to the
+/// stack: about 110 instructions a word instead of about 35).
+#[inline(never)]
+fn ascii_words<S: TokenSink>(
+    sample: &str,
+    i: usize,
+    buf: &mut String,
+    count: &mut usize,
+    cap: usize,
+    sink: &mut S,
+) -> usize {
+    let mut n = *count;
+    let at = ascii_words_from(sample, i, buf, &mut n, cap, sink);
+    *count = n;
+    at.unwrap_or(usize::MAX)
+}
+
+#[inline(always)]
+fn ascii_words_from<S: TokenSink>(
+    sample: &str,
+    i: usize,
+    buf: &mut String,
+    count: &mut usize,
+    cap: usize,
+    sink: &mut S,
+) -> Option<usize> {
+    let b = sample.as_bytes();
+    let mut base = i;
+    let Some((mut alnum, mut high)) = classify16::<false>(b, base) else {
+        return Some(base);
+    };
+    // Lanes of the block at `base` already read.
+    let mut k = 0u32;
+    loop {
+        let next = (alnum | high) >> k;
+        if next == 0 {
+            base += 16;
+            k = 0;
+            match classify16::<false>(b, base) {
+                Some(lanes) => (alnum, high) = lanes,
+                None => return Some(base),
+            }
+            continue;
+        }
+        k += next.trailing_zeros();
+        let start = base + k as usize;
+        if (high >> k) & 1 != 0 {
+            return Some(start);
+        }
+        // The word's letters and digits (`alnum >> k` is zero from lane 16 - k).
+        k += (!(alnum >> k)).trailing_zeros();
+        while k == 16 {
+            base += 16;
+            let Some(lanes) = classify16::<false>(b, base) else {
+                return Some(start);
+            };
+            (alnum, high) = lanes;
+            k = (!alnum).trailing_zeros();
+        }
+        if (high >> k) & 1 != 0 {
+            return Some(start);
+        }
+        *count += 1;
+        if !sink.ascii_word(sample, start, base + k as usize, buf) || *count >= cap {
+            return None;
+        }
+    }
+}
+
+/// The 16 bytes of `b` from `i` as two 16-bit lane masks (bit `n`: byte
+/// `i + n`): the ASCII letters and digits (and `_` when `UNDERSCORE`: the
+/// ASCII `\w` bytes), and the bytes >= 0x80. None when fewer than 16 bytes
+/// are left.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline(always)]
+fn classify16<const UNDERSCORE: bool>(b: &[u8], i: usize) -> Option<(u32, u32)> {
+    use core::arch::wasm32::*;
+    let block = b.get(i..i + 16)?;
+    // SAFETY: `block` holds 16 readable bytes; v128_load reads unaligned.
+    let v = unsafe { v128_load(block.as_ptr().cast::<v128>()) };
+    // Unsigned: `x - lo < n` is `lo <= x < lo + n`; `x | 0x20` is in
+    // `a..=z` exactly when `x` is an ASCII letter (bytes >= 0x80 stay >= 0xA0).
+    let digit = u8x16_lt(u8x16_sub(v, u8x16_splat(b'0')), u8x16_splat(10));
+    let letter = u8x16_lt(u8x16_sub(v128_or(v, u8x16_splat(0x20)), u8x16_splat(b'a')), u8x16_splat(26));
+    let mut word = v128_or(digit, letter);
+    if UNDERSCORE {
+        word = v128_or(word, u8x16_eq(v, u8x16_splat(b'_')));
+    }
+    Some((u32::from(u8x16_bitmask(word)), u32::from(u8x16_bitmask(v))))
+}
+
+/// [`classify16`] without SIMD128: two 8-byte [`ascii_lanes`].
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+#[inline(always)]
+fn classify16<const UNDERSCORE: bool>(b: &[u8], i: usize) -> Option<(u32, u32)> {
+    let block = b.get(i..i + 16)?;
+    let word = |k: usize| u64::from_le_bytes(<[u8; 8]>::try_from(&block[k..k + 8]).unwrap_or([0; 8]));
+    let (lo, hi) = (word(0), word(8));
+    let lanes = |w: u64| ascii_lanes(w).0 | if UNDERSCORE { byte_lanes(w, b'_') } else { 0 };
+    let mask = |lo: u64, hi: u64| lane_bits(lo) | lane_bits(hi) << 8;
+    Some((mask(lanes(lo), lanes(hi)), mask(lo & HI, hi & HI)))
+}
+
+/// Bit 7 of each lane of `m` (the only bits set) gathered into bits 0..8:
+/// lane `n`'s bit lands in bit `56 + n` of the product, and no two of the
+/// 64 partial products share a bit (`8n + 7j` are distinct), so nothing carries.
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+#[inline(always)]
+fn lane_bits(m: u64) -> u32 {
+    ((m >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
+}
+
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HI: u64 = 0x8080_8080_8080_8080;
-
-/// The 8 bytes of `b` from `i`, little-endian (None when fewer are left).
-#[inline(always)]
-fn word_at(b: &[u8], i: usize) -> Option<u64> {
-    b.get(i..i + 8).map(|c| u64::from_le_bytes(<[u8; 8]>::try_from(c).unwrap_or([0; 8])))
-}
 
 /// The lanes of `w` (bit 7 of each byte) holding an ASCII letter or digit,
 /// and those holding an ASCII capital. Every sum stays below 0x100 in its
 /// lane (no carries): bit 7 of `x + (0x80 - lo)` is `x >= lo`, of
 /// `x + (0x7F - hi)` is `x > hi`, for `x < 0x80`; `x | 0x20` is in `a..=z`
 /// exactly when `x` is an ASCII letter.
+#[cfg_attr(all(target_arch = "wasm32", target_feature = "simd128", not(test)), allow(dead_code))]
 #[inline(always)]
 fn ascii_lanes(w: u64) -> (u64, u64) {
     let ascii = !w & HI;
@@ -585,34 +718,6 @@ fn ascii_lanes(w: u64) -> (u64, u64) {
     let digit = within(x, b'0', b'9');
     let letter = within(x | (ONES * 0x20), b'a', b'z');
     ((digit | letter) & ascii, within(x, b'A', b'Z') & ascii)
-}
-
-/// How many lanes come before the first lane set in `mask` (8 when none).
-#[inline(always)]
-fn lanes_before(mask: u64) -> usize {
-    (mask.trailing_zeros() / 8) as usize
-}
-
-/// The ASCII word starting at byte `at` of `b` (an ASCII letter or digit;
-/// `alnum` and `upper` are [`ascii_lanes`] of the `avail` bytes from `at`,
-/// the lanes above them zero): its end and whether it has a capital, when
-/// it is ASCII letters and digits up to an ASCII separator; None when a
-/// non-ASCII byte follows it or it reaches the last 7 bytes of `b`.
-#[inline(always)]
-fn ascii_word(b: &[u8], mut at: usize, mut alnum: u64, mut upper: u64, mut avail: usize) -> Option<(usize, bool)> {
-    let mut capital = false;
-    loop {
-        // The letters and digits in these lanes, the capitals among them.
-        let stop = !alnum & HI;
-        capital |= upper & (stop & stop.wrapping_neg()).wrapping_sub(1) != 0;
-        let n = lanes_before(stop);
-        at += n;
-        if n < avail {
-            return (b[at] < 0x80).then_some((at, capital));
-        }
-        (alnum, upper) = ascii_lanes(word_at(b, at)?);
-        avail = 8;
-    }
 }
 
 /// Matches content tokens against the distinct sorted query tokens.
@@ -694,6 +799,34 @@ impl<'q> Matcher<'q> {
     }
 }
 
+impl TokenSink for Matcher<'_> {
+    #[inline(always)]
+    fn token(&mut self, t: &str) -> bool {
+        self.feed(t)
+    }
+
+    /// [`Matcher::feed`] of the lowered word, lowered only when it passes
+    /// the filter: its length and hash (`token_hash`) are those of the raw
+    /// bytes `| 0x20`.
+    #[inline(always)]
+    fn ascii_word(&mut self, sample: &str, start: usize, end: usize, buf: &mut String) -> bool {
+        self.seen += 1;
+        if self.remaining > 0 && self.filter.lengths & (1 << (end - start).min(63)) != 0 {
+            let b = sample.as_bytes();
+            let (f, l) = (b[start] | 0x20, b[end - 1] | 0x20);
+            let s = if end - start > 1 { b[start + 1] | 0x20 } else { 0 };
+            let h = hash_parts(end - start, f, s, l);
+            if self.filter.bits[h >> 6] & (1 << (h & 63)) != 0 {
+                buf.clear();
+                buf.push_str(&sample[start..end]);
+                buf.make_ascii_lowercase();
+                self.mark_slow(buf);
+            }
+        }
+        !(self.remaining == 0 && self.seen >= self.needed)
+    }
+}
+
 /// The query-token filter of [`Matcher`].
 struct Filter {
     /// Bit `n` set: some unmatched query token is `n` bytes long (63 = 63 or more).
@@ -716,7 +849,13 @@ fn token_hash(t: &str) -> usize {
         [f, l] => (*f, *l, *l),
         [f, s, .., l] => (*f, *s, *l),
     };
-    let x = (b.len() as u32) | (f as u32) << 8 | (s as u32) << 16 | (l as u32) << 24;
+    hash_parts(b.len(), f, s, l)
+}
+
+/// [`token_hash`] of a token of `len` bytes: first, second (0 when none), last.
+#[inline(always)]
+fn hash_parts(len: usize, f: u8, s: u8, l: u8) -> usize {
+    let x = (len as u32) | (f as u32) << 8 | (s as u32) << 16 | (l as u32) << 24;
     (x.wrapping_mul(0x9E37_79B1) >> 22) as usize
 }
 
@@ -731,7 +870,7 @@ pub fn match_tokens(folded: &str, cap: usize, m: &mut Matcher<'_>) -> usize {
 /// [`for_each_folded_token`] feeding `m` ([`Matcher::feed`]), instantiated here.
 #[inline(never)]
 pub fn match_folded_tokens(sample: &str, folded: &mut String, cap: usize, m: &mut Matcher<'_>) -> usize {
-    for_each_folded_token(sample, folded, cap, |t| m.feed(t))
+    for_each_folded_token_into(sample, folded, cap, m)
 }
 
 /// [`Matcher::mark`] with each of the first [`TOKEN_CAP`] tokens of `folded`,
@@ -891,6 +1030,12 @@ pub fn signals(sample: &str) -> Signals {
     let len = bytes.len();
     let mut i = 0;
     while i < len && !(durable && date) {
+        // ASCII fast path: the runs of ASCII `\w` bytes ended by an ASCII
+        // byte, 16 bytes at a time; the general path below from where it stops.
+        i = ascii_runs(sample, i, &mut durable, &mut date);
+        if i >= len || (durable && date) {
+            break;
+        }
         let (word, l) = word_at(sample, i);
         if !word {
             i += l;
@@ -925,6 +1070,82 @@ pub fn signals(sample: &str) -> Signals {
         }
     }
     Signals { durable, date, ephemeral: is_ephemeral(sample) }
+}
+
+/// The `\w` runs of [`signals`] from byte `i` that are ASCII letters,
+/// digits and `_` ended by an ASCII byte, 16 bytes at a time (as
+/// [`ascii_words`]), each setting `durable` and `date` as the general scan
+/// would. Returns where the general scan must go on (a non-ASCII char
+/// between runs, the start of a run going on with one or reaching the last
+/// partial block, or that block), or the end of the run that made both true.
+/// (Inlined: out of line, as [`ascii_words`], it measured no better.)
+#[inline(always)]
+fn ascii_runs(sample: &str, i: usize, durable: &mut bool, date: &mut bool) -> usize {
+    // The first letters of the durable words (a, b, c, d, e, g, l, m, p, r, s).
+    const FIRST: u32 = {
+        let mut m = 0u32;
+        let mut k = 0;
+        while k < DURABLE_WORDS.len() {
+            m |= 1 << (DURABLE_WORDS[k].as_bytes()[0] - b'a');
+            k += 1;
+        }
+        m
+    };
+    let b = sample.as_bytes();
+    let mut base = i;
+    let Some((mut word, mut high)) = classify16::<true>(b, base) else {
+        return base;
+    };
+    let mut k = 0u32;
+    loop {
+        let next = (word | high) >> k;
+        if next == 0 {
+            base += 16;
+            k = 0;
+            match classify16::<true>(b, base) {
+                Some(lanes) => (word, high) = lanes,
+                None => return base,
+            }
+            continue;
+        }
+        k += next.trailing_zeros();
+        let start = base + k as usize;
+        if (high >> k) & 1 != 0 {
+            return start;
+        }
+        k += (!(word >> k)).trailing_zeros();
+        while k == 16 {
+            base += 16;
+            let Some(lanes) = classify16::<true>(b, base) else {
+                return start;
+            };
+            (word, high) = lanes;
+            k = (!word).trailing_zeros();
+        }
+        if (high >> k) & 1 != 0 {
+            return start;
+        }
+        // An ASCII run: chars are bytes, `ieq` is ASCII case-insensitive, Nd is `0`-`9`.
+        let end = base + k as usize;
+        let run = &b[start..end];
+        let n = run.len();
+        if !*durable {
+            let first = (run[0] | 0x20).wrapping_sub(b'a');
+            *durable = ((DURABLE_MIN..=DURABLE_MAX).contains(&n)
+                && first < 26
+                && FIRST & (1 << first) != 0
+                && DURABLE_WORDS.iter().any(|w| w.len() == n && w.as_bytes().eq_ignore_ascii_case(run)))
+                || (b[end] == b'%'
+                    && run.iter().all(u8::is_ascii_digit)
+                    && sample[end + 1..].chars().next().is_some_and(is_py_word));
+        }
+        if !*date && n == 4 {
+            *date = (run.starts_with(b"19") || run.starts_with(b"20")) && run[2..].iter().all(u8::is_ascii_digit);
+        }
+        if *durable && *date {
+            return end;
+        }
+    }
 }
 
 /// `[$€£]\s?\d`: a currency sign, at most one Py-space, then an Nd digit.
@@ -1172,7 +1393,7 @@ mod tests {
     /// tokenizer on the whole fold: every ASCII byte (`_`, digits, capitals,
     /// controls, the bytes next to each class's bounds) and non-ASCII
     /// letters, separators and folding chars right after or before ASCII
-    /// words, at every offset from the 8-byte lanes and the text's end.
+    /// words, at every offset from the 8-byte lanes, the 16-byte blocks and the text's end.
     #[test]
     fn ascii_fast_path_matches_general() {
         for b in 0..=255u8 {
@@ -1211,6 +1432,209 @@ mod tests {
                 true
             });
             assert_eq!((gn, &got), (wn, &want), "{t:?} cap {cap}");
+        }
+    }
+
+    /// [`classify16`] lane by lane: every byte in every lane, the other
+    /// lanes holding bytes of every class.
+    #[test]
+    fn classify16_lanes() {
+        let fill = [b' ', b'a', b'Z', b'0', b'_', 0x80, 0xFF, b'@', b'[', b'`', b'{', b'/', b':'];
+        for b in 0..=255u8 {
+            for lane in 0..16 {
+                for (f, &other) in fill.iter().enumerate() {
+                    let mut block = [0u8; 18];
+                    for (k, x) in block.iter_mut().enumerate() {
+                        *x = fill[(f + k) % fill.len()];
+                    }
+                    block[1 + lane] = b;
+                    let (alnum, high) = classify16::<false>(&block, 1).unwrap_or((u32::MAX, u32::MAX));
+                    let (word, high_w) = classify16::<true>(&block, 1).unwrap_or((u32::MAX, u32::MAX));
+                    let want = |p: fn(u8) -> bool| (0..16).filter(|&n| p(block[1 + n])).fold(0u32, |m, n| m | 1 << n);
+                    assert_eq!(alnum, want(|x| x.is_ascii_alphanumeric()), "{b:#x} lane {lane} fill {other:#x}");
+                    assert_eq!(word, want(|x| x.is_ascii_alphanumeric() || x == b'_'), "{b:#x} lane {lane}");
+                    assert_eq!((high, high_w), (want(|x| x >= 0x80), want(|x| x >= 0x80)), "{b:#x} lane {lane}");
+                }
+            }
+        }
+        assert_eq!(classify16::<false>(&[b'a'; 15], 0), None);
+        assert_eq!(classify16::<true>(&[b'a'; 20], 5), None);
+    }
+
+    /// [`signals`]' durable and date (ASCII runs 16 bytes at a time) against
+    /// the definition over `\w` runs of chars, on random texts of durable
+    /// words in both cases, years, percentages, `_`, digits, non-ASCII word
+    /// chars next to ASCII runs, at every offset from the blocks.
+    #[test]
+    fn signals_match_definition() {
+        fn naive(t: &str) -> (bool, bool) {
+            let chars: Vec<char> = t.chars().collect();
+            let (mut durable, mut date) = (currency_amount(t), false);
+            let mut i = 0;
+            while i < chars.len() {
+                if !is_py_word(chars[i]) {
+                    i += 1;
+                    continue;
+                }
+                let start = i;
+                while i < chars.len() && is_py_word(chars[i]) {
+                    i += 1;
+                }
+                let run = &chars[start..i];
+                durable |= DURABLE_WORDS.iter().any(|w| ieq_str(w, run))
+                    || (chars.get(i) == Some(&'%')
+                        && run.iter().all(|&c| is_decimal(c))
+                        && chars.get(i + 1).is_some_and(|&c| is_py_word(c)));
+                date |= run.len() == 4
+                    && matches!(run[..2], ['1', '9'] | ['2', '0'])
+                    && run[2..].iter().all(|&c| is_decimal(c));
+            }
+            (durable, date)
+        }
+        let words = [
+            "budget",
+            "BUDGET",
+            "Budget_",
+            "_budget",
+            "budgets",
+            "must",
+            "MUST",
+            "mus",
+            "ſhall",
+            "shall",
+            "expires",
+            "expire",
+            "diagnos",
+            "Compliance",
+            "2024",
+            "1999",
+            "2024-05-01",
+            "20245",
+            "202",
+            "19x9",
+            "20١٢",
+            "١٩٩٩",
+            "12",
+            "12.5",
+            "%",
+            "x",
+            "a1",
+            "_",
+            "__",
+            "über",
+            "é",
+            "東京",
+            "bud\u{212A}",
+            "\u{212A}",
+            "budgét",
+            "aaaaaaaaaaaaaaaaaaaa",
+            "contract",
+            "CONTRACTS",
+            "$",
+            "€",
+            "1200",
+        ];
+        let seps = [" ", "  ", "%", "%x", "%_", ".", "-", "\n", "\u{a0}", "—", "", "", "'"];
+        let mut next = xorshift(0x6A09_E667_F3BC_C908);
+        for round in 0..20_000 {
+            let mut t = " ".repeat(round % 17);
+            for _ in 0..(next() % 30) {
+                t.push_str(words[(next() % words.len() as u64) as usize]);
+                t.push_str(seps[(next() % seps.len() as u64) as usize]);
+            }
+            let s = signals(&t);
+            assert_eq!((s.durable, s.date), naive(&t), "{t:?}");
+        }
+    }
+
+    /// [`Matcher`] fed by [`match_folded_tokens`] (ASCII words checked
+    /// against its filter unlowered, lowered only on a hit) against a
+    /// plain [`Matcher::feed`] of the tokens of the whole fold: the same
+    /// count and the same matched query tokens, for random texts of ASCII
+    /// words (capitals, digits, `_`, words crossing 16-byte blocks, at
+    /// every offset) and non-ASCII chars, and queries drawn from the
+    /// text's tokens, their prefixes and other words.
+    #[test]
+    fn matcher_fast_path_matches_feed() {
+        let words = [
+            "the",
+            "The",
+            "THE",
+            "budget",
+            "Budget",
+            "BUDGET",
+            "deadline",
+            "DeadLine",
+            "a",
+            "A",
+            "x",
+            "9",
+            "42",
+            "a1",
+            "A1b2",
+            "decide",
+            "decided",
+            "contract",
+            "Contracts",
+            "abcdefghijklmnop",
+            "ABCDEFGHIJKLMNOPQ",
+            "abcdefghijklmnopqrstuvwxyz0123456789",
+            "Straße",
+            "STRASSE",
+            "strasse",
+            "ß",
+            "ẞ",
+            "K",
+            "\u{212A}",
+            "ﬁnance",
+            "İstanbul",
+            "ı",
+            "東京",
+            "東京タワー",
+            "예산",
+            "बजट",
+            "é",
+            "É",
+            "x²",
+            "ǅ",
+            "über",
+            "Über",
+        ];
+        let seps = [" ", "  ", "_", ".", ", ", "\n", "\u{a0}", "—", "-", "'", "\u{301}", "\u{3000}", "", "", ""];
+        let mut next = xorshift(0xD1B5_4A32_D192_ED03);
+        let mut buf = String::new();
+        for round in 0..6000 {
+            let mut t = String::new();
+            for _ in 0..(next() % 60) {
+                t.push_str(words[(next() % words.len() as u64) as usize]);
+                t.push_str(seps[(next() % seps.len() as u64) as usize]);
+            }
+            // Every offset from the 16-byte blocks.
+            t.insert_str(0, &" ".repeat(round % 17));
+            let t = sample(&t).into_owned();
+            let folded = unicode::casefold(&t);
+            let mut pool = tokenize(&t);
+            pool.extend(["the", "budget", "strasse", "a", "9", "zz", "deci", "contracts", "東京"].map(String::from));
+            let mut q: Vec<String> = (0..(1 + next() % 6))
+                .map(|_| {
+                    let w = &pool[(next() % pool.len() as u64) as usize];
+                    // Sometimes a prefix: same first bytes, another length.
+                    match w.char_indices().nth(1 + (next() % 4) as usize) {
+                        Some((cut, _)) if next() % 3 == 0 => w[..cut].to_string(),
+                        _ => w.clone(),
+                    }
+                })
+                .collect();
+            q.sort_unstable();
+            q.dedup();
+            let q: Vec<&str> = q.iter().map(String::as_str).collect();
+            for (cap, needed) in [(TOKEN_CAP, 12usize), (5, 12), (TOKEN_CAP, 0), (TOKEN_CAP, 2000)] {
+                let mut want = Matcher::new(&q, needed);
+                let wn = for_each_token(&folded, cap, |tok| want.feed(tok));
+                let mut got = Matcher::new(&q, needed);
+                let gn = match_folded_tokens(&t, &mut buf, cap, &mut got);
+                assert_eq!((gn, &got.matched, got.seen), (wn, &want.matched, want.seen), "{t:?} {q:?} cap {cap}");
+            }
         }
     }
 
