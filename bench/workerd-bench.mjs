@@ -3,7 +3,7 @@
 // sequential requests per endpoint and read the workerd process's CPU time
 // (utime + stime from /proc/PID/stat) before and after. Reports CPU ms per request and
 // requests per CPU-second (JSON lines on stdout). Linux only; the process is stopped by PID.
-//   node bench/workerd-bench.mjs [--requests N] [--dist DIR] [--only verify]
+//   node bench/workerd-bench.mjs [--requests N] [--dist DIR] [--only verify] [--nodejs-compat]
 // --dist DIR: another build's dist/ (e.g. main's, for a side-by-side row; a copy of the
 // config pointing at DIR/web is written next to it); --only verify: the two verify rows.
 import { spawn } from "node:child_process";
@@ -20,10 +20,12 @@ const opt = (name) => {
   return i > 0 ? process.argv[i + 1] : undefined;
 };
 let config = path.join(ROOT, "bench/workerd/config.capnp");
-if (opt("--dist")) {
-  // The same config, its wasm and glue from DIR/web (embed paths are relative to the config).
-  const web = path.relative(path.join(ROOT, "bench/workerd"), path.join(path.resolve(opt("--dist")), "web"));
-  const text = readFileSync(config, "utf8").replaceAll('"../../dist/web/', `"${web}/`);
+if (opt("--dist") || process.argv.includes("--nodejs-compat")) {
+  // The same config, its wasm and glue from DIR/web (embed paths are relative to the config);
+  // --nodejs-compat: with workerd's nodejs_compat flag (node:crypto: the host's SHA-256, js/limits.mjs hostSha256).
+  const web = path.relative(path.join(ROOT, "bench/workerd"), path.join(path.resolve(opt("--dist") ?? "dist"), "web"));
+  let text = readFileSync(config, "utf8").replaceAll('"../../dist/web/', `"${web}/`);
+  if (process.argv.includes("--nodejs-compat")) text = text.replace('compatibilityDate = "2026-01-01",', '$&\n  compatibilityFlags = ["nodejs_compat"],');
   config = path.join(ROOT, "bench/workerd", `.config-${process.pid}.capnp`);
   writeFileSync(config, text);
   process.on("exit", () => rmSync(config, { force: true }));

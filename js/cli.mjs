@@ -8,9 +8,13 @@
 // command returns.
 import { readFileSync, writeSync } from "node:fs";
 import { createRequire } from "node:module";
+import crypto from "node:crypto";
+import { HOST_SHA256_MIN_BYTES, hostSha256 } from "./limits.mjs";
 
 const require = createRequire(import.meta.url);
 const glue = require("../dist/cli/lians_score.js");
+// SHA-256 through node:crypto, as in the library's Node entry (js/limits.mjs hostSha256).
+glue.setHostSha256(hostSha256(crypto), HOST_SHA256_MIN_BYTES);
 
 function writeChunks(fd, text) {
   const buf = Buffer.from(text, "utf8");

@@ -6,7 +6,7 @@
 // for the browser entry, two builds (lean by default, full with the audit).
 import { API_NAMES, LEAN_OMITTED_NAMES } from "./names.mjs";
 import { LiansScoreError, adoptError } from "./errors.mjs";
-import { BODY_NAMES, MAX_BODY_BYTES, RESET_MEMORY_BYTES, checkBody, readLimits, recycleText, utf8Text } from "./limits.mjs";
+import { BODY_NAMES, HOST_SHA256_MIN_BYTES, MAX_BODY_BYTES, RESET_MEMORY_BYTES, checkBody, hostSha256, readLimits, recycleText, utf8Text } from "./limits.mjs";
 
 /**
  * The API over one wasm-bindgen `web`-target glue module (`names`: its public
@@ -43,6 +43,13 @@ export function createApi(initGlue, glue, names = API_NAMES, full = undefined) {
   let upgrading;
   /** The lean instance is to be dropped when the outermost call returns (an upgrade from inside a call). */
   let dropPending = false;
+  /** The host's synchronous SHA-256 where one is reachable (node:crypto: Node, Deno, workerd with nodejs_compat). */
+  const sha256 = hostSha256();
+
+  /** Hand a fresh instance of `build` the host's SHA-256 (glues without setHostSha256: nothing to do). */
+  function hosted(build) {
+    if (sha256 !== undefined && typeof build.glue.setHostSha256 === "function") build.glue.setHostSha256(sha256, HOST_SHA256_MIN_BYTES);
+  }
 
   function notInitialized(name) {
     const audit = !lean.audit && LEAN_OMITTED_NAMES.includes(name);
@@ -133,6 +140,7 @@ export function createApi(initGlue, glue, names = API_NAMES, full = undefined) {
       }
       withSameRealmModule(module, (arg) => got.glue.initSync({ module: arg }));
     }
+    hosted(got);
     use(got);
   }
 
@@ -169,6 +177,7 @@ export function createApi(initGlue, glue, names = API_NAMES, full = undefined) {
     if (hasOwn(input, "module")) input = input.module;
     if (full === undefined) {
       withSameRealmModule(input, (arg) => glue.initSync({ module: arg }));
+      hosted(lean);
       ready = true;
       return;
     }
@@ -176,6 +185,7 @@ export function createApi(initGlue, glue, names = API_NAMES, full = undefined) {
     const build = buildOf(module);
     if (ready && !build.audit) return; // lean on lean: nothing to do
     withSameRealmModule(module, (arg) => build.glue.initSync({ module: arg }));
+    hosted(build);
     use(build);
     ready = true;
   }
@@ -229,6 +239,7 @@ export function createApi(initGlue, glue, names = API_NAMES, full = undefined) {
     const { glue } = current;
     if (typeof glue.__lians_memory_bytes !== "function" || glue.__lians_memory_bytes() <= resetAt) return;
     glue.__lians_reset();
+    hosted(current);
     resets++;
   }
 

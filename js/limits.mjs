@@ -192,3 +192,51 @@ export function readLimits(limits, current) {
   next.maxBodyBytes = Math.min(next.maxBodyBytes, MAX_BODY_BYTES);
   return next;
 }
+
+/**
+ * The shortest message (bytes) the wasm hands to the host's SHA-256 (hostSha256): shorter ones cost less in the
+ * wasm's own SHA-256 than a call out (BENCHMARKS.md "Round 10: hash").
+ */
+export const HOST_SHA256_MIN_BYTES = 256;
+
+/**
+ * The host's synchronous SHA-256 for the wasm (issue #32 round 10; the wasm's setHostSha256): `node:crypto`
+ * (OpenSSL in Node, BoringSSL in workerd with `nodejs_compat`, Deno's), a few instructions a byte where the
+ * wasm's SHA-256 takes ~58. Undefined where none is reachable synchronously (browsers; workerd without
+ * `nodejs_compat`): the wasm hashes with its own. `crypto` defaults to `process.getBuiltinModule("node:crypto")`,
+ * found by feature detection: no static import (bundlers, and runtimes without node:crypto). WebCrypto's
+ * digest is asynchronous: not usable here. The views handed in are wasm memory, read during the call only.
+ */
+export function hostSha256(crypto = builtinCrypto()) {
+  if (typeof crypto?.createHash !== "function") return undefined;
+  const one = typeof crypto.hash === "function" ? (bytes) => crypto.hash("sha256", bytes, "buffer") : (bytes) => crypto.createHash("sha256").update(bytes).digest();
+  let stream;
+  return {
+    digest(bytes, out) {
+      out.set(one(bytes));
+    },
+    update(bytes) {
+      try {
+        (stream ??= crypto.createHash("sha256")).update(bytes);
+      } catch (error) {
+        stream = undefined;
+        throw error;
+      }
+    },
+    finish(out) {
+      try {
+        out.set((stream ?? crypto.createHash("sha256")).digest());
+      } finally {
+        stream = undefined;
+      }
+    },
+  };
+}
+
+function builtinCrypto() {
+  try {
+    return globalThis.process?.getBuiltinModule?.("node:crypto");
+  } catch {
+    return undefined;
+  }
+}

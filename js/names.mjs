@@ -35,6 +35,7 @@ export const INTERNAL_NAMES = [
   "crateVersion",
   "replayReceiptsLine",
   "replayScoringLine",
+  "setHostSha256",
 ];
 
 // The internal exports of the npm CLI and the conformance replays: only in the

@@ -13,7 +13,11 @@
 const glue = require("../dist/node/lians_score.js");
 const { LiansScoreError, LiansVerificationError, adopting } = require("./errors.cjs");
 const { verifyingFetchFor } = require("./fetch.cjs");
-const { BODY_NAMES, MAX_BODY_BYTES, NODE_RESET_MEMORY_BYTES, checkBody, readLimits, recycleText, utf8Text } = require("./limits.cjs");
+const { BODY_NAMES, HOST_SHA256_MIN_BYTES, MAX_BODY_BYTES, NODE_RESET_MEMORY_BYTES, checkBody, hostSha256, readLimits, recycleText, utf8Text } = require("./limits.cjs");
+
+// SHA-256 through node:crypto (OpenSSL), handed to every instance (js/limits.mjs hostSha256).
+const sha256 = hostSha256(require("node:crypto"));
+glue.setHostSha256(sha256, HOST_SHA256_MIN_BYTES);
 
 let limits = { maxBodyBytes: MAX_BODY_BYTES, resetMemoryBytes: NODE_RESET_MEMORY_BYTES };
 /** Instances dropped so far (memoryStats().resets). */
@@ -36,6 +40,7 @@ function guarded(name) {
         recycleText(name, args);
         if (--depth === 0 && glue.__lians_memory_bytes() > limits.resetMemoryBytes) {
           glue.__lians_reset();
+          glue.setHostSha256(sha256, HOST_SHA256_MIN_BYTES);
           resets++;
         }
       }

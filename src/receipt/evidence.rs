@@ -120,6 +120,7 @@ fn verify_pack(wire: &str, options: &Value) -> ReportBuilder {
     let manifest_sha = match &manifest_text {
         Some(text) => sha256_hex(text.as_bytes()),
         None => sha256_hex_fed(|sink| {
+            manifest_len = 0; // `feed` runs again if a host SHA-256 fails (hash::Host)
             canonical_object(&members, &mut |b| {
                 manifest_len += b.len();
                 sink(b)

@@ -2,16 +2,25 @@
 // verify request. The process is started and stopped by this test.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { ROOT, SAMPLES } from "../js/helpers.mjs";
 import { freePort, start, waitFor } from "../js/proc.mjs";
 
-test("workerd serves score and verify requests", async () => {
+// Without and with workerd's nodejs_compat flag: with it the entry finds node:crypto by feature
+// detection and the wasm hashes through it (js/limits.mjs hostSha256); the results are the same.
+for (const compat of [false, true]) {
+test(`workerd serves score and verify requests${compat ? " (nodejs_compat: node:crypto's SHA-256)" : ""}`, async () => {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const bin = path.join(ROOT, "node_modules/.bin/workerd");
-  const config = path.join(ROOT, "tests/edge/workerd/config.capnp");
+  let config = path.join(ROOT, "tests/edge/workerd/config.capnp");
+  if (compat) {
+    const text = readFileSync(config, "utf8").replace('compatibilityDate = "2026-01-01",', '$&\n  compatibilityFlags = ["nodejs_compat"],');
+    assert.ok(text.includes("nodejs_compat"));
+    config = path.join(ROOT, "tests/edge/workerd", `.config-compat-${process.pid}.capnp`);
+    writeFileSync(config, text);
+  }
   const proc = start(bin, ["serve", config, "--socket-addr", `http=127.0.0.1:${port}`]);
   try {
     const health = await (await waitFor(`${base}/health`, proc, { ms: 30000, ok: (res) => res.ok })).json();
@@ -69,5 +78,7 @@ test("workerd serves score and verify requests", async () => {
     assert.equal(badError.typed, true, "a LiansScoreError instance in workerd");
   } finally {
     await proc.stop();
+    if (compat) rmSync(config, { force: true });
   }
 });
+}

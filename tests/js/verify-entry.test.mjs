@@ -30,11 +30,12 @@ test("exports exactly the verifiers, hashing, init, createVerifyingFetch, the cl
   // The wasm itself exports no function outside the verify subset: every API
   // or internal name not in VERIFY_NAMES (a new export in crates/wasm/src/lib.rs without
   // its `#[cfg(not(feature = "verify-only"))]` fails here).
-  const kept = new Set([...VERIFY_NAMES, "crateVersion", "replayReceiptsLine"]);
+  const kept = new Set([...VERIFY_NAMES, "crateVersion", "replayReceiptsLine", "setHostSha256"]);
   for (const name of [...API_NAMES, ...INTERNAL_NAMES]) {
     if (!kept.has(name)) assert.equal(verifyGlue[name], undefined, `${name} is exported by the verify-only wasm`);
   }
   assert.equal(typeof verifyGlue.replayReceiptsLine, "function");
+  assert.equal(typeof verifyGlue.setHostSha256, "function", "the entries hand every build the host's SHA-256");
 });
 
 test("every receipt conformance case replays byte-identically to the full build", () => {

@@ -3,7 +3,52 @@
 //! A leaf module: [`crate::json::canonical_sha256`] and the receipt verifier
 //! both use it (so `json` does not depend on `receipt`).
 
+use std::cell::RefCell;
+
 use sha2::{Digest, Sha256};
+
+/// A SHA-256 outside this crate that the functions here use, when one is set
+/// ([`set_host`]), for messages of at least [`Host::min_len`] bytes: the wasm
+/// binding hands in the JavaScript host's synchronous one (`node:crypto`,
+/// OpenSSL/BoringSSL with the CPU's SHA instructions: a few instructions a
+/// byte against ~58 for sha2 in wasm). Shorter messages, and every message
+/// when none is set, are hashed here (sha2; the 4-lane SIMD128 multi-buffer
+/// code for [`sha256_hex_each`]). SHA-256 is SHA-256: the digests are the same.
+///
+/// A host that fails (returns `None`/`false`) is dropped ([`set_host`]`(None)`)
+/// and the message is hashed here: a failing host costs time, never a result.
+pub trait Host {
+    /// The digest of `bytes`.
+    fn digest(&self, bytes: &[u8]) -> Option<[u8; 32]>;
+    /// The next piece of a streamed message (a new stream starts after [`Host::finish`]).
+    fn update(&self, bytes: &[u8]) -> bool;
+    /// The digest of the pieces since the last `finish`; the stream is closed either way.
+    fn finish(&self) -> Option<[u8; 32]>;
+    /// Messages shorter than this are hashed here (the host's per-call cost is higher).
+    fn min_len(&self) -> usize;
+}
+
+thread_local! {
+    static HOST: RefCell<Option<Box<dyn Host>>> = const { RefCell::new(None) };
+}
+
+/// Set (or with `None` remove) the [`Host`] SHA-256.
+pub fn set_host(host: Option<Box<dyn Host>>) {
+    HOST.with_borrow_mut(|h| *h = host);
+}
+
+/// The host's digest of `bytes` when a host is set and `bytes` is long enough for it;
+/// a host that fails is dropped.
+fn host_digest(bytes: &[u8]) -> Option<[u8; 32]> {
+    let (tried, digest) = HOST.with_borrow(|h| match h {
+        Some(h) if bytes.len() >= h.min_len() => (true, h.digest(bytes)),
+        _ => (false, None),
+    });
+    if tried && digest.is_none() {
+        set_host(None);
+    }
+    digest
+}
 
 /// SHA-256 of `bytes` as 64 lowercase hex digits.
 ///
@@ -13,16 +58,62 @@ use sha2::{Digest, Sha256};
 ///     "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 /// );
 /// ```
+#[inline(never)]
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    hex(Sha256::digest(bytes).as_slice())
+    match host_digest(bytes) {
+        Some(d) => hex(&d),
+        None => sha2_hex(&mut |sink| sink(bytes)),
+    }
+}
+
+/// What hands a message, piece by piece, to the sink it is given.
+type Feed<'a> = dyn FnMut(&mut dyn FnMut(&[u8])) + 'a;
+
+/// sha2's SHA-256 of the pieces `feed` hands out: the one place sha2's code
+/// is instantiated (every call site of its generic code costs wasm size).
+#[inline(never)]
+fn sha2_hex(feed: &mut Feed<'_>) -> String {
+    let mut h = Sha256::new();
+    feed(&mut |b| h.update(b));
+    hex(h.finalize().as_slice())
 }
 
 /// [`sha256_hex`] of the bytes `feed` hands to its callback, piece by piece
 /// (the canonical text of a large value is hashed without being kept).
-pub fn sha256_hex_fed(feed: impl FnOnce(&mut dyn FnMut(&[u8]))) -> String {
-    let mut h = Sha256::new();
-    feed(&mut |b| h.update(b));
-    hex(h.finalize().as_slice())
+///
+/// With a [`Host`] the pieces are kept until they reach its `min_len` (then
+/// streamed to it) and `feed` is called a second time if the host fails.
+pub fn sha256_hex_fed(mut feed: impl FnMut(&mut dyn FnMut(&[u8]))) -> String {
+    fed(&mut feed)
+}
+
+/// [`sha256_hex_fed`], not generic (one copy in the wasm).
+#[inline(never)]
+fn fed(feed: &mut Feed<'_>) -> String {
+    let hosted = HOST.with_borrow(|h| {
+        let h = h.as_deref()?;
+        let (min, mut kept, mut streaming, mut ok) = (h.min_len(), Vec::new(), false, true);
+        feed(&mut |b| {
+            if streaming {
+                ok = ok && h.update(b);
+            } else if kept.len() + b.len() < min {
+                kept.extend_from_slice(b);
+            } else {
+                streaming = true;
+                ok = (kept.is_empty() || h.update(&kept)) && h.update(b);
+            }
+        });
+        Some(match streaming {
+            false => Ok(sha2_hex(&mut |sink| sink(&kept))),
+            true => h.finish().filter(|_| ok).map(|d| hex(&d)).ok_or(()),
+        })
+    });
+    match hosted {
+        Some(Ok(hex)) => return hex,
+        Some(Err(())) => set_host(None),
+        None => {}
+    }
+    sha2_hex(feed)
 }
 
 fn hex(digest: &[u8]) -> String {
@@ -48,6 +139,10 @@ pub fn sha256_text(text: &str) -> String {
 /// instructions than one at a time (BENCHMARKS.md), for the receipt
 /// verifier's content hashes. Elsewhere (native: SHA-NI where present) one
 /// at a time.
+///
+/// The four lanes are used with a [`Host`] too: for a verification's
+/// contents they cost about what the host's calls do in CPU time, and
+/// fewer instructions (BENCHMARKS.md "Round 10: hash").
 pub fn sha256_hex_each(messages: &[&[u8]]) -> Vec<String> {
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     if messages.len() > 1 {
@@ -316,6 +411,68 @@ mod tests {
             let got: Vec<String> = lanes::hash_each::<Soft>(&msgs).iter().map(hex_of_state).collect();
             assert_eq!(got, want, "lengths {lens:?}");
             assert_eq!(sha256_hex_each(&msgs), want);
+        }
+    }
+
+    /// A host SHA-256 (sha2 underneath) that counts its calls and fails the `fail_at`-th.
+    struct Counting {
+        calls: std::rc::Rc<std::cell::Cell<usize>>,
+        fail_at: usize,
+        stream: RefCell<Sha256>,
+    }
+
+    impl Counting {
+        fn call(&self) -> bool {
+            self.calls.set(self.calls.get() + 1);
+            self.calls.get() != self.fail_at
+        }
+    }
+
+    impl Host for Counting {
+        fn digest(&self, bytes: &[u8]) -> Option<[u8; 32]> {
+            self.call().then(|| Sha256::digest(bytes).into())
+        }
+        fn update(&self, bytes: &[u8]) -> bool {
+            self.stream.borrow_mut().update(bytes);
+            self.call()
+        }
+        fn finish(&self) -> Option<[u8; 32]> {
+            let digest = std::mem::take(&mut *self.stream.borrow_mut()).finalize().into();
+            self.call().then_some(digest)
+        }
+        fn min_len(&self) -> usize {
+            100
+        }
+    }
+
+    #[test]
+    fn a_host_hashes_long_messages_and_a_failing_one_is_dropped() {
+        let long = vec![7u8; 300_000];
+        let short = [b"abc".as_slice(), &long[..99]];
+        let all = [&long[..100], &long[..], short[0], short[1]];
+        let want_each: Vec<String> = all.iter().map(|m| hex(&Sha256::digest(m))).collect();
+        let fed = |sink: &mut dyn FnMut(&[u8])| long.chunks(65_536).chain(short).for_each(&mut *sink);
+        let want_fed = hex(&Sha256::digest([&long[..], short[0], short[1]].concat()));
+        // fail_at 0: never fails; else the n-th host call fails, and the host is dropped.
+        for fail_at in [0, 1, 2, 3, 5, 7] {
+            let calls = std::rc::Rc::new(std::cell::Cell::new(0));
+            let host = Counting { calls: calls.clone(), fail_at, stream: RefCell::default() };
+            set_host(Some(Box::new(host)));
+            assert_eq!(sha256_hex(short[1]), want_each[3], "short: not the host");
+            assert_eq!(calls.get(), 0);
+            assert_eq!(sha256_hex_fed(|sink| sink(short[0])), hex(&Sha256::digest(short[0])));
+            assert_eq!(calls.get(), 0, "a short stream is kept and hashed here");
+            assert_eq!(sha256_hex_each(&all), want_each, "fail at {fail_at}");
+            assert_eq!(sha256_hex_fed(fed), want_fed, "fail at {fail_at}");
+            assert_eq!(sha256_hex(&long), want_each[1], "fail at {fail_at}");
+            let n = calls.get();
+            let dropped = HOST.with_borrow(Option::is_none);
+            assert_eq!(dropped, fail_at != 0 && fail_at <= n, "fail at {fail_at}, {n} calls");
+            if fail_at == 0 {
+                // each: natively one at a time through sha256_hex (the wasm's four lanes never call the host)
+                assert_eq!(n, 2 + 8 + 1, "each: two long messages; fed: 7 pieces and finish; one");
+            }
+            set_host(None);
         }
     }
 }

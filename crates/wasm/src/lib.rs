@@ -274,6 +274,50 @@ pub fn replay_receipts_line(line: &str) -> JsResult<Option<String>> {
     Ok(Some(json::to_json_string(&row)))
 }
 
+/// The JavaScript host's synchronous SHA-256 (js/limits.mjs `hostSha256`:
+/// `node:crypto`), which `lians_score::hash` uses for messages of at least
+/// `min_len` bytes (issue #32 round 10). The views it is handed are wasm
+/// memory, valid for the call only; a call that throws makes the wasm drop
+/// the host and hash with its own SHA-256 (`hash::Host`).
+#[wasm_bindgen]
+extern "C" {
+    type HostSha256;
+    #[wasm_bindgen(method, catch)]
+    fn digest(this: &HostSha256, bytes: &[u8], out: &mut [u8]) -> Result<(), JsValue>;
+    #[wasm_bindgen(method, catch)]
+    fn update(this: &HostSha256, bytes: &[u8]) -> Result<(), JsValue>;
+    #[wasm_bindgen(method, catch)]
+    fn finish(this: &HostSha256, out: &mut [u8]) -> Result<(), JsValue>;
+}
+
+struct HostSha(HostSha256, usize);
+
+impl lians_score::hash::Host for HostSha {
+    fn digest(&self, bytes: &[u8]) -> Option<[u8; 32]> {
+        let mut out = [0; 32];
+        self.0.digest(bytes, &mut out).ok().map(|()| out)
+    }
+    fn update(&self, bytes: &[u8]) -> bool {
+        self.0.update(bytes).is_ok()
+    }
+    fn finish(&self) -> Option<[u8; 32]> {
+        let mut out = [0; 32];
+        self.0.finish(&mut out).ok().map(|()| out)
+    }
+    fn min_len(&self) -> usize {
+        self.1
+    }
+}
+
+/// Hand the wasm the host's SHA-256 (`undefined`: none) and the shortest
+/// message it takes: the JS entries call it after each instantiation. Not
+/// an API function (js/names.mjs `INTERNAL_NAMES`).
+#[wasm_bindgen(js_name = setHostSha256, skip_typescript)]
+pub fn set_host_sha256(host: JsValue, min_len: u32) {
+    let host = host.is_object().then(|| HostSha(host.unchecked_into(), min_len as usize));
+    lians_score::hash::set_host(host.map(|h| Box::new(h) as Box<dyn lians_score::hash::Host>));
+}
+
 /// The crate version (equals the npm package version).
 #[wasm_bindgen(js_name = crateVersion, skip_typescript)]
 pub fn crate_version() -> String {
