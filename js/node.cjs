@@ -13,7 +13,13 @@
 const glue = require("../dist/node/lians_score.js");
 const { LiansScoreError, LiansVerificationError, adopting } = require("./errors.cjs");
 const { verifyingFetchFor } = require("./fetch.cjs");
-const { BODY_NAMES, MAX_BODY_BYTES, NODE_RESET_MEMORY_BYTES, checkBody, readLimits, recycleText, utf8Text } = require("./limits.cjs");
+const { BODY_NAMES, MAX_BODY_BYTES, NODE_RESET_MEMORY_BYTES, checkBody, readLimits, recycleText, ucs2Writer, utf8Text } = require("./limits.cjs");
+
+// Long strings reach the wasm as their UTF-16 units (js/limits.mjs ucs2Writer): registered with each instance.
+const writer = typeof glue.__lians_utf16 === "function" ? ucs2Writer(glue.__lians_memory) : undefined;
+const staged = writer !== undefined;
+const stage = () => staged && glue.__lians_utf16(writer);
+stage();
 
 let limits = { maxBodyBytes: MAX_BODY_BYTES, resetMemoryBytes: NODE_RESET_MEMORY_BYTES };
 /** Instances dropped so far (memoryStats().resets). */
@@ -28,7 +34,7 @@ function guarded(name) {
   return {
     [name](...args) {
       if (body) args = checkBody(args, limits.maxBodyBytes);
-      args = utf8Text(name, args); // JSON text as UTF-8 bytes (js/limits.mjs)
+      args = utf8Text(name, args, staged); // JSON text as UTF-8 bytes, or left to the wasm's staging (js/limits.mjs)
       depth++;
       try {
         return fn(...args);
@@ -36,6 +42,7 @@ function guarded(name) {
         recycleText(name, args);
         if (--depth === 0 && glue.__lians_memory_bytes() > limits.resetMemoryBytes) {
           glue.__lians_reset();
+          stage();
           resets++;
         }
       }
