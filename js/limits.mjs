@@ -93,12 +93,16 @@ let spare;
  * one whose UTF-8 is over MAX_BODY_BYTES (whose `too_large` error names the
  * string) are left as they are; so is one with a U+FFFD where
  * String.prototype.isWellFormed (Node 20+, current browsers) cannot tell
- * which it is.
+ * which it is. With `staged` (js/node.cjs, whose wasm has the ucs2Writer
+ * below), scoreCandidates' candidates are left as they are too: the wasm
+ * copies their UTF-16 units itself (bodies keep this path: staging a body at
+ * 2 bytes a unit took packs over 4x memory, BENCHMARKS.md "Round 9: u16").
  */
-export function utf8Text(name, args) {
+export function utf8Text(name, args, staged = false) {
   const at = TEXT_ARGS[name];
   const text = args[at];
   if (at === undefined || typeof text !== "string" || text.length > MAX_BODY_BYTES) return args;
+  if (staged && !BODY_NAMES.includes(name)) return args;
   // encodeInto a buffer of 3 bytes per unit (the most UTF-8 a unit takes; pages past the text are
   // never touched) is one native pass: encode() measures first and then copies (twice the time).
   const n = text.length * 3;
@@ -114,6 +118,25 @@ export function utf8Text(name, args) {
   args = [...args];
   args[at] = bytes;
   return args;
+}
+
+/**
+ * In Node, what the full wasm calls to copy a long JS string into its memory
+ * by its UTF-16 code units (glue.__lians_utf16 registers it; `memory` gives
+ * the instance's WebAssembly.Memory; issue #32): one
+ * native write of Buffer, ~0 instructions a unit where V8's UTF-8 encoding of
+ * a two-byte string (wasm-bindgen's conversion) costs ~14; the wasm then
+ * transcodes the units (SIMD128) and reads the text as it reads the string.
+ * The view is made here, after the wasm's last allocation (a view is stale
+ * once wasm memory grows). Undefined where Buffer is not there.
+ */
+export function ucs2Writer(memory) {
+  if (!NodeBuffer || typeof NodeBuffer.prototype.ucs2Write !== "function") return undefined;
+  // The wasm calls Reflect.set(writer, address, text): the address arrives as the property key.
+  return new Proxy(
+    {},
+    { set: (_, at, text) => NodeBuffer.from(memory().buffer, Number(at), text.length * 2).ucs2Write(text) === text.length * 2 },
+  );
 }
 
 /** After the call: utf8Text's buffer in `args` may serve the next call (the wasm copied the bytes). */

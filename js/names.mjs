@@ -36,7 +36,12 @@ export const INTERNAL_NAMES = [
   "replayReceiptsLine",
   "replayScoringLine",
   "setHostSha256",
+  "__lians_utf16",
 ];
+
+// Internal exports the lean browser wasm (cargo feature lean) and dist/verify leave out: the
+// Node entry's string staging (js/node.cjs; issue #32 round 10).
+export const FULL_ONLY_NAMES = ["__lians_utf16"];
 
 // The internal exports of the npm CLI and the conformance replays: only in the
 // wasm built with the cargo feature js-cli (dist/cli: js/cli.mjs; dist/verify),

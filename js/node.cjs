@@ -13,11 +13,17 @@
 const glue = require("../dist/node/lians_score.js");
 const { LiansScoreError, LiansVerificationError, adopting } = require("./errors.cjs");
 const { verifyingFetchFor } = require("./fetch.cjs");
-const { BODY_NAMES, HOST_SHA256_MIN_BYTES, MAX_BODY_BYTES, NODE_RESET_MEMORY_BYTES, checkBody, hostSha256, readLimits, recycleText, utf8Text } = require("./limits.cjs");
+const { BODY_NAMES, HOST_SHA256_MIN_BYTES, MAX_BODY_BYTES, NODE_RESET_MEMORY_BYTES, checkBody, hostSha256, readLimits, recycleText, ucs2Writer, utf8Text } = require("./limits.cjs");
 
 // SHA-256 through node:crypto (OpenSSL), handed to every instance (js/limits.mjs hostSha256).
 const sha256 = hostSha256(require("node:crypto"));
 glue.setHostSha256(sha256, HOST_SHA256_MIN_BYTES);
+
+// Long strings reach the wasm as their UTF-16 units (js/limits.mjs ucs2Writer): registered with each instance.
+const writer = typeof glue.__lians_utf16 === "function" ? ucs2Writer(glue.__lians_memory) : undefined;
+const staged = writer !== undefined;
+const stage = () => staged && glue.__lians_utf16(writer);
+stage();
 
 let limits = { maxBodyBytes: MAX_BODY_BYTES, resetMemoryBytes: NODE_RESET_MEMORY_BYTES };
 /** Instances dropped so far (memoryStats().resets). */
@@ -32,7 +38,7 @@ function guarded(name) {
   return {
     [name](...args) {
       if (body) args = checkBody(args, limits.maxBodyBytes);
-      args = utf8Text(name, args); // JSON text as UTF-8 bytes (js/limits.mjs)
+      args = utf8Text(name, args, staged); // JSON text as UTF-8 bytes, or left to the wasm's staging (js/limits.mjs)
       depth++;
       try {
         return fn(...args);
@@ -41,6 +47,7 @@ function guarded(name) {
         if (--depth === 0 && glue.__lians_memory_bytes() > limits.resetMemoryBytes) {
           glue.__lians_reset();
           glue.setHostSha256(sha256, HOST_SHA256_MIN_BYTES);
+          stage();
           resets++;
         }
       }

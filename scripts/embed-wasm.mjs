@@ -71,9 +71,12 @@ if (!text.endsWith(start) || caches.length === 0) {
   process.exit(1);
 }
 text += `
-// Appended by scripts/embed-wasm.mjs (js/node.cjs resets the instance with these).
+// Appended by scripts/embed-wasm.mjs (js/node.cjs resets the instance with these; __lians_memory: its string staging).
 exports.__lians_memory_bytes = function () {
     return wasm.memory.buffer.byteLength;
+};
+exports.__lians_memory = function () {
+    return wasm.memory;
 };
 exports.__lians_reset = function () {
     wasmInstance = new WebAssembly.Instance(wasmModule, __wbg_get_imports());

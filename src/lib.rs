@@ -141,6 +141,7 @@ pub mod scoring;
 #[cfg(feature = "serde")]
 mod serde_support;
 pub use lians_score_core::text;
+pub use lians_score_core::utf16;
 pub use lians_score_core::utf8;
 
 pub use admission::{AdmissionAction, AdmissionDecision};

@@ -31,7 +31,7 @@ const CRATES: &[Crate] = &[
 /// signals read JSON values.
 const CORE_LAYERS: &[(&str, &[&str])] = &[
     ("error type", &["error"]),
-    ("python semantics", &["py", "hash", "utf8"]),
+    ("python semantics", &["py", "hash", "utf8", "utf16"]),
     ("JSON model", &["json"]),
     ("text signals", &["text"]),
     ("crate root", &["lib", "serde_support"]),
@@ -42,7 +42,7 @@ const CORE_ROOT_REEXPORTS: &[(&str, &str)] =
 
 /// lians-score, bottom to top. A module may use its own layer and those below.
 const LAYERS: &[(&str, &[&str])] = &[
-    ("primitives", &["error", "json", "py", "hash", "text", "utf8", "args", "contract"]),
+    ("primitives", &["error", "json", "py", "hash", "text", "utf8", "utf16", "args", "contract"]),
     ("rules", &["scoring", "admission", "receipt", "audit"]),
     ("typed API", &["lib", "serde_support"]),
     ("JSON façade", &["api"]),

@@ -11,7 +11,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { SAMPLES, ROOT } from "./helpers.mjs";
-import { MAX_BODY_BYTES, TEXT_ARGS, checkBody, hasReplacement, recycleText, utf8Text } from "../../js/limits.mjs";
+import { MAX_BODY_BYTES, TEXT_ARGS, checkBody, hasReplacement, recycleText, ucs2Writer, utf8Text } from "../../js/limits.mjs";
 import { adoptError } from "../../js/errors.mjs";
 
 const require = createRequire(import.meta.url);
@@ -59,9 +59,22 @@ function outcome(fn) {
   }
 }
 
+/** `f()` with the Node glue's string staging off (js/node.cjs registers ucs2Writer with its instance:
+ * the glue then copies long strings in by their UTF-16 units; round 10). */
+const nodeWriter = ucs2Writer(nodeGlue.__lians_memory);
+let writer = nodeWriter;
+function unstaged(f) {
+  nodeGlue.__lians_utf16(null);
+  try {
+    return f();
+  } finally {
+    nodeGlue.__lians_utf16(writer);
+  }
+}
+
 /** Today's path: the string handed to the glue (after the entry's JS cap check for a body). */
 function viaString(glue, name, args) {
-  return outcome(() => glue[name](...(name in BODY ? checkBody(args, MAX_BODY_BYTES) : args)));
+  return unstaged(() => outcome(() => glue[name](...(name in BODY ? checkBody(args, MAX_BODY_BYTES) : args))));
 }
 
 const calls = [];
@@ -182,4 +195,75 @@ test("a buffer given back serves the next call; a caller's own bytes are never r
   assert.deepEqual(mine, copy);
   for (const lib of [node, web]) assert.equal(lib.scoreCandidates(null, mine).count, 3);
   assert.deepEqual(mine, copy, "the caller's bytes are untouched");
+});
+
+// Node (round 10): the full wasm copies a long string in by its UTF-16 units (js/limits.mjs
+// ucs2Writer) and transcodes it (lians_score::utf16, SIMD128 blocks of 16 and 8 units): every kind
+// of unit at every lane of those blocks, lone surrogates included, reads as the glue reads the
+// string itself: scoreCandidates' candidates, scoreMemory's string members (at least 128 units),
+// a tokenizeForScoring string, canonicalJson of an object.
+const KINDS = ["é", "\u07ff", "\u0080", "\u0800", "東", "\uffff", "\ufffd", "😀", "\ud800", "\udc00", "\udbff\udbff", '"', "\\"];
+function laneTexts(fill) {
+  const out = [];
+  for (const kind of KINDS) {
+    for (let k = 0; k < 40; k++) {
+      for (const tail of [0, 1, 7, 15, 200 - k]) out.push(fill.repeat(k) + kind + "b".repeat(tail));
+    }
+  }
+  return out;
+}
+
+test("node: strings copied in by their UTF-16 units read as the strings themselves", () => {
+  let written = 0;
+  writer = new Proxy({}, { set: (t, at, text) => (written++, Reflect.set(nodeWriter, at, text)) });
+  nodeGlue.__lians_utf16(writer);
+  try {
+    let staged = 0;
+    for (const fill of ["a", "東", "é"]) {
+      for (const text of laneTexts(fill)) {
+        const before = written;
+        const content = `${"x".repeat(130)} ${text}`;
+        const memory = { content, query: "x", importance: 0.5, metadata: { note: text }, ...SHARED };
+        for (const [name, args] of [
+          ["scoreMemory", [memory]],
+          ["tokenizeForScoring", [content]],
+          ["canonicalJson", [{ a: text, b: content }]],
+          ["scoreCandidates", [SHARED, `${JSON.stringify(memory)}\n{"content": "${text}${"y".repeat(20)}"}`, { output: "full" }]],
+          ["scoreCandidates", [SHARED, `${JSON.stringify(memory).slice(0, -1)}${text}}`]],
+        ]) {
+          assert.deepEqual(outcome(() => node[name](...args)), unstaged(() => outcome(() => node[name](...args))), `${name} ${JSON.stringify(text)}`);
+        }
+        if (written > before) staged++;
+      }
+    }
+    assert.ok(staged > 1000, `the strings were staged (${staged})`);
+    // Short string values keep wasm-bindgen's conversion; a candidates string is always staged.
+    const before = written;
+    node.scoreMemory({ content: "é".repeat(127), query: "é", ...SHARED });
+    assert.equal(written, before);
+    node.scoreMemory({ content: "é".repeat(128), query: "é", ...SHARED });
+    assert.equal(written, before + 1);
+    node.scoreCandidates(SHARED, "[]");
+    assert.equal(written, before + 2);
+  } finally {
+    writer = nodeWriter;
+    nodeGlue.__lians_utf16(writer);
+  }
+});
+
+test("node: the staging survives an instance reset", () => {
+  const text = `${LINES}\n${JSON.stringify({ content: "Größe 東京 😀 ".repeat(40), query: "größe" })}`;
+  const expected = unstaged(() => outcome(() => node.scoreCandidates(SHARED, text, { output: "full" })));
+  const { resets } = node.memoryStats();
+  node.configureLimits({ resetMemoryBytes: 0 });
+  try {
+    for (let i = 0; i < 3; i++) assert.deepEqual(outcome(() => node.scoreCandidates(SHARED, text, { output: "full" })), expected);
+  } finally {
+    node.configureLimits({ resetMemoryBytes: 128 * 1024 * 1024 });
+  }
+  assert.ok(node.memoryStats().resets >= resets + 3);
+  // The fresh instance got the writer again: a lone surrogate in a long member is read from the copied units.
+  const lone = { content: `${"a".repeat(200)}\ud800`, query: "a", ...SHARED };
+  assert.deepEqual(outcome(() => node.scoreMemory(lone)), unstaged(() => outcome(() => node.scoreMemory(lone))));
+  assert.equal(typeof nodeGlue.__lians_utf16, "function");
 });

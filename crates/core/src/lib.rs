@@ -10,6 +10,7 @@
 //! | [`hash`] | SHA-256 as lowercase hex |
 //! | [`text`] | head/tail sample, tokenizer, durable/date/ephemeral signals |
 //! | [`utf8`] | UTF-8 from JavaScript read once: validation and the U+FFFD check in one pass (SIMD128 in wasm) |
+//! | [`utf16`] | UTF-8 from a JavaScript string's UTF-16 units (the Node wrapper copies them in; SIMD128 in wasm) |
 //! | [`error`] | the one error type: code, message, JSON pointer; its JSON row ([`Error::to_json`], printed by `json`) |
 //!
 //! ## Why a crate of its own
@@ -25,7 +26,7 @@
 //! ## Layers
 //!
 //! Bottom to top, each module using only those below it (checked by
-//! `tests/layering.rs` of `lians-score`): `error`; `py`, `hash` and `utf8`; `json`;
+//! `tests/layering.rs` of `lians-score`): `error`; `py`, `hash`, `utf8` and `utf16`; `json`;
 //! `text`.
 
 #![warn(missing_docs)]
@@ -37,6 +38,7 @@ pub mod py;
 #[cfg(feature = "serde")]
 mod serde_support;
 pub mod text;
+pub mod utf16;
 pub mod utf8;
 
 pub use error::{Error, ErrorCode, Result};

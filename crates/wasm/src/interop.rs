@@ -210,7 +210,7 @@ fn walk(v: &JsValue, path: &mut String, ancestors: &mut Vec<JsValue>, budget: &m
     if v.is_string() {
         let units = check_js_string(v, MAX_STRING_BYTES, path)?;
         budget.take(0, units, path)?;
-        return Ok(Value::Str(js_string_to_pystr(v)));
+        return Ok(Value::Str(js_string_to_pystr_of(v, units)));
     }
     if let Some(x) = v.as_f64() {
         if x == 0.0 && x.is_sign_negative() {
@@ -654,8 +654,8 @@ pub type JsResult<T = JsValue> = Result<T, JsErr>;
 /// the argument in the error), read as [`js_json_text`] reads it.
 #[cfg(not(feature = "verify-only"))]
 pub fn json_text(v: &JsValue, path: &str) -> Result<String, Error> {
-    check_js_string(v, MAX_TEXT_BYTES, path)?;
-    Ok(js_json_text(v))
+    let units = check_js_string(v, MAX_TEXT_BYTES, path)?;
+    Ok(staged_json_text(v, units).unwrap_or_else(|| js_json_text(v)))
 }
 
 /// A value argument (`tokenizeForScoring`, the content of `detectRiskTags`
@@ -744,4 +744,93 @@ pub fn hash_input(v: &JsValue) -> Result<HashInput, Error> {
         ));
     }
     Ok(HashInput::Text(s))
+}
+
+// Issue #32 round 10 (u16n), at the end of the file so that the lean build's panic locations
+// (line numbers) stay as they were.
+
+/// [`js_string_to_pystr`] of a string of `units` UTF-16 code units: in Node,
+/// a long one is copied in by its units and transcoded in the wasm
+/// ([`staging`]), which reads it the same.
+pub fn js_string_to_pystr_of(v: &JsValue, units: usize) -> PyStr {
+    #[cfg(not(any(feature = "lean", feature = "verify-only")))]
+    if let Some(s) = staging::pystr(v, units) {
+        return s;
+    }
+    let _ = units;
+    js_string_to_pystr(v)
+}
+
+/// JS strings copied into wasm memory by their UTF-16 code units and
+/// transcoded here (issue #32; the full build only: the Node entry,
+/// js/node.cjs, registers the writer, `Buffer.prototype.ucs2Write`; browsers
+/// have no native UTF-16 copy and keep wasm-bindgen's conversion). V8's own
+/// UTF-8 encoding of a two-byte string (wasm-bindgen's `passStringToWasm0`,
+/// `encodeInto`) costs ~14 instructions a unit; the copy is ~0 and
+/// [`lians_score::utf16`] a few. A string with a lone surrogate is left to the
+/// caller, which reads the string itself as before.
+#[cfg(not(any(feature = "lean", feature = "verify-only")))]
+pub mod staging {
+    use super::*;
+
+    /// The writer: a JS object (js/node.cjs) whose `set` trap writes the string given as the value
+    /// at the wasm memory address given as the key, by its UTF-16 units, and answers whether it
+    /// wrote all of them. Called through `Reflect.set`, an import every build has (so the lean
+    /// glue still instantiates the full `.wasm`: js/core.mjs).
+    struct Slot(std::cell::Cell<Option<JsValue>>);
+    // SAFETY: the module is single-threaded (no `atomics`).
+    unsafe impl Sync for Slot {}
+    static WRITER: Slot = Slot(std::cell::Cell::new(None));
+
+    /// String values shorter than this (UTF-16 units) keep wasm-bindgen's
+    /// conversion: below it the writer's call costs more than it saves
+    /// (BENCHMARKS.md, "Round 10: u16n").
+    pub const MIN_UNITS: usize = 128;
+
+    /// Register the writer (js/node.cjs, once per instance); `null` unregisters it.
+    pub fn set_writer(f: JsValue) {
+        WRITER.0.set(if f.is_object() { Some(f) } else { None });
+    }
+
+    /// The UTF-8 of the string `v` (`len` > 0 UTF-16 units), copied in by the
+    /// writer into room reserved here (not zeroed) and transcoded; `None`
+    /// without a writer or if it holds a lone surrogate.
+    pub fn json_text(v: &JsValue, len: usize) -> Option<String> {
+        let writer = WRITER.0.take()?;
+        let mut units: Vec<u16> = Vec::with_capacity(len);
+        let at = JsValue::from_str(&(units.as_mut_ptr() as usize).to_string());
+        // The writer makes its view of the memory after this allocation (the last before it writes).
+        let written = Reflect::set(&writer, &at, v);
+        WRITER.0.set(Some(writer));
+        if written != Ok(true) {
+            return None;
+        }
+        // SAFETY: the writer wrote the string's `len` units at the start of the reserved capacity.
+        unsafe { units.set_len(len) };
+        lians_score::utf16::to_utf8(&units)
+    }
+
+    /// [`js_string_to_pystr`] of a string of `len` units, at least
+    /// [`MIN_UNITS`], if it holds no lone surrogate (else `None`: the caller
+    /// reads the string itself, keeping them).
+    pub fn pystr(v: &JsValue, len: usize) -> Option<PyStr> {
+        if len < MIN_UNITS {
+            return None;
+        }
+        json_text(v, len).map(PyStr::from)
+    }
+}
+
+/// The text of [`json_text`] when the string was copied in by its UTF-16
+/// units ([`staging`], Node; `None` elsewhere, or for a lone surrogate: the
+/// caller then reads it as [`js_json_text`] does).
+#[cfg(not(feature = "verify-only"))]
+fn staged_json_text(v: &JsValue, units: usize) -> Option<String> {
+    #[cfg(not(feature = "lean"))]
+    return staging::json_text(v, units);
+    #[cfg(feature = "lean")]
+    {
+        let _ = (v, units);
+        None
+    }
 }

@@ -318,6 +318,17 @@ pub fn set_host_sha256(host: JsValue, min_len: u32) {
     lians_score::hash::set_host(host.map(|h| Box::new(h) as Box<dyn lians_score::hash::Host>));
 }
 
+/// Internal (js/node.cjs, issue #32): register `(string, memory, address) =>
+/// bytes written`, which writes a string's UTF-16 units into wasm memory
+/// (`Buffer.prototype.ucs2Write`): long strings are then copied in by their
+/// units and transcoded in the wasm (`interop::staging`). Not in the lean
+/// and verify-only builds (browsers have no native UTF-16 copy).
+#[cfg(not(any(feature = "verify-only", feature = "lean")))]
+#[wasm_bindgen(js_name = __lians_utf16, skip_typescript)]
+pub fn utf16_writer(writer: JsValue) {
+    interop::staging::set_writer(writer)
+}
+
 /// The crate version (equals the npm package version).
 #[wasm_bindgen(js_name = crateVersion, skip_typescript)]
 pub fn crate_version() -> String {
