@@ -11,9 +11,9 @@
 //! ASCII units are one test and one narrowing store; in any other block the
 //! leading ASCII units are written at once (a narrowing 8-byte store), then
 //! the code points up to the next ASCII unit one at a time, each with one
-//! 4-byte store of its UTF-8 ([`word`]). Lane-parallel writers for blocks of
-//! 1-, 2- and 3-byte units (simdutf's method) measured no better in V8 and
-//! cost ~400 B gzip (BENCHMARKS.md, "Round 10: u16n").
+//! 4-byte store of its UTF-8 (`word`). Lane-parallel writers for blocks of
+//! 1-, 2- and 3-byte units (simdutf's method) cost ~400 B gzip and were not
+//! kept; their one comparison was void (BENCHMARKS.md, "Round 10: u16n").
 
 use core::mem::MaybeUninit;
 
