@@ -11,20 +11,27 @@ const p = { wire: $('#p-wire'), key: $('#p-key'), keyId: $('#p-keyid'), unsigned
 // field (or asked for it again) is dropped, never written over the edit.
 const packFill = fillGuard([p.wire]);
 const keyFill = fillGuard([p.key, p.keyId]);
-$('#p-sample').addEventListener('click', async () => {
+// Samples still arriving when the user asks to verify are waited for: "Verify"
+// right after "Load sample" verifies the sample, not the still-empty field.
+const arriving = new Set();
+function arrive(load) {
+  const done = load().finally(() => arriving.delete(done));
+  arriving.add(done);
+}
+$('#p-sample').addEventListener('click', () => arrive(async () => {
   const ticket = packFill();
   try {
     const text = await fetchText(SAMPLE.pack);
     if (!ticket.superseded() && !ticket.edited()) p.wire.value = text;
   } catch (e) { replace(p.out, h('p', { class: 'status bad' }, e.message)); }
-});
-$('#p-sample-key').addEventListener('click', async () => {
+}));
+$('#p-sample-key').addEventListener('click', () => arrive(async () => {
   const ticket = keyFill();
   try {
     const key = (await fetchText(SAMPLE.packKey)).trim();
     if (!ticket.superseded() && !ticket.edited()) { p.key.value = key; p.keyId.value = SAMPLE.packKeyId; }
   } catch (e) { replace(p.out, h('p', { class: 'status bad' }, e.message)); }
-});
+}));
 $('#p-file').addEventListener('change', (e) => { readFileInto(e.target.files[0], (t) => { p.wire.value = t; }); e.target.value = ''; });
 makeDropZone($('#pack-drop'), (t) => { p.wire.value = t; });
 
@@ -37,6 +44,7 @@ function keyProblem(b64) {
 }
 
 async function runPack() {
+  await Promise.all([...arriving]);
   if (!(await lians.load())) { replace(p.out, h('p', { class: 'status bad' }, 'The lians-score package is not loaded: cannot verify.')); return; }
   const wire = p.wire.value;
   if (!wire.trim()) { replace(p.out, h('p', { class: 'empty' }, 'Paste a pack first.')); return; }

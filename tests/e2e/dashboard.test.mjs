@@ -535,6 +535,24 @@ describe('verify panels', () => {
     assert.deepEqual(rec.dialogs, []);
   });
 
+  it('Evidence Pack: Verify right after "Load sample" verifies the sample once it arrives (CI run 10B raced here)', { skip: noVerifiers }, async () => {
+    const { page } = await open({}, '#empty');
+    let release;
+    const held = new Promise((r) => { release = r; });
+    await page.route('**/sample/pack-01-v2-signed.json', async (route) => { await held; await route.continue(); });
+    await page.click('#tab-pack');
+    await page.click('#p-sample');
+    await page.click('#p-sample-key');
+    await page.click('#p-run');
+    await page.waitForTimeout(300);
+    // Not "Paste a pack first.": the run waits for the sample still on its way.
+    assert.doesNotMatch(await page.textContent('#p-result'), /Paste a pack first/);
+    release();
+    await page.waitForSelector('#p-result .verdict');
+    assert.equal(await page.getAttribute('#p-result .verdict', 'data-valid'), 'true');
+    await page.unroute('**/sample/pack-01-v2-signed.json');
+  });
+
   it('Evidence Pack: signature and key pinning', { skip: noVerifiers }, async () => {
     const { page } = await open({}, '#empty');
     await page.click('#tab-pack');
