@@ -42,6 +42,7 @@ use std::collections::HashMap;
 use crate::json::{self, Object, Value};
 use crate::py::float::{round6, write_repr};
 use crate::py::time::PyDateTime;
+use crate::scoring::metadata::Meta;
 use crate::scoring::{self, components, Arg, ScoreInput, Scored, Scratch, COMPONENTS};
 use crate::{Error, ErrorCode, Result};
 
@@ -199,6 +200,9 @@ impl Scorer {
         };
         let mut input = shared.base.clone();
         input.reference_time = reference_time;
+        // A candidate's `metadata` object in a document is read in place
+        // (`input.metadata` then keeps the shared one, unused).
+        let mut doc_meta = None;
         for i in 0..obj.len() {
             // Lone-surrogate keys are skipped (as by `ScoreInput::from_json`).
             let (Some(key), member) = obj.at(i) else { continue };
@@ -209,14 +213,13 @@ impl Scorer {
                 (_, Member::Value(v)) => input.set_arg(arg, key, v)?,
                 (_, Member::Doc(v)) => {
                     // A string argument is read in place; any other value as
-                    // an owned copy (`metadata` and `purpose` moved into the input).
+                    // an owned copy, but `metadata`, read in place too.
                     let text = v.as_text().and_then(json::Text::as_str);
                     match arg.zip(text).and_then(|(a, t)| input.set_text(a, t)) {
                         Some(done) => done?,
-                        None => match (arg, v.to_value()) {
-                            (Some(Arg::Metadata), Value::Object(m)) => input.metadata = m,
-                            (Some(Arg::Purpose), p) => input.purpose = p,
-                            (arg, value) => input.set_arg(arg, key, &value)?,
+                        None => match (arg, v.as_object()) {
+                            (Some(Arg::Metadata), Some(m)) => doc_meta = Some(Meta::Doc(v, m)),
+                            _ => input.set_arg(arg, key, &v.to_value())?,
                         },
                     }
                 }
@@ -224,7 +227,8 @@ impl Scorer {
         }
         input.check_reference_raises()?;
         let tokens: Option<Vec<&str>> = self.cache.tokens(&input).map(|t| t.iter().map(String::as_str).collect());
-        Ok(scoring::score_memory_with(&input, &content, &mut self.scratch, tokens.as_deref()))
+        let meta = doc_meta.unwrap_or(Meta::Value(&input.metadata));
+        Ok(scoring::score_memory_in(&input, &content, meta, &mut self.scratch, tokens.as_deref()))
     }
 }
 
@@ -521,6 +525,66 @@ mod tests {
         assert_eq!(got.to_jsonl(), want.to_jsonl());
         let codes: Vec<_> = got.results.iter().map(|r| r.as_ref().err().map(|e| (e.code, e.path.as_str()))).collect();
         assert_eq!(codes, [Some((ErrorCode::TooLarge, "/metadata")), None, None]);
+    }
+
+    /// A candidate's `metadata` read in place from its line (presence, trust
+    /// claim, flattened text) scores as the owned object does in a single
+    /// call: duplicate keys (first position, last value), escaped and
+    /// non-ASCII keys, lone surrogates, hidden and control keys, falsy claims,
+    /// nesting past the depth, wrong types; with and without a shared one.
+    #[test]
+    fn metadata_read_in_place() {
+        let metas = [
+            r#"{"trust_level":"high","x":1}"#,
+            r#"{"trust_level":0,"source_trust":null}"#,
+            r#"{"trust_level":"","source_trust":0}"#,
+            r#"{"trust_level":[],"source_trust":false}"#,
+            r#"{"trust_level":{},"y":2}"#,
+            r#"{"trust_level":-0.0}"#,
+            r#"{"a":"x","a":"omega","b":{"a":3,"a":["alpha",5]}}"#,
+            r#"{"b":1,"a":2,"b":"alpha"}"#,
+            r#"{"\u00e9":"x","e":"y","\ud800":"lone","\ud83d\ude00":"alpha","\uffff":"z"}"#,
+            r#"{"k\"q":"v\n","\\":"\t omega"}"#,
+            r#"{"_h":"alpha","materiality":"omega","pub":null}"#,
+            r#"{"_h":1,"trust_level":"x"}"#,
+            r#"{"d":{"e":{"f":{"g":{"h":"alpha"}}}},"n":[[[[["omega"]]]]]}"#,
+            r#"{"f":[1.0,1e-7,1e22,-0.0,0.1,1E400,-0,123456789012345678901234567890],"t":true,"z":null}"#,
+            r#"{}"#,
+            r#"null"#,
+            r#"[]"#,
+            r#""alpha""#,
+        ];
+        let mut lines = Vec::new();
+        for (i, m) in metas.iter().enumerate() {
+            let q = ["alpha omega", "omega", "zzz alpha"][i % 3];
+            lines.push(format!(r#"{{"content":"alpha text","query":"{q}","source":"chat","metadata":{m}}}"#));
+            lines.push(format!(r#"{{"metadata":{m},"content":"nothing here","query":"{q}"}}"#));
+        }
+        let many: String = (0..70).map(|i| format!(r#""k{:02}":"alpha v{i}","#, 70 - i)).collect();
+        lines.push(format!(r#"{{"content":"c","query":"omega","metadata":{{{many}"last":"omega"}}}}"#));
+        for shared in [
+            r#"{"reference_time":"2026-11-30T00:00:00+00:00"}"#,
+            r#"{"reference_time":"2026-11-30T00:00:00+00:00","metadata":{"note":"omega","trust_level":"x"}}"#,
+        ] {
+            let shared = json::parse(shared).unwrap();
+            let values: Vec<Value> = lines.iter().map(|l| json::parse(l).unwrap()).collect();
+            let text = crate::api::score_candidates_text(&shared, &lines.join("\n")).unwrap();
+            let owned = crate::api::score_candidates(&shared, &values).unwrap();
+            assert_eq!(text.to_jsonl(), owned.to_jsonl());
+            for (c, r) in values.iter().zip(&text.results) {
+                let want = match crate::api::score_memory(&merged(&shared, c)) {
+                    Ok(v) => json::to_json_string(&v),
+                    Err(e) => json::to_json_string(&e.to_json()),
+                };
+                assert_eq!(line(r), want, "{c:?}");
+            }
+            assert_eq!(text.errors(), 4);
+        }
+        // A candidate's `"metadata": null` replaces the shared one (no public metadata).
+        let shared = json::parse(r#"{"reference_time":"2026-11-30T00:00:00+00:00","metadata":{"p":1}}"#).unwrap();
+        let t = crate::api::score_candidates_text(&shared, r#"{"content":"x","metadata":null}"#).unwrap();
+        let one = json::parse(r#"{"content":"x","reference_time":"2026-11-30T00:00:00+00:00"}"#).unwrap();
+        assert_eq!(line(&t.results[0]), json::to_json_string(&crate::api::score_memory(&one).unwrap()));
     }
 
     #[test]

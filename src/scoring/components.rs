@@ -9,6 +9,7 @@ use crate::py::exp::exp;
 use crate::py::float::clamp01;
 use crate::py::time::{seconds_between, PyDateTime};
 use crate::py::unicode;
+use crate::scoring::metadata::Meta;
 
 /// Trust levels, name → score (spec `scoring-admission.md` §1).
 pub const TRUST_LEVELS: [(&str, f64); 7] = [
@@ -106,6 +107,18 @@ pub fn confidence(facts: &ContentFacts, has_event_time: bool, source_truthy: boo
     Component::new(clamp01(v), "structured content, timestamp, source, and metadata evidence evaluated")
 }
 
+/// Python `s.strip().lower()`, borrowed when that is `s` itself or a slice
+/// of it (ASCII without upper-case letters: a status or source as usually
+/// sent; no allocation per candidate).
+fn stripped_lower(s: &str) -> Cow<'_, str> {
+    let s = unicode::py_strip(s);
+    if s.bytes().all(|b| b.is_ascii() && !b.is_ascii_uppercase()) {
+        Cow::Borrowed(s)
+    } else {
+        Cow::Owned(unicode::lower(s))
+    }
+}
+
 /// Python `str(x).strip().lower()` for a trust level given as a JSON value.
 fn normalize_level(x: &Value) -> String {
     match x {
@@ -119,14 +132,21 @@ fn normalize_level(x: &Value) -> String {
 /// non-null `source_trust`. It only adds the reason
 /// `caller metadata trust claim ignored`; it never changes the score.
 pub fn trust_claim_present(metadata: &Object) -> bool {
-    match metadata.get("trust_level") {
-        Some(v) if v.truthy() => true,
-        _ => metadata.get("source_trust").is_some_and(|v| !v.is_null()),
-    }
+    claim_present(Meta::Value(metadata))
+}
+
+fn claim_present(metadata: Meta<'_>) -> bool {
+    metadata.get("trust_level").is_some_and(|v| v.truthy())
+        || metadata.get("source_trust").is_some_and(|v| !v.is_null())
 }
 
 /// `scoring-admission.md` §4.3 trust.
 pub fn trust(metadata: &Object, source: Option<&str>, verified_trust_level: Option<&Value>) -> Component {
+    trust_of(Meta::Value(metadata), source, verified_trust_level)
+}
+
+/// [`trust`] of a [`Meta`].
+pub fn trust_of(metadata: Meta<'_>, source: Option<&str>, verified_trust_level: Option<&Value>) -> Component {
     if let Some(verified) = verified_trust_level {
         let mut level = normalize_level(verified);
         if trust_score(&level).is_none() {
@@ -135,13 +155,13 @@ pub fn trust(metadata: &Object, source: Option<&str>, verified_trust_level: Opti
         let score = trust_score(&level).unwrap_or(0.5);
         return Component::new(score, format!("server-verified source trust level {level}"));
     }
-    let claim_present = trust_claim_present(metadata);
+    let claim_present = claim_present(metadata);
     let mut level = match source {
-        Some(s) if !s.is_empty() => unicode::lower(unicode::py_strip(s)),
-        _ => String::from("unknown"),
+        Some(s) if !s.is_empty() => stripped_lower(s),
+        _ => Cow::Borrowed("unknown"),
     };
     // The common case, a sole reason for a known unprivileged level: a fixed string.
-    if !claim_present && !PRIVILEGED_LEVELS.contains(&level.as_str()) {
+    if !claim_present && !PRIVILEGED_LEVELS.contains(&&*level) {
         let declared = DECLARED_REASONS.iter().find(|(name, _)| *name == level).unwrap_or(&DECLARED_REASONS[0]);
         let score = trust_score(declared.0).unwrap_or(0.5);
         return Component::new(score, declared.1);
@@ -151,13 +171,13 @@ pub fn trust(metadata: &Object, source: Option<&str>, verified_trust_level: Opti
     if claim_present {
         reason.push_str("caller metadata trust claim ignored; ");
     }
-    if PRIVILEGED_LEVELS.contains(&level.as_str()) {
+    if PRIVILEGED_LEVELS.contains(&&*level) {
         reason.push_str("unverified privileged source claim ");
         reason.push_str(&level);
         reason.push_str(" ignored; ");
-        level = String::from("unknown");
+        level = Cow::Borrowed("unknown");
     } else if trust_score(&level).is_none() {
-        level = String::from("unknown");
+        level = Cow::Borrowed("unknown");
     }
     reason.push_str("caller-declared source trust level ");
     reason.push_str(&level);
@@ -317,7 +337,7 @@ pub const TOKENS_NEEDED: usize = 12;
 /// tokenized only when the query is truthy and some query token is still
 /// unmatched after the content (its tokens cannot change the answer otherwise).
 pub fn relevance_streamed(query: &Query<'_>, folded_content: &str, metadata: &Object) -> (Component, usize) {
-    relevance_tokens(query, |cap, m| crate::text::match_tokens(folded_content, cap, m), metadata, None)
+    relevance_streamed_with(query, folded_content, metadata, None)
 }
 
 /// The distinct query tokens, sorted, that [`relevance_streamed`] matches
@@ -383,7 +403,13 @@ pub fn relevance_streamed_with(
     metadata: &Object,
     precomputed: Option<&[&str]>,
 ) -> (Component, usize) {
-    relevance_tokens(query, |cap, m| crate::text::match_tokens(folded_content, cap, m), metadata, precomputed)
+    relevance_tokens(
+        query,
+        |cap, m| crate::text::match_tokens(folded_content, cap, m),
+        Meta::Value(metadata),
+        precomputed,
+        &mut MetaScratch::default(),
+    )
 }
 
 /// [`relevance_streamed_with`] on the content *sample* (not yet casefolded):
@@ -396,7 +422,32 @@ pub fn relevance_sampled(
     metadata: &Object,
     precomputed: Option<&[&str]>,
 ) -> (Component, usize) {
-    relevance_tokens(query, |cap, m| crate::text::match_folded_tokens(sample, folded, cap, m), metadata, precomputed)
+    relevance_sampled_in(query, sample, folded, Meta::Value(metadata), precomputed, &mut MetaScratch::default())
+}
+
+/// Reusable buffers for the metadata text and its casefold (a batch keeps one).
+#[derive(Default)]
+pub(crate) struct MetaScratch {
+    text: String,
+    folded: String,
+}
+
+/// [`relevance_sampled`] of a [`Meta`], with reused buffers.
+pub(crate) fn relevance_sampled_in(
+    query: &Query<'_>,
+    sample: &str,
+    folded: &mut String,
+    metadata: Meta<'_>,
+    precomputed: Option<&[&str]>,
+    scratch: &mut MetaScratch,
+) -> (Component, usize) {
+    relevance_tokens(
+        query,
+        |cap, m| crate::text::match_folded_tokens(sample, folded, cap, m),
+        metadata,
+        precomputed,
+        scratch,
+    )
 }
 
 /// The shared body: `tokens(cap, matcher)` streams the content tokens (at
@@ -405,8 +456,9 @@ pub fn relevance_sampled(
 fn relevance_tokens(
     query: &Query<'_>,
     tokens: impl FnOnce(usize, &mut crate::text::Matcher<'_>) -> usize,
-    metadata: &Object,
+    metadata: Meta<'_>,
     precomputed: Option<&[&str]>,
+    scratch: &mut MetaScratch,
 ) -> (Component, usize) {
     use crate::text::{Matcher, TOKEN_CAP};
     if !query.text.is_some_and(|t| !t.is_empty()) {
@@ -426,10 +478,10 @@ fn relevance_tokens(
     let mut m = Matcher::new(q, TOKENS_NEEDED);
     let n = tokens(TOKEN_CAP, &mut m);
     if m.remaining() > 0 {
-        let meta = crate::scoring::metadata::metadata_text(metadata);
-        let mut folded_meta = String::with_capacity(meta.len());
-        unicode::casefold_into(&meta, &mut folded_meta);
-        crate::text::mark_tokens(&folded_meta, &mut m);
+        crate::scoring::metadata::metadata_text_into(metadata, &mut scratch.text);
+        scratch.folded.clear();
+        unicode::casefold_into(&scratch.text, &mut scratch.folded);
+        crate::text::mark_tokens(&scratch.folded, &mut m);
     }
     (relevance_component(query, q.len() - m.remaining(), q.len()), n)
 }
@@ -458,11 +510,11 @@ pub const UNSAFE_TAGS: [&str; crate::contract::risk::N_GATING] = crate::contract
 
 /// `scoring-admission.md` §4.7 safety: (value, reason, safety_eligible).
 pub fn safety<'a>(safety_status: &str, risk_tags: impl IntoIterator<Item = &'a str>) -> (Component, bool) {
-    let s = unicode::lower(unicode::py_strip(safety_status));
+    let s = stripped_lower(safety_status);
     let tagged_unsafe = risk_tags.into_iter().any(|t| UNSAFE_TAGS.contains(&t));
-    if UNSAFE_STATUSES.contains(&s.as_str()) || tagged_unsafe {
+    if UNSAFE_STATUSES.contains(&&*s) || tagged_unsafe {
         (Component::new(0.0, "unsafe or quarantined content is gated from normal recall"), false)
-    } else if REVIEW_STATUSES.contains(&s.as_str()) {
+    } else if REVIEW_STATUSES.contains(&&*s) {
         (Component::new(0.5, "human review required before normal recall"), false)
     } else {
         (Component::new(1.0, "not quarantined"), true)

@@ -265,6 +265,9 @@ impl ScoreInput {
             Arg::Query => self.query = Some(text.to_string()),
             Arg::Source => self.source = Some(text.to_string()),
             Arg::SafetyStatus => self.safety_status = text.to_string(),
+            // The same text keeps the value (no allocation per candidate).
+            Arg::Purpose if self.purpose.as_str() == Some(text) => {}
+            Arg::Purpose => self.purpose = Value::str(text),
             Arg::EventTime => match at(PyDateTime::parse(text)) {
                 Ok(t) => self.event_time = t,
                 Err(e) => return Some(Err(e)),

@@ -6,7 +6,9 @@
 //! is why metadata travels as a [`crate::json::Value`] parsed from raw text
 //! rather than as a JavaScript object.
 
-use crate::json::{Object, PyStr, Value};
+use std::borrow::Cow;
+
+use crate::json::{self, Object, PyStr, Value};
 use crate::py::float;
 
 /// Flattened-text budget in code points.
@@ -21,24 +23,74 @@ pub const METADATA_VALUE_CHARS: usize = 512;
 /// Keys that steer scoring and are never public evidence nor flattened.
 pub const SCORING_CONTROL_KEYS: [&str; 3] = ["materiality", "source_trust", "trust_level"];
 
-fn is_hidden_key(key: &PyStr) -> bool {
-    let b = key.as_bytes();
+/// A metadata mapping as the scorer reads it, in place: an owned
+/// [`Object`], or an object of a parsed [`json::Doc`] (the batch reads a
+/// candidate's `metadata` there, without an owned copy). Both have unique
+/// keys in document order (the parser keeps a duplicate key's first position
+/// and last value, as Python's `dict` does).
+#[derive(Clone, Copy)]
+pub enum Meta<'a> {
+    /// An owned object.
+    Value(&'a Object),
+    /// An object in a parsed document: the node and its members.
+    Doc(json::Ref<'a>, json::Members<'a>),
+}
+
+impl<'a> From<&'a Object> for Meta<'a> {
+    fn from(o: &'a Object) -> Meta<'a> {
+        Meta::Value(o)
+    }
+}
+
+impl<'a> Meta<'a> {
+    fn len(self) -> usize {
+        match self {
+            Meta::Value(o) => o.len(),
+            Meta::Doc(_, m) => m.len(),
+        }
+    }
+
+    /// The `i`th key's WTF-8 bytes.
+    fn key(self, i: usize) -> &'a [u8] {
+        match self {
+            Meta::Value(o) => o.members()[i].0.as_bytes(),
+            Meta::Doc(_, m) => m.at(i).0.as_bytes(),
+        }
+    }
+
+    /// The value of `key`, if present (from a document, an owned copy: only
+    /// the scoring-control keys are read this way, and they are seldom there).
+    pub(crate) fn get(self, key: &str) -> Option<Cow<'a, Value>> {
+        match self {
+            Meta::Value(o) => o.get(key).map(Cow::Borrowed),
+            Meta::Doc(_, m) => m.get(key).map(|r| Cow::Owned(r.to_value())),
+        }
+    }
+}
+
+fn is_hidden_key(b: &[u8]) -> bool {
     b.first() == Some(&b'_') || SCORING_CONTROL_KEYS.iter().any(|k| k.as_bytes() == b)
 }
 
 /// Public metadata present: among the first 64 top-level keys (document
 /// order), some key does not start with `_` and is not a scoring-control key.
 pub fn public_metadata_present(metadata: &Object) -> bool {
-    metadata.iter().take(METADATA_ITEMS).any(|(k, _)| !is_hidden_key(k))
+    public_present(Meta::Value(metadata))
 }
 
-struct Flattener {
-    parts: Vec<String>,
+/// [`public_metadata_present`] of a [`Meta`].
+pub fn public_present(metadata: Meta<'_>) -> bool {
+    (0..metadata.len().min(METADATA_ITEMS)).any(|i| !is_hidden_key(metadata.key(i)))
+}
+
+/// The flattening, written straight into `out` (the pieces joined by one space).
+struct Flattener<'o> {
+    out: &'o mut String,
     chars: i64,
     items: i64,
 }
 
-impl Flattener {
+impl Flattener<'_> {
     fn append(&mut self, s: &str) {
         if self.chars <= 0 {
             return;
@@ -48,7 +100,11 @@ impl Flattener {
         let piece = &s[..end];
         if !piece.is_empty() {
             self.chars -= crate::text::char_count(piece) as i64 + 1;
-            self.parts.push(piece.to_string());
+            // `" ".join(parts)`: every piece is non-empty.
+            if !self.out.is_empty() {
+                self.out.push(' ');
+            }
+            self.out.push_str(piece);
         }
     }
 
@@ -71,7 +127,7 @@ impl Flattener {
             if self.exhausted() {
                 break;
             }
-            if is_hidden_key(key) {
+            if is_hidden_key(key.as_bytes()) {
                 continue;
             }
             self.append(&key.to_str_lossy());
@@ -106,16 +162,37 @@ impl Flattener {
 /// `metadata_text`: the bounded, sorted, space-joined flattening of public
 /// metadata (spec `scoring-admission.md` §3.7). At most 4,096 code points.
 pub fn metadata_text(metadata: &Object) -> String {
-    let mut f = Flattener { parts: Vec::new(), chars: METADATA_CHARS as i64, items: METADATA_ITEMS as i64 };
+    let mut out = String::new();
+    metadata_text_into(Meta::Value(metadata), &mut out);
+    out
+}
+
+/// [`metadata_text`] of a [`Meta`], written to `out` (cleared first: a
+/// reused buffer).
+pub fn metadata_text_into(metadata: Meta<'_>, out: &mut String) {
+    out.clear();
+    // A document's object is flattened from an owned copy (only when the
+    // query still has unmatched tokens after the content).
+    let owned;
+    let o = match metadata {
+        Meta::Value(o) => o,
+        Meta::Doc(r, _) => match r.to_value() {
+            Value::Object(o) => {
+                owned = o;
+                &owned
+            }
+            _ => return,
+        },
+    };
+    let mut f = Flattener { out, chars: METADATA_CHARS as i64, items: METADATA_ITEMS as i64 };
     // walk(metadata, 0): the root mapping consumes one item like any container.
     f.items -= 1;
-    f.walk_entries(metadata, 0);
-    let joined = f.parts.join(" ");
-    // Always a no-op (chars ≥ −1 bounds the joined length), kept for fidelity.
-    match joined.char_indices().nth(METADATA_CHARS) {
-        Some((i, _)) => joined[..i].to_string(),
-        None => joined,
-    }
+    f.walk_entries(o, 0);
+    // The reference then cuts the joined text to 4,096 code points: never
+    // anything to cut. Each piece is appended while `chars` > 0 and has at most
+    // `chars` code points, and `chars` drops by its count + 1, so it ends >= -1:
+    // the pieces and their separators hold at most 4,096 + 1 - 1 code points.
+    debug_assert!(f.chars >= -1 && f.out.chars().count() <= METADATA_CHARS);
 }
 
 #[cfg(test)]

@@ -184,6 +184,7 @@ pub fn score_memory_with_lexical(input: &ScoreInput) -> (Scored, Option<f64>) {
 #[derive(Default)]
 pub struct Scratch {
     folded: String,
+    meta: components::MetaScratch,
     /// The last reference time and its isoformat (a batch usually has one).
     reference_time: Option<(PyDateTime, String)>,
 }
@@ -199,11 +200,23 @@ pub fn score_memory_with(
     scratch: &mut Scratch,
     query_tokens: Option<&[&str]>,
 ) -> Scored {
+    score_memory_in(input, content, metadata::Meta::Value(&input.metadata), scratch, query_tokens)
+}
+
+/// [`score_memory_with`] with the metadata given separately (`input.metadata`
+/// is ignored, so a batch can read a candidate's `metadata` in place).
+pub(crate) fn score_memory_in(
+    input: &ScoreInput,
+    content: &str,
+    meta: metadata::Meta<'_>,
+    scratch: &mut Scratch,
+    query_tokens: Option<&[&str]>,
+) -> Scored {
     // One sample; the tokens are streamed (never collected): relevance
     // matches them against the query while counting them.
     // The sample is casefolded only as far as the token pass reads it.
     let sample = text::sample(content);
-    let (relevance, n) = components::relevance_sampled(
+    let (relevance, n) = components::relevance_sampled_in(
         &Query {
             text: input.query.as_deref(),
             tokens: input.query_tokens.as_deref(),
@@ -211,8 +224,9 @@ pub fn score_memory_with(
         },
         &sample,
         &mut scratch.folded,
-        &input.metadata,
+        meta,
         query_tokens,
+        &mut scratch.meta,
     );
     let signals = text::signals(&sample);
     let facts = ContentFacts {
@@ -220,14 +234,14 @@ pub fn score_memory_with(
         durable: signals.durable,
         date: signals.date,
         ephemeral: signals.ephemeral,
-        meta: metadata::public_metadata_present(&input.metadata),
+        meta: metadata::public_present(meta),
     };
     let has_event = input.event_time.is_some();
     let source_truthy = input.source.as_deref().is_some_and(|s| !s.is_empty());
 
     let importance = components::importance(&facts, &input.importance);
     let confidence = components::confidence(&facts, has_event, source_truthy);
-    let trust = components::trust(&input.metadata, input.source.as_deref(), input.verified_trust_level.as_ref());
+    let trust = components::trust_of(meta, input.source.as_deref(), input.verified_trust_level.as_ref());
     let (freshness, temporal_eligible) = components::freshness(&Validity {
         reference: &input.reference_time,
         event_time: input.event_time.as_ref(),

@@ -189,8 +189,18 @@ pub fn seconds_between(later: &PyDateTime, earlier: &PyDateTime) -> f64 {
 
 /// Exact `micros / 10**6` rounded once: build the exact decimal text and let
 /// the (correctly rounding) float parser do the rounding. `as f64` first
-/// would round twice for spans beyond 2^53 µs (~285 years).
+/// would round twice for spans beyond 2^53 µs (~285 years). Within 2^53 µs
+/// both operands are exact doubles, and IEEE division rounds the exact
+/// quotient once: the same double, without the text (a batch computes one
+/// per candidate).
 fn micros_to_seconds(micros: i64) -> f64 {
+    if micros.unsigned_abs() <= 1 << 53 {
+        return micros as f64 / 1e6;
+    }
+    micros_to_seconds_text(micros)
+}
+
+fn micros_to_seconds_text(micros: i64) -> f64 {
     let neg = micros < 0;
     let abs = micros.unsigned_abs();
     let text = format!("{}{}.{:06}", if neg { "-" } else { "" }, abs / 1_000_000, abs % 1_000_000);
@@ -566,5 +576,23 @@ mod tests {
         assert_eq!(seconds_between(&c, &b), 43200.0);
         assert_eq!(PyDateTime::parse("1970-01-01T00:00:00Z").unwrap().timestamp(), 0.0);
         assert_eq!(PyDateTime::parse("1969-12-31T23:59:59.5").unwrap().timestamp(), -0.5);
+    }
+
+    /// The division within 2^53 µs rounds as the exact decimal text does.
+    #[test]
+    fn micros_division_equals_decimal_text() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let check = |m: i64| assert_eq!(micros_to_seconds(m).to_bits(), micros_to_seconds_text(m).to_bits(), "{m}");
+        for m in [0, 1, -1, 999_999, 1_000_001, (1 << 53) - 1, 1 << 53, -(1 << 53), 86_400_000_000 * 3650] {
+            check(m);
+        }
+        for _ in 0..200_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let m = (x >> (11 + (x % 40))) as i64;
+            check(m);
+            check(-m);
+        }
     }
 }
