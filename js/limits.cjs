@@ -79,6 +79,42 @@ const encoder = new TextEncoder();
 const NodeBuffer = typeof globalThis.Buffer === "function" && typeof globalThis.Buffer.allocUnsafeSlow === "function" ? globalThis.Buffer : undefined;
 const REPLACEMENT = NodeBuffer ? NodeBuffer.from([0xef, 0xbf, 0xbd]) : undefined; // U+FFFD in UTF-8
 
+/**
+ * Node's ICU transcoder where the runtime has it (`node:buffer` `transcode`, reached through
+ * `process.getBuiltinModule`: Node 20.16+/22.3+) and it behaves as utf8Text needs, checked once
+ * here: the UTF-8 of a well-formed string (the same bytes as TextEncoder), an error for any lone
+ * surrogate. A string's UTF-16 units are copied out with `ucs2Write` (a memcpy) into a buffer of
+ * 2 bytes a unit (weakly held for the next call) and transcoded in one native pass into a buffer
+ * of exactly the UTF-8 length: ~1.3 instructions a unit on a two-byte string where V8's
+ * `encodeInto` costs ~9 and the U+FFFD search after it ~5 (BENCHMARKS.md "Round 11: pars").
+ * Undefined elsewhere (utf8Text then encodes with TextEncoder).
+ */
+const transcoded = (() => {
+  try {
+    const transcode = NodeBuffer && typeof NodeBuffer.prototype.ucs2Write === "function" ? globalThis.process?.getBuiltinModule?.("node:buffer")?.transcode : undefined;
+    if (typeof transcode !== "function") return undefined;
+    let units; // WeakRef of the last buffer of units
+    /** The UTF-8 bytes of `text`, or undefined if it has a lone surrogate (or anything failed). */
+    const utf8 = (text) => {
+      const n = text.length * 2;
+      const previous = units && units.deref();
+      const buffer = previous && previous.length >= n ? previous : NodeBuffer.allocUnsafeSlow(n);
+      if (typeof WeakRef === "function") units = new WeakRef(buffer);
+      try {
+        return buffer.ucs2Write(text) === n ? transcode(buffer.subarray(0, n), "ucs2", "utf8") : undefined;
+      } catch {
+        return undefined;
+      }
+    };
+    const good = "a\u00e9\u4e2d\ud83d\ude00\ufffd\u007f\u0000z";
+    const same = (a, b) => a !== undefined && a.length === b.length && a.every((x, i) => x === b[i]);
+    const lone = ["\ud800", "x\udc00", "\ud83dx", "\udbff\udbff\udfff", "\ud83d\ude00\ude00"];
+    return same(utf8(good), encoder.encode(good)) && lone.every((s) => utf8(s) === undefined) ? utf8 : undefined;
+  } catch {
+    return undefined;
+  }
+})();
+
 /** The views utf8Text handed out (by identity: a caller's value, maybe a proxy, is never read here),
  * and the buffer last given back (weakly held: never pinned). */
 const lent = new WeakSet();
@@ -89,7 +125,8 @@ let spare;
  * replaced by its UTF-8 bytes (issue #32): the wasm reads bytes and strings
  * alike, but wasm-bindgen copies a string with a JS loop over its leading
  * ASCII units into a wasm allocation of 3 bytes per unit, where TextEncoder
- * is one native pass and the wasm then holds exactly the bytes. Only where
+ * is one native pass and the wasm then holds exactly the bytes (in Node:
+ * `transcoded` above, cheaper, which also tells a lone surrogate). Only where
  * the bytes read the same: a string with a lone surrogate (TextEncoder writes
  * U+FFFD for it; the wasm reads such a string unit by unit: docs/js.md) and
  * one whose UTF-8 is over MAX_BODY_BYTES (whose `too_large` error names the
@@ -105,6 +142,14 @@ function utf8Text(name, args, staged = false) {
   const text = args[at];
   if (at === undefined || typeof text !== "string" || text.length > MAX_BODY_BYTES) return args;
   if (staged && !BODY_NAMES.includes(name)) return args;
+  if (transcoded !== undefined) {
+    // Exact bytes, or undefined for a string with a lone surrogate (left as it is, as below).
+    const bytes = transcoded(text);
+    if (bytes === undefined || bytes.length > MAX_BODY_BYTES) return args;
+    args = [...args];
+    args[at] = bytes;
+    return args;
+  }
   // encodeInto a buffer of 3 bytes per unit (the most UTF-8 a unit takes; pages past the text are
   // never touched) is one native pass: encode() measures first and then copies (twice the time).
   const n = text.length * 3;

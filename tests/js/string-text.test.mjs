@@ -14,6 +14,19 @@ import { SAMPLES, ROOT } from "./helpers.mjs";
 import { MAX_BODY_BYTES, TEXT_ARGS, checkBody, hasReplacement, recycleText, ucs2Writer, utf8Text } from "../../js/limits.mjs";
 import { adoptError } from "../../js/errors.mjs";
 
+// utf8Text as where Node's transcoder is not reachable (Node < 20.16, browsers): TextEncoder.encodeInto,
+// the U+FFFD search and the spare buffer. A second instance of the module, loaded without
+// process.getBuiltinModule (round 11: with it, the ICU transcoder of node:buffer does the encoding).
+const plain = await (async () => {
+  const saved = process.getBuiltinModule;
+  process.getBuiltinModule = undefined;
+  try {
+    return await import("../../js/limits.mjs?encodeInto");
+  } finally {
+    process.getBuiltinModule = saved;
+  }
+})();
+
 const require = createRequire(import.meta.url);
 const node = require("../../js/node.cjs");
 const nodeGlue = require("../../dist/node/lians_score.js");
@@ -103,7 +116,8 @@ for (const [label, lib, glue] of [["node", node, nodeGlue], ["web", web, webGlue
   });
 }
 
-test("utf8Text: bytes only for well-formed text within the cap", () => {
+const transcoder = { utf8Text };
+for (const [label, { utf8Text }, transcoding] of [["transcoder", transcoder, true], ["encodeInto", plain, false]]) test(`utf8Text (${label}): bytes only for well-formed text within the cap`, () => {
   const args = (text) => [text, {}];
   assert.ok(utf8Text("verifyRecallReceipt", args(recall))[0] instanceof Uint8Array);
   assert.deepEqual(new Uint8Array(utf8Text("verifyRecallReceipt", args("a\ufffdé😀"))[0]), new TextEncoder().encode("a\ufffdé😀"));
@@ -120,7 +134,8 @@ test("utf8Text: bytes only for well-formed text within the cap", () => {
         assert.equal(utf8Text("verifyRecallReceipt", a), a, JSON.stringify(lone.slice(-4)));
       }
       const real = args("\ud83d\ude00\ufffd");
-      assert.equal(utf8Text("verifyRecallReceipt", real)[0] instanceof Uint8Array, !without || !isWellFormed);
+      // The transcoder tells a lone surrogate itself (it fails on one): a real U+FFFD goes as bytes.
+      assert.equal(utf8Text("verifyRecallReceipt", real)[0] instanceof Uint8Array, transcoding || !without || !isWellFormed);
       assert.ok(utf8Text("verifyRecallReceipt", args("\ud83d\ude00\uffef\uefbd"))[0] instanceof Uint8Array, "no U+FFFD: bytes");
     } finally {
       if (isWellFormed) Object.defineProperty(String.prototype, "isWellFormed", isWellFormed);
@@ -142,6 +157,35 @@ test("utf8Text: bytes only for well-formed text within the cap", () => {
   const wide = "é".repeat(MAX_BODY_BYTES / 2 + 1);
   const a = [null, wide];
   assert.equal(utf8Text("scoreCandidates", a), a);
+});
+
+test("the transcoder (Node 20.16+): exact UTF-8 of every kind of unit at every position, or the string left for a lone surrogate", () => {
+  const units = ["a", "é", "\u07ff", "\u0080", "\u0800", "東", "\uffff", "\ufffd", "😀", "\ud800", "\udc00", "\udbff\udbff", "\ude00\ud83d", '"', "\\", "\u0000"];
+  const encoder = new TextEncoder();
+  let bytes = 0;
+  for (const kind of units) {
+    for (let k = 0; k < 20; k++) {
+      for (const tail of [0, 1, 7, 31]) {
+        const text = "x".repeat(k) + kind + "é".repeat(tail);
+        const a = [text, {}];
+        const got = utf8Text("verifyRecallReceipt", a);
+        if (text.isWellFormed()) {
+          assert.deepEqual(new Uint8Array(got[0]), encoder.encode(text), JSON.stringify(text));
+          bytes++;
+        } else assert.equal(got, a, JSON.stringify(text));
+      }
+    }
+  }
+  assert.equal(bytes, 12 * 20 * 4, "the well-formed ones went as bytes");
+  // In this Node, the transcoder is what encodes (the encodeInto path keeps a real U+FFFD as a string without isWellFormed).
+  const isWellFormed = Object.getOwnPropertyDescriptor(String.prototype, "isWellFormed");
+  delete String.prototype.isWellFormed;
+  try {
+    assert.ok(utf8Text("verifyRecallReceipt", ["\ufffd"])[0] instanceof Uint8Array, "the transcoder is in use");
+    assert.equal(typeof plain.utf8Text("verifyRecallReceipt", ["\ufffd"])[0], "string");
+  } finally {
+    Object.defineProperty(String.prototype, "isWellFormed", isWellFormed);
+  }
 });
 
 test("over the cap: the same errors as before (the string's own too_large)", () => {
@@ -181,7 +225,8 @@ test("a call re-entered from a getter of its own options encodes into its own bu
   }
 });
 
-test("a buffer given back serves the next call; a caller's own bytes are never reused", () => {
+test("a buffer given back serves the next call; a caller's own bytes are never reused (encodeInto)", () => {
+  const { utf8Text, recycleText } = plain;
   const mine = new TextEncoder().encode(LINES);
   const copy = mine.slice();
   const a = utf8Text("scoreCandidates", [null, LINES]);

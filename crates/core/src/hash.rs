@@ -4,6 +4,7 @@
 //! both use it (so `json` does not depend on `receipt`).
 
 use std::cell::RefCell;
+use std::rc::Rc;
 
 use sha2::{Digest, Sha256};
 
@@ -29,21 +30,29 @@ pub trait Host {
 }
 
 thread_local! {
-    static HOST: RefCell<Option<Box<dyn Host>>> = const { RefCell::new(None) };
+    // An `Rc`: a call takes its own handle ([`host`]) and holds no borrow of the cell while
+    // the host (or a feed) runs, so a nested [`set_host`] (a failing host dropped inside a
+    // printer's feed) cannot find the cell borrowed.
+    static HOST: RefCell<Option<Rc<dyn Host>>> = const { RefCell::new(None) };
 }
 
 /// Set (or with `None` remove) the [`Host`] SHA-256.
 pub fn set_host(host: Option<Box<dyn Host>>) {
-    HOST.with_borrow_mut(|h| *h = host);
+    HOST.set(host.map(Rc::from));
+}
+
+/// The host set now, if any (a handle: the cell is not borrowed past this call).
+fn host() -> Option<Rc<dyn Host>> {
+    HOST.with_borrow(Option::clone)
 }
 
 /// The host's digest of `bytes` when a host is set and `bytes` is long enough for it;
 /// a host that fails is dropped.
 fn host_digest(bytes: &[u8]) -> Option<[u8; 32]> {
-    let (tried, digest) = HOST.with_borrow(|h| match h {
+    let (tried, digest) = match host() {
         Some(h) if bytes.len() >= h.min_len() => (true, h.digest(bytes)),
         _ => (false, None),
-    });
+    };
     if tried && digest.is_none() {
         set_host(None);
     }
@@ -90,8 +99,7 @@ pub fn sha256_hex_fed(mut feed: impl FnMut(&mut dyn FnMut(&[u8]))) -> String {
 /// [`sha256_hex_fed`], not generic (one copy in the wasm).
 #[inline(never)]
 fn fed(feed: &mut Feed<'_>) -> String {
-    let hosted = HOST.with_borrow(|h| {
-        let h = h.as_deref()?;
+    let hosted = host().map(|h| {
         let (min, mut kept, mut streaming, mut ok) = (h.min_len(), Vec::new(), false, true);
         feed(&mut |b| {
             if streaming {
@@ -103,10 +111,10 @@ fn fed(feed: &mut Feed<'_>) -> String {
                 ok = (kept.is_empty() || h.update(&kept)) && h.update(b);
             }
         });
-        Some(match streaming {
+        match streaming {
             false => Ok(sha2_hex(&mut |sink| sink(&kept))),
             true => h.finish().filter(|_| ok).map(|d| hex(&d)).ok_or(()),
-        })
+        }
     });
     match hosted {
         Some(Ok(hex)) => return hex,
@@ -474,5 +482,26 @@ mod tests {
             }
             set_host(None);
         }
+    }
+
+    /// A host that fails while a fed message is streaming to it is dropped by a nested call
+    /// (here: a digest asked for inside the feed): the cell is not borrowed then (it was, and
+    /// `set_host(None)` panicked), and both digests are still right.
+    #[test]
+    fn a_host_dropped_inside_a_feed_does_not_panic() {
+        let long = vec![9u8; 1_000];
+        let want = hex(&Sha256::digest(&long));
+        let calls = std::rc::Rc::new(std::cell::Cell::new(0));
+        // the first host call (the nested digest) fails: the host is dropped from inside the feed
+        let host = Counting { calls: calls.clone(), fail_at: 1, stream: RefCell::default() };
+        set_host(Some(Box::new(host)));
+        let mut nested = String::new();
+        let outer = sha256_hex_fed(|sink| {
+            nested = sha256_hex(&long);
+            sink(&long);
+        });
+        assert_eq!((outer, nested), (want.clone(), want));
+        assert!(HOST.with_borrow(Option::is_none), "the failing host is dropped");
+        set_host(None);
     }
 }

@@ -590,7 +590,18 @@ impl<'a> Doc<'a> {
         }
     }
 
+    /// Where a string token's bytes are: an escape-free token (nearly every key and string) is
+    /// its slice of the input, here, inline; decoded ones are copied (`intern_decoded`).
+    #[inline(always)]
     fn intern(&mut self, t: Token<'a>) -> Str<'a> {
+        match t {
+            Token::Wire(s) => Str::Wire(s),
+            t => self.intern_decoded(t),
+        }
+    }
+
+    #[inline(never)]
+    fn intern_decoded(&mut self, t: Token<'a>) -> Str<'a> {
         match t {
             Token::Wire(s) => Str::Wire(s),
             Token::Text(s) => {

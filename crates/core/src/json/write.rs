@@ -289,9 +289,9 @@ fn print<'a>(value: Walk<'a>, options: Options, out: &mut Vec<u8>, mut sink: Flu
                 Shape::Null => out.extend_from_slice(b"null"),
                 Shape::Bool(true) => out.extend_from_slice(b"true"),
                 Shape::Bool(false) => out.extend_from_slice(b"false"),
-                Shape::Int(digits) => out.extend_from_slice(digits.as_bytes()),
+                Shape::Int(digits) => put(out, digits.as_bytes()),
                 Shape::Float(f) => write_float(f, out),
-                Shape::Lexeme(text) => out.extend_from_slice(text.as_bytes()),
+                Shape::Lexeme(text) => put(out, text.as_bytes()),
                 Shape::Str(s) => match sink.as_deref_mut() {
                     Some(sink) if s.len() > CHUNK => write_long(s, options.ensure_ascii, out, sink),
                     _ => write_bytes(s, options.ensure_ascii, out),
@@ -542,6 +542,38 @@ fn ascii_escape(c: u8, ensure_ascii: bool, out: &mut Vec<u8>) -> bool {
     true
 }
 
+/// `out.extend_from_slice(b)`, a piece of at most 16 bytes copied by words: in wasm
+/// `extend_from_slice` is a `memory.copy`, which V8 (Node 20) runs as a call out to C, and
+/// the printer copies a key, a number or a run of a string at a time (most are short).
+#[inline(always)]
+fn put(out: &mut Vec<u8>, b: &[u8]) {
+    let n = b.len();
+    if n > 16 {
+        out.extend_from_slice(b);
+        return;
+    }
+    out.reserve(16);
+    let at = out.len();
+    // SAFETY: `out` has room for 16 more bytes (reserved), so for `at..at + n`; every read is
+    // inside `b` (two overlapping words of 8 or 4 bytes for n >= 8 or >= 4, else single bytes),
+    // every write inside `at..at + n`, and all of it is written before the length covers it.
+    unsafe {
+        let (src, dst) = (b.as_ptr(), out.as_mut_ptr().add(at));
+        if n >= 8 {
+            dst.cast::<u64>().write_unaligned(src.cast::<u64>().read_unaligned());
+            dst.add(n - 8).cast::<u64>().write_unaligned(src.add(n - 8).cast::<u64>().read_unaligned());
+        } else if n >= 4 {
+            dst.cast::<u32>().write_unaligned(src.cast::<u32>().read_unaligned());
+            dst.add(n - 4).cast::<u32>().write_unaligned(src.add(n - 4).cast::<u32>().read_unaligned());
+        } else if n > 0 {
+            *dst = *src;
+            *dst.add(n / 2) = *src.add(n / 2);
+            *dst.add(n - 1) = *src.add(n - 1);
+        }
+        out.set_len(at + n);
+    }
+}
+
 /// Write a quoted, escaped string.
 pub fn write_str(s: &PyStr, ensure_ascii: bool, out: &mut Vec<u8>) {
     write_bytes(s.as_bytes(), ensure_ascii, out)
@@ -575,7 +607,7 @@ fn write_run(b: &[u8], ensure_ascii: bool, out: &mut Vec<u8>) {
             }
             i += 1;
         }
-        out.extend_from_slice(&b[run..i]);
+        put(out, &b[run..i]);
         if i >= b.len() {
             break;
         }
@@ -735,8 +767,43 @@ mod tests {
         for (t, ok) in [("0.0", true), ("-0.0", true), ("1.0", true), ("0.0001", true), ("0.00001", false)] {
             assert_eq!(is_repr_lexeme(t), ok, "{t}");
         }
-        for t in ["1e5", "1.50", "01.5", "1.", ".5", "1234567890123456.0", "0.1000000000000000055511151231257827"] {
+        for t in [
+            "1e5",
+            "1.50",
+            "01.5",
+            "1.",
+            ".5",
+            "1234567890123456.0",
+            "0.1000000000000000055511151231257827",
+            "",
+            "-",
+            "-.5",
+            "--1.5",
+            "1.5.5",
+            "1a.5",
+            "1.5e3",
+            "1.-5",
+            "1..5",
+        ] {
             assert!(!is_repr_lexeme(t), "{t}");
+        }
+    }
+
+    /// `put` appends exactly the piece, for every length around its word cases.
+    #[test]
+    fn put_appends_the_piece() {
+        let src: Vec<u8> = (0..40u8).map(|i| i.wrapping_mul(37).wrapping_add(1)).collect();
+        for pre in [0, 1, 7, 15, 16, 17] {
+            for n in 0..=33 {
+                for at in [0, 1, 3] {
+                    let mut out: Vec<u8> = vec![0xAA; pre];
+                    out.shrink_to_fit();
+                    put(&mut out, &src[at..at + n]);
+                    let mut want = vec![0xAA; pre];
+                    want.extend_from_slice(&src[at..at + n]);
+                    assert_eq!(out, want, "pre {pre}, n {n}, at {at}");
+                }
+            }
         }
     }
 
