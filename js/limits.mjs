@@ -172,15 +172,26 @@ export function utf8Text(name, args, staged = false) {
  * native write of Buffer, ~0 instructions a unit where V8's UTF-8 encoding of
  * a two-byte string (wasm-bindgen's conversion) costs ~14; the wasm then
  * transcodes the units (SIMD128) and reads the text as it reads the string.
- * The view is made here, after the wasm's last allocation (a view is stale
- * once wasm memory grows). Undefined where Buffer is not there.
+ * One Buffer over the whole memory serves every call, made again when the
+ * instance changed (a reset) or its memory grew (the old one is then
+ * detached: length 0); the check runs after the wasm's last allocation.
+ * Undefined where Buffer is not there.
  */
 export function ucs2Writer(memory) {
   if (!NodeBuffer || typeof NodeBuffer.prototype.ucs2Write !== "function") return undefined;
-  // The wasm calls Reflect.set(writer, address, text): the address arrives as the property key.
+  let wasmMemory, whole;
+  // The wasm calls Reflect.set(writer, address, text): the address (a number) arrives as the property key.
   return new Proxy(
     {},
-    { set: (_, at, text) => NodeBuffer.from(memory().buffer, Number(at), text.length * 2).ucs2Write(text) === text.length * 2 },
+    {
+      set(_, key, text) {
+        const at = Number(key);
+        const bytes = text.length * 2;
+        const current = memory();
+        if (current !== wasmMemory || at + bytes > whole.length) whole = NodeBuffer.from((wasmMemory = current).buffer);
+        return whole.ucs2Write(text, at) === bytes;
+      },
+    },
   );
 }
 

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { SAMPLES, ROOT } from "./helpers.mjs";
+import { SAMPLES, ROOT, mulberry32 } from "./helpers.mjs";
 import { MAX_BODY_BYTES, TEXT_ARGS, checkBody, hasReplacement, recycleText, ucs2Writer, utf8Text } from "../../js/limits.mjs";
 import { adoptError } from "../../js/errors.mjs";
 
@@ -294,6 +294,33 @@ test("node: strings copied in by their UTF-16 units read as the strings themselv
     writer = nodeWriter;
     nodeGlue.__lians_utf16(writer);
   }
+});
+
+// Round 11: the lane-parallel writer takes eight units of 1-, 2- and 3-byte code points at once, so
+// mixes matter as much as positions: random texts of ASCII, 2-byte (Latin, Arabic), 3-byte (CJK,
+// Devanagari, U+FFFD, U+FFFF, U+E000), pairs and lone surrogates, staged vs unstaged.
+test("node: random mixes of every kind read the same staged and unstaged", () => {
+  const r = mulberry32(0x51e5);
+  const PIECES = ["a", " ", "ab cd", '"', "\\", "\x7f", "é", "\u07ff", "\u0627\u0644", "\u0800", "東京", "\u0915\u093e", "\ufffd", "\uffff", "\ue000", "\ud7ff", "😀", "\ud800", "\udfff"];
+  let lone = 0;
+  for (let n = 0; n < 1500; n++) {
+    let text = "";
+    while (text.length < 128 + (n % 200)) {
+      const piece = PIECES[Math.floor(r() * PIECES.length)];
+      if (piece.length === 1 && piece >= "\ud800" && piece <= "\udfff" && n % 5 !== 0) continue; // most without lone surrogates
+      text += piece;
+    }
+    if (!text.isWellFormed()) lone++;
+    const memory = { content: text, query: "東京 a", ...SHARED };
+    for (const [name, args] of [
+      ["scoreMemory", [memory]],
+      ["canonicalJson", [{ a: text }]],
+      ["scoreCandidates", [SHARED, JSON.stringify(memory), { output: "full" }]],
+    ]) {
+      assert.deepEqual(outcome(() => node[name](...args)), unstaged(() => outcome(() => node[name](...args))), `${name} ${JSON.stringify(text)}`);
+    }
+  }
+  assert.ok(lone > 100 && lone < 1400, `some texts hold a lone surrogate (${lone})`);
 });
 
 test("node: the staging survives an instance reset", () => {

@@ -8,12 +8,15 @@
 //! itself, as before).
 //!
 //! In wasm with SIMD128 the pass reads sixteen units at a time: sixteen
-//! ASCII units are one test and one narrowing store; in any other block the
-//! leading ASCII units are written at once (a narrowing 8-byte store), then
-//! the code points up to the next ASCII unit one at a time, each with one
-//! 4-byte store of its UTF-8 (`word`). Lane-parallel writers for blocks of
-//! 1-, 2- and 3-byte units (simdutf's method) cost ~400 B gzip and were not
-//! kept; their one comparison was void (BENCHMARKS.md, "Round 10: u16n").
+//! ASCII units are one test and one narrowing store. A block without a
+//! surrogate is written eight units at a time: eight ASCII units one
+//! narrowing 8-byte store; else every unit's UTF-8 (1, 2 or 3 bytes) and its
+//! offset are computed for the eight lanes at once (no tables), then stored in
+//! order, 4 bytes a unit (each store's bytes past its unit are overwritten by
+//! the next). A block with a surrogate, and the last units, are written one
+//! code point at a time with one 4-byte store (`word`). Round 11 (strs): the
+//! lane-parallel blocks took the batch's transcode from ~85 M to ~42 M
+//! instructions (BENCHMARKS.md, "Round 11: strs").
 
 use core::mem::MaybeUninit;
 
@@ -56,12 +59,12 @@ fn word(u: u32) -> u32 {
 /// bytes past them may be overwritten too); `None` at a lone surrogate.
 fn encode(units: &[u16], at: &mut usize, out: &mut [MaybeUninit<u8>]) -> Option<usize> {
     let (mut i, mut o) = (*at, 0);
-    // The constant in a local (black_box): LLVM would rematerialize the `v128.const` in the loop,
-    // and V8 builds one with several instructions each time (as in `utf8::blocks::check`).
+    // The constants in locals (black_box): LLVM would rematerialize each `v128.const` in the
+    // loop, and V8 builds one with several instructions each time (as in `utf8::blocks::check`).
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-    let (not_ascii, zero) = {
+    let [not_ascii, zero, not_short, high, x3f, x80, xc0, xe0, three] = {
         use core::arch::wasm32::*;
-        core::hint::black_box((u16x8_splat(0xFF80), u16x8_splat(0)))
+        core::hint::black_box([0xFF80, 0, 0xF800, 0xD800, 0x3F, 0x80, 0xC0, 0xE0, 3].map(|c| u16x8_splat(c)))
     };
     'units: while i < units.len() {
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
@@ -80,20 +83,62 @@ fn encode(units: &[u16], at: &mut usize, out: &mut [MaybeUninit<u8>]) -> Option<
                 o += 16;
                 continue;
             }
-            // Else the block's leading ASCII units at once: its first eight units narrowed to
-            // bytes and stored (the bytes past the ASCII ones are overwritten by what follows:
-            // the units left take at least one byte each).
-            let ascii = i16x8_bitmask(u16x8_eq(v128_and(a, not_ascii), zero)).trailing_ones() as usize;
-            // SAFETY: out[o..o + 8] is in bounds; the store is unaligned.
-            unsafe { v128_store64_lane::<0>(u8x16_narrow_i16x8(a, a), out.as_mut_ptr().add(o).cast::<u64>()) };
-            i += ascii;
-            o += ascii;
-            if ascii == 8 {
+            // Else, with no surrogate among them and room for 3 bytes a unit (and the last
+            // 4-byte store), eight units at a time: eight ASCII ones narrowed and stored; else
+            // each unit's UTF-8 (its first two bytes, then its last) and its offset (the sum
+            // of the lengths before it) for the eight lanes at once, then one 4-byte store a
+            // unit, in order (the bytes past a unit's length are overwritten by the next).
+            let surrogate = |x: v128| u16x8_eq(v128_and(x, not_short), high);
+            if o + 52 <= out.len() && !v128_any_true(v128_or(surrogate(a), surrogate(b))) {
+                let p = out.as_mut_ptr().cast::<u8>();
+                for x in [a, b] {
+                    let ascii = u16x8_eq(v128_and(x, not_ascii), zero);
+                    if u16x8_all_true(ascii) {
+                        // SAFETY: out[o..o + 8] is in bounds; the store is unaligned.
+                        unsafe { v128_store64_lane::<0>(u8x16_narrow_i16x8(x, x), p.add(o).cast::<u64>()) };
+                        o += 8;
+                        continue;
+                    }
+                    let short = u16x8_eq(v128_and(x, not_short), zero);
+                    let s6 = u16x8_shr(x, 6);
+                    let last = v128_or(v128_and(x, x3f), x80);
+                    // The first two bytes: 0xE0 | u >> 12, 0x80 | (u >> 6) & 0x3F (3 bytes);
+                    // 0xC0 | u >> 6, `last` (2 bytes); u (1 byte).
+                    let three_bytes =
+                        v128_or(v128_or(u16x8_shr(x, 12), xe0), i16x8_shl(v128_or(v128_and(s6, x3f), x80), 8));
+                    let two_bytes = v128_or(v128_or(s6, xc0), i16x8_shl(last, 8));
+                    let first = v128_bitselect(v128_bitselect(x, two_bytes, ascii), three_bytes, short);
+                    // Each unit's length, 3 + (-1 if ASCII) + (-1 if under 0x800), the running
+                    // sums of the lengths (`end`), and each unit's offset.
+                    let len = i16x8_add(i16x8_add(ascii, short), three);
+                    let mut end = i16x8_add(len, i16x8_shuffle::<7, 8, 9, 10, 11, 12, 13, 14>(zero, len));
+                    end = i16x8_add(end, i16x8_shuffle::<6, 7, 8, 9, 10, 11, 12, 13>(zero, end));
+                    end = i16x8_add(end, i16x8_shuffle::<4, 5, 6, 7, 8, 9, 10, 11>(zero, end));
+                    let at = i16x8_sub(end, len);
+                    let lo = i16x8_shuffle::<0, 8, 1, 9, 2, 10, 3, 11>(first, last);
+                    let hi = i16x8_shuffle::<4, 12, 5, 13, 6, 14, 7, 15>(first, last);
+                    // SAFETY: out[o..o + 28] is in bounds (o + 52 <= out.len() at the check, at
+                    // most 24 bytes written since), each store is 4 bytes at an offset of at most
+                    // 21 (3 bytes for each unit before it); the stores are unaligned.
+                    unsafe {
+                        let q = p.add(o);
+                        v128_store32_lane::<0>(lo, q.add(u16x8_extract_lane::<0>(at) as usize).cast::<u32>());
+                        v128_store32_lane::<1>(lo, q.add(u16x8_extract_lane::<1>(at) as usize).cast::<u32>());
+                        v128_store32_lane::<2>(lo, q.add(u16x8_extract_lane::<2>(at) as usize).cast::<u32>());
+                        v128_store32_lane::<3>(lo, q.add(u16x8_extract_lane::<3>(at) as usize).cast::<u32>());
+                        v128_store32_lane::<0>(hi, q.add(u16x8_extract_lane::<4>(at) as usize).cast::<u32>());
+                        v128_store32_lane::<1>(hi, q.add(u16x8_extract_lane::<5>(at) as usize).cast::<u32>());
+                        v128_store32_lane::<2>(hi, q.add(u16x8_extract_lane::<6>(at) as usize).cast::<u32>());
+                        v128_store32_lane::<3>(hi, q.add(u16x8_extract_lane::<7>(at) as usize).cast::<u32>());
+                    }
+                    o += u16x8_extract_lane::<7>(end) as usize;
+                }
+                i += 16;
                 continue;
             }
         }
-        // Then one code point at a time (one 4-byte store each) while they are not ASCII, or
-        // one (the last units).
+        // Else one code point at a time (one 4-byte store each) while they are not ASCII, or
+        // one (a block with a surrogate, the last units).
         loop {
             let Some(&u) = units.get(i) else { break 'units };
             let Some(d) = out.get_mut(o..o + 4) else { break 'units };
@@ -144,7 +189,10 @@ mod tests {
 
     #[test]
     fn every_kind_at_every_lane_and_at_the_end() {
-        let kinds: [&[u16]; 10] = [
+        let kinds: [&[u16]; 13] = [
+            &[0x7F],
+            &[0xD7FF],
+            &[0xE000],
             &[0xE9],
             &[0x7FF],
             &[0x80],

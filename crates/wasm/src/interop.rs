@@ -798,7 +798,8 @@ pub mod staging {
     pub fn json_text(v: &JsValue, len: usize) -> Option<String> {
         let writer = WRITER.0.take()?;
         let mut units: Vec<u16> = Vec::with_capacity(len);
-        let at = JsValue::from_str(&(units.as_mut_ptr() as usize).to_string());
+        // The address as a number (the key reaches the writer as its decimal text).
+        let at = JsValue::from_f64(units.as_mut_ptr() as usize as f64);
         // The writer makes its view of the memory after this allocation (the last before it writes).
         let written = Reflect::set(&writer, &at, v);
         WRITER.0.set(Some(writer));
