@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startServer, startDashboard, stopDashboard, openDashboard, loadQueueFile, axeSerious, newPage, waitForScoring, outPath, sampleFile } from './helpers.mjs';
+import { startServer, startDashboard, stopDashboard, openDashboard, loadQueueFile, axeSerious, newPage, waitForScoring, outPath, sampleFile, holdRoute } from './helpers.mjs';
 import { loadPackage, verifiersWork, REPO } from './pkg.mjs';
 import { spansAt } from '../../www/jsonspan.js';
 import { bigQueue, bigQueueItems } from './big-queue.mjs';
@@ -458,9 +458,7 @@ describe('verify panels', () => {
 
   it('a sample that lands after the user edited the form is dropped, not written over the edit (issue 11 part 6)', { skip: noVerifiers }, async () => {
     const { page } = await open({}, '#empty');
-    let release;
-    const held = new Promise((r) => { release = r; });
-    await page.route('**/sample/recall-08-fast-filters-acme-tinyfloat.json', async (route) => { await held; await route.continue(); });
+    const release = await holdRoute(page, '**/sample/recall-08-fast-filters-acme-tinyfloat.json');
     await page.click('#tab-verify');
     await page.click('#v-sample-recall');
     // Until the sample arrives no verdict is shown (a stale one could be taken for the sample's).
@@ -477,9 +475,7 @@ describe('verify panels', () => {
     await page.fill('#v-query', 'Acme revenue!');
     await page.click('#v-run');
     await page.waitForSelector('#v-result .verdict[data-valid="false"]');
-    let release2;
-    const held2 = new Promise((r) => { release2 = r; });
-    await page.route('**/sample/recall-08-fast-filters-acme-tinyfloat.json', async (route) => { await held2; await route.continue(); });
+    const release2 = await holdRoute(page, '**/sample/recall-08-fast-filters-acme-tinyfloat.json');
     await page.click('#v-sample-recall');
     assert.equal(await page.$('#v-result .verdict'), null, 'the invalid verdict is gone while the sample loads');
     release2();
@@ -490,9 +486,7 @@ describe('verify panels', () => {
     const p = await newPage(browser, {});
     recorders.push(p.rec);
     const { page } = p;
-    let release;
-    const held = new Promise((r) => { release = r; });
-    await page.route('**/sample/queue-sample.json', async (route) => { await held; await route.continue(); });
+    const release = await holdRoute(page, '**/sample/queue-sample.json');
     await page.goto(server.url);
     const mine = JSON.parse(read('admissions.json'));
     mine.pending = mine.pending.slice(0, 2);
@@ -537,9 +531,7 @@ describe('verify panels', () => {
 
   it('Evidence Pack: Verify right after "Load sample" verifies the sample once it arrives (CI run 10B raced here)', { skip: noVerifiers }, async () => {
     const { page } = await open({}, '#empty');
-    let release;
-    const held = new Promise((r) => { release = r; });
-    await page.route('**/sample/pack-01-v2-signed.json', async (route) => { await held; await route.continue(); });
+    const release = await holdRoute(page, '**/sample/pack-01-v2-signed.json');
     await page.click('#tab-pack');
     await page.click('#p-sample');
     await page.click('#p-sample-key');

@@ -126,3 +126,12 @@ export async function axeSerious(page, selector = null) {
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => [].concat(n.target).join(' ')).join(' | ')}`);
 }
+
+/** Holds every request matching `glob` until the returned `release()` is called: for tests of
+ * what the page does while a fetch is still on its way. `page.unroute(glob)` ends the hold. */
+export async function holdRoute(page, glob) {
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await page.route(glob, async (route) => { await held; await route.continue(); });
+  return release;
+}
