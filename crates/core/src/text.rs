@@ -1435,6 +1435,143 @@ mod tests {
         }
     }
 
+    /// The general path of [`for_each_folded_token`] (non-ASCII words) against the
+    /// tokenizer on the whole fold, for texts mixing each script's letters,
+    /// digits and combining marks (Arabic harakat and tatweel, Devanagari
+    /// vowel signs and virama, Thai), ZWJ/ZWNJ, CJK punctuation and
+    /// U+3005/U+3007, half- and full-width forms, Hangul syllables and jamo,
+    /// Latin-1 and other two-byte chars with and without casefold mappings
+    /// (`ß`, `ẞ`, `µ`, `Ÿ`, `Σ`, `ς`, U+0345, `և`, `İ`, `ǰ`), astral chars, and
+    /// ASCII words right before and after, at every offset from the 16-byte
+    /// blocks; the tokens and count through closures and through [`Matcher`].
+    #[test]
+    fn general_path_matches_whole_fold() {
+        let pieces = [
+            "مرحبا",
+            "بالعالم",
+            "ـ",
+            "\u{64E}",
+            "\u{651}",
+            "٠١٢",
+            "٫",
+            "،",
+            "नमस्ते",
+            "दुनिया",
+            "\u{94D}",
+            "\u{93F}",
+            "०१२",
+            "।",
+            "\u{901}",
+            "\u{200D}",
+            "\u{200C}",
+            "東京",
+            "予算会議",
+            "東",
+            "、",
+            "。",
+            "「",
+            "」",
+            "\u{3000}",
+            "〇",
+            "々",
+            "ー",
+            "ｶﾀｶﾅ",
+            "ＡＢ",
+            "１２",
+            "예산",
+            "회의",
+            "예",
+            "ᄀ",
+            "ㄱ",
+            "\u{D7A3}",
+            "\u{D7B0}",
+            "สวัสดี",
+            "Straße",
+            "STRASSE",
+            "ß",
+            "ẞ",
+            "Größe",
+            "É",
+            "é",
+            "µ",
+            "ÿ",
+            "Ÿ",
+            "×",
+            "÷",
+            "ª",
+            "²",
+            "¼",
+            "\u{a0}",
+            "¿",
+            "ﬁ",
+            "İ",
+            "ı",
+            "ŉ",
+            "ǰ",
+            "Σ",
+            "ς",
+            "ΣΊ",
+            "\u{345}",
+            "Привет",
+            "ПРИВЕТ",
+            "שלום",
+            "\u{5B0}",
+            "և",
+            "ǅ",
+            "\u{301}",
+            "𐐀",
+            "𠀀",
+            "abc",
+            "ABC",
+            "a1",
+            "Zz9",
+            "x",
+            "9",
+            "_",
+            "-",
+            "abcdefghijklmnopq",
+            "$12.50",
+        ];
+        let seps = [" ", "", "", "", "  ", ".", "\n", "\u{3000}", "\u{a0}"];
+        let mut next = xorshift(0x6A09_E667_F3BC_C908);
+        let mut buf = String::new();
+        for round in 0..6000 {
+            let mut t = " ".repeat(round % 19);
+            for _ in 0..next() % 40 {
+                t.push_str(pieces[(next() % pieces.len() as u64) as usize]);
+                t.push_str(seps[(next() % seps.len() as u64) as usize]);
+            }
+            let folded = unicode::casefold(&t);
+            let all = tokenize(&t);
+            for cap in [1usize, 7, TOKEN_CAP] {
+                let stop_after = (next() % 60) as usize;
+                let mut want = Vec::new();
+                let wn = for_each_token(&folded, cap, |tok| {
+                    want.push(tok.to_string());
+                    want.len() <= stop_after || round % 2 == 0
+                });
+                let mut got = Vec::new();
+                let gn = for_each_folded_token(&t, &mut buf, cap, |tok| {
+                    got.push(tok.to_string());
+                    got.len() <= stop_after || round % 2 == 0
+                });
+                assert_eq!((gn, &got), (wn, &want), "{t:?} cap {cap}");
+                // Queries drawn from the tokens (non-ASCII ones included).
+                let mut q: Vec<&str> = (0..1 + next() % 4)
+                    .filter_map(|_| all.get((next() % (all.len() as u64 + 1)) as usize))
+                    .map(String::as_str)
+                    .collect();
+                q.sort_unstable();
+                q.dedup();
+                let mut want = Matcher::new(&q, 12);
+                let wn = for_each_token(&folded, cap, |tok| want.feed(tok));
+                let mut got = Matcher::new(&q, 12);
+                let gn = match_folded_tokens(&t, &mut buf, cap, &mut got);
+                assert_eq!((gn, &got.matched, got.seen), (wn, &want.matched, want.seen), "{t:?} {q:?} cap {cap}");
+            }
+        }
+    }
+
     /// [`classify16`] lane by lane: every byte in every lane, the other
     /// lanes holding bytes of every class.
     #[test]
