@@ -194,7 +194,20 @@ pub(crate) fn char_at(s: &str, i: usize) -> (char, usize) {
     } else {
         (((b0 as u32 & 0x07) << 18) | (cont(1) << 12) | (cont(2) << 6) | cont(3), 4)
     };
-    (char::from_u32(cp).unwrap_or('\u{FFFD}'), len)
+    // SAFETY: `s` is valid UTF-8, so the bytes from a lead byte at `i` are
+    // one whole char (a scalar value: no surrogate, at most U+10FFFF), and a
+    // continuation byte at `i` (not a boundary) reads as a two-byte lead:
+    // below U+0800, a scalar value too.
+    (unsafe { char::from_u32_unchecked(cp) }, len)
+}
+
+/// `s[a..b]`, where `a <= b` are char boundaries of `s` (positions the
+/// tokenizer's scans stopped at), without the checks and the panic path.
+#[inline(always)]
+fn piece(s: &str, a: usize, b: usize) -> &str {
+    debug_assert!(a <= b && s.is_char_boundary(a) && s.is_char_boundary(b));
+    // SAFETY: as above (checked in debug builds).
+    unsafe { s.get_unchecked(a..b) }
 }
 
 /// Byte offset of the char with index `n` in `s` (or `s.len()` when `s` has
@@ -276,7 +289,7 @@ pub fn for_each_token<'a>(folded: &'a str, cap: usize, mut f: impl FnMut(&'a str
             while i < seg.len() {
                 let (_, l) = char_at(seg, i);
                 *count += 1;
-                if !f(&seg[prev..i + l]) || *count >= cap {
+                if !f(piece(seg, prev, i + l)) || *count >= cap {
                     return false;
                 }
                 prev = i;
@@ -335,7 +348,7 @@ pub fn for_each_token<'a>(folded: &'a str, cap: usize, mut f: impl FnMut(&'a str
                 (is_unsegmented(c), l)
             };
             if uns != seg_uns {
-                if !emit(&folded[seg_start..j], seg_uns, &mut count) {
+                if !emit(piece(folded, seg_start, j), seg_uns, &mut count) {
                     return count;
                 }
                 seg_start = j;
@@ -343,7 +356,7 @@ pub fn for_each_token<'a>(folded: &'a str, cap: usize, mut f: impl FnMut(&'a str
             }
             j += l;
         }
-        if !emit(&folded[seg_start..j], seg_uns, &mut count) {
+        if !emit(piece(folded, seg_start, j), seg_uns, &mut count) {
             return count;
         }
         i = j;
@@ -554,9 +567,9 @@ pub fn for_each_folded_token_into<S: TokenSink>(sample: &str, folded: &mut Strin
                 // End the segment: a normal segment is one token; an
                 // unsegmented one passed its bigrams, unless it is one char.
                 if !seg_uns {
-                    emit!(ascii_lowered(&sample[seg_start..i], seen & 4 != 0, folded), word_tokens);
+                    emit!(ascii_lowered(piece(sample, seg_start, i), seen & 4 != 0, folded), word_tokens);
                 } else if seg_chars == 1 {
-                    emit!(&sample[seg_start..i], word_tokens);
+                    emit!(piece(sample, seg_start, i), word_tokens);
                 }
                 if class == CLASS_SEP {
                     i += l;
@@ -568,7 +581,7 @@ pub fn for_each_folded_token_into<S: TokenSink>(sample: &str, folded: &mut Strin
                 seen = class;
             } else if uns {
                 seg_chars += 1;
-                emit!(&sample[prev..i + l], word_tokens);
+                emit!(piece(sample, prev, i + l), word_tokens);
             } else {
                 seen |= class;
             }
