@@ -387,15 +387,69 @@ const CLASSES: [u8; 256] = {
     t
 };
 
+/// A word char whose casefold is not itself but as long, folded in place
+/// ([`lowered`]): `ß` (`ss`). A word class (`class & 3 == 1`); bit 3 flags it.
+const SHARP_S: u8 = 9;
+
 /// The class of the char at byte `i` of `sample` and its UTF-8 length.
+/// The chars U+00DF–U+00FF (lead byte C3; `ß`, `÷` and the Latin-1 small
+/// letters, each its own casefold) are classed here, without the page
+/// tables: [`unicode::token_class`] has their page as one that folds.
 #[inline(always)]
 fn class_at(sample: &str, i: usize) -> (u8, usize) {
-    let c = CLASSES[sample.as_bytes()[i] as usize];
+    let b = sample.as_bytes();
+    let c = CLASSES[b[i] as usize];
     if c != HIGH {
         return (c, 1);
     }
+    if b[i] == 0xC3 {
+        if let Some(&t) = b.get(i + 1).filter(|&&t| t >= 0x9F) {
+            return (
+                match t {
+                    0x9F => SHARP_S,
+                    0xB7 => CLASS_SEP,
+                    _ => unicode::CLASS_WORD,
+                },
+                2,
+            );
+        }
+    }
     let (ch, l) = char_at(sample, i);
     (unicode::token_class(ch), l)
+}
+
+/// The casefold of `token`, a word whose chars are their own casefold but
+/// for ASCII capitals (`seen & 4`, [`CAPITAL`]) and `ß` (`seen & 8`,
+/// [`SHARP_S`]): `token`, or its fold in `buf` (`ß` → `ss`, as long).
+#[inline(always)]
+fn lowered<'s>(token: &'s str, seen: u8, buf: &'s mut String) -> &'s str {
+    if seen & 8 == 0 {
+        return ascii_lowered(token, seen & 4 != 0, buf);
+    }
+    sharp_s_lowered(token, buf)
+}
+
+/// [`lowered`] of a word with an `ß`.
+#[inline(never)]
+fn sharp_s_lowered<'s>(token: &str, buf: &'s mut String) -> &'s str {
+    buf.clear();
+    buf.push_str(token);
+    // SAFETY: each `ß` (C3 9F: C3 is only ever a lead byte) becomes the two
+    // ASCII bytes `ss`, and ASCII bytes their lowercase: whole chars are
+    // replaced by whole chars, so `buf` stays UTF-8.
+    let v = unsafe { buf.as_mut_vec() };
+    let mut k = 0;
+    while k < v.len() {
+        if v[k] == 0xC3 && v.get(k + 1) == Some(&0x9F) {
+            v[k] = b's';
+            v[k + 1] = b's';
+            k += 2;
+        } else {
+            v[k] = v[k].to_ascii_lowercase();
+            k += 1;
+        }
+    }
+    buf.as_str()
 }
 
 /// `token`, or (when it has an ASCII capital) its lowercase copy in `buf`.
@@ -567,7 +621,7 @@ pub fn for_each_folded_token_into<S: TokenSink>(sample: &str, folded: &mut Strin
                 // End the segment: a normal segment is one token; an
                 // unsegmented one passed its bigrams, unless it is one char.
                 if !seg_uns {
-                    emit!(ascii_lowered(piece(sample, seg_start, i), seen & 4 != 0, folded), word_tokens);
+                    emit!(lowered(piece(sample, seg_start, i), seen, folded), word_tokens);
                 } else if seg_chars == 1 {
                     emit!(piece(sample, seg_start, i), word_tokens);
                 }
@@ -1582,6 +1636,28 @@ mod tests {
                 let gn = match_folded_tokens(&t, &mut buf, cap, &mut got);
                 assert_eq!((gn, &got.matched, got.seen), (wn, &want.matched, want.seen), "{t:?} {q:?} cap {cap}");
             }
+        }
+    }
+
+    /// [`class_at`] of every char against its definition: a separator, a
+    /// word char or an unsegmented one is its own casefold; [`SHARP_S`]'s
+    /// casefold is as long and folds with [`lowered`].
+    #[test]
+    fn class_at_is_its_definition() {
+        let mut buf = String::new();
+        for c in (0x80..=0x10_FFFFu32).filter_map(char::from_u32) {
+            let t = c.to_string();
+            let (class, l) = class_at(&t, 0);
+            assert_eq!(l, t.len(), "U+{:04X}", c as u32);
+            let same = unicode::casefold(&t) == t;
+            let want = match class {
+                CLASS_SEP => same && !is_alnum(c),
+                unicode::CLASS_WORD => same && is_alnum(c) && !is_unsegmented(c),
+                CLASS_UNSEGMENTED => same && is_alnum(c) && is_unsegmented(c),
+                SHARP_S => lowered(&t, class, &mut buf) == unicode::casefold(&t) && is_alnum(c),
+                _ => class == CLASS_FOLDS,
+            };
+            assert!(want, "U+{:04X} class {class}", c as u32);
         }
     }
 
