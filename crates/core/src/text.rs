@@ -194,7 +194,20 @@ pub(crate) fn char_at(s: &str, i: usize) -> (char, usize) {
     } else {
         (((b0 as u32 & 0x07) << 18) | (cont(1) << 12) | (cont(2) << 6) | cont(3), 4)
     };
-    (char::from_u32(cp).unwrap_or('\u{FFFD}'), len)
+    // SAFETY: `s` is valid UTF-8, so the bytes from a lead byte at `i` are
+    // one whole char (a scalar value: no surrogate, at most U+10FFFF), and a
+    // continuation byte at `i` (not a boundary) reads as a two-byte lead:
+    // below U+0800, a scalar value too.
+    (unsafe { char::from_u32_unchecked(cp) }, len)
+}
+
+/// `s[a..b]`, where `a <= b` are char boundaries of `s` (positions the
+/// tokenizer's scans stopped at), without the checks and the panic path.
+#[inline(always)]
+fn piece(s: &str, a: usize, b: usize) -> &str {
+    debug_assert!(a <= b && s.is_char_boundary(a) && s.is_char_boundary(b));
+    // SAFETY: as above (checked in debug builds).
+    unsafe { s.get_unchecked(a..b) }
 }
 
 /// Byte offset of the char with index `n` in `s` (or `s.len()` when `s` has
@@ -276,7 +289,7 @@ pub fn for_each_token<'a>(folded: &'a str, cap: usize, mut f: impl FnMut(&'a str
             while i < seg.len() {
                 let (_, l) = char_at(seg, i);
                 *count += 1;
-                if !f(&seg[prev..i + l]) || *count >= cap {
+                if !f(piece(seg, prev, i + l)) || *count >= cap {
                     return false;
                 }
                 prev = i;
@@ -335,7 +348,7 @@ pub fn for_each_token<'a>(folded: &'a str, cap: usize, mut f: impl FnMut(&'a str
                 (is_unsegmented(c), l)
             };
             if uns != seg_uns {
-                if !emit(&folded[seg_start..j], seg_uns, &mut count) {
+                if !emit(piece(folded, seg_start, j), seg_uns, &mut count) {
                     return count;
                 }
                 seg_start = j;
@@ -343,7 +356,7 @@ pub fn for_each_token<'a>(folded: &'a str, cap: usize, mut f: impl FnMut(&'a str
             }
             j += l;
         }
-        if !emit(&folded[seg_start..j], seg_uns, &mut count) {
+        if !emit(piece(folded, seg_start, j), seg_uns, &mut count) {
             return count;
         }
         i = j;
@@ -374,15 +387,69 @@ const CLASSES: [u8; 256] = {
     t
 };
 
+/// A word char whose casefold is not itself but as long, folded in place
+/// ([`lowered`]): `ß` (`ss`). A word class (`class & 3 == 1`); bit 3 flags it.
+const SHARP_S: u8 = 9;
+
 /// The class of the char at byte `i` of `sample` and its UTF-8 length.
+/// The chars U+00DF–U+00FF (lead byte C3; `ß`, `÷` and the Latin-1 small
+/// letters, each its own casefold) are classed here, without the page
+/// tables: [`unicode::token_class`] has their page as one that folds.
 #[inline(always)]
 fn class_at(sample: &str, i: usize) -> (u8, usize) {
-    let c = CLASSES[sample.as_bytes()[i] as usize];
+    let b = sample.as_bytes();
+    let c = CLASSES[b[i] as usize];
     if c != HIGH {
         return (c, 1);
     }
+    if b[i] == 0xC3 {
+        if let Some(&t) = b.get(i + 1).filter(|&&t| t >= 0x9F) {
+            return (
+                match t {
+                    0x9F => SHARP_S,
+                    0xB7 => CLASS_SEP,
+                    _ => unicode::CLASS_WORD,
+                },
+                2,
+            );
+        }
+    }
     let (ch, l) = char_at(sample, i);
     (unicode::token_class(ch), l)
+}
+
+/// The casefold of `token`, a word whose chars are their own casefold but
+/// for ASCII capitals (`seen & 4`, [`CAPITAL`]) and `ß` (`seen & 8`,
+/// [`SHARP_S`]): `token`, or its fold in `buf` (`ß` → `ss`, as long).
+#[inline(always)]
+fn lowered<'s>(token: &'s str, seen: u8, buf: &'s mut String) -> &'s str {
+    if seen & 8 == 0 {
+        return ascii_lowered(token, seen & 4 != 0, buf);
+    }
+    sharp_s_lowered(token, buf)
+}
+
+/// [`lowered`] of a word with an `ß`.
+#[inline(never)]
+fn sharp_s_lowered<'s>(token: &str, buf: &'s mut String) -> &'s str {
+    buf.clear();
+    buf.push_str(token);
+    // SAFETY: each `ß` (C3 9F: C3 is only ever a lead byte) becomes the two
+    // ASCII bytes `ss`, and ASCII bytes their lowercase: whole chars are
+    // replaced by whole chars, so `buf` stays UTF-8.
+    let v = unsafe { buf.as_mut_vec() };
+    let mut k = 0;
+    while k < v.len() {
+        if v[k] == 0xC3 && v.get(k + 1) == Some(&0x9F) {
+            v[k] = b's';
+            v[k + 1] = b's';
+            k += 2;
+        } else {
+            v[k] = v[k].to_ascii_lowercase();
+            k += 1;
+        }
+    }
+    buf.as_str()
 }
 
 /// `token`, or (when it has an ASCII capital) its lowercase copy in `buf`.
@@ -554,9 +621,9 @@ pub fn for_each_folded_token_into<S: TokenSink>(sample: &str, folded: &mut Strin
                 // End the segment: a normal segment is one token; an
                 // unsegmented one passed its bigrams, unless it is one char.
                 if !seg_uns {
-                    emit!(ascii_lowered(&sample[seg_start..i], seen & 4 != 0, folded), word_tokens);
+                    emit!(lowered(piece(sample, seg_start, i), seen, folded), word_tokens);
                 } else if seg_chars == 1 {
-                    emit!(&sample[seg_start..i], word_tokens);
+                    emit!(piece(sample, seg_start, i), word_tokens);
                 }
                 if class == CLASS_SEP {
                     i += l;
@@ -568,7 +635,7 @@ pub fn for_each_folded_token_into<S: TokenSink>(sample: &str, folded: &mut Strin
                 seen = class;
             } else if uns {
                 seg_chars += 1;
-                emit!(&sample[prev..i + l], word_tokens);
+                emit!(piece(sample, prev, i + l), word_tokens);
             } else {
                 seen |= class;
             }
@@ -1432,6 +1499,165 @@ mod tests {
                 true
             });
             assert_eq!((gn, &got), (wn, &want), "{t:?} cap {cap}");
+        }
+    }
+
+    /// The general path of [`for_each_folded_token`] (non-ASCII words) against the
+    /// tokenizer on the whole fold, for texts mixing each script's letters,
+    /// digits and combining marks (Arabic harakat and tatweel, Devanagari
+    /// vowel signs and virama, Thai), ZWJ/ZWNJ, CJK punctuation and
+    /// U+3005/U+3007, half- and full-width forms, Hangul syllables and jamo,
+    /// Latin-1 and other two-byte chars with and without casefold mappings
+    /// (`ß`, `ẞ`, `µ`, `Ÿ`, `Σ`, `ς`, U+0345, `և`, `İ`, `ǰ`), astral chars, and
+    /// ASCII words right before and after, at every offset from the 16-byte
+    /// blocks; the tokens and count through closures and through [`Matcher`].
+    #[test]
+    fn general_path_matches_whole_fold() {
+        let pieces = [
+            "مرحبا",
+            "بالعالم",
+            "ـ",
+            "\u{64E}",
+            "\u{651}",
+            "٠١٢",
+            "٫",
+            "،",
+            "नमस्ते",
+            "दुनिया",
+            "\u{94D}",
+            "\u{93F}",
+            "०१२",
+            "।",
+            "\u{901}",
+            "\u{200D}",
+            "\u{200C}",
+            "東京",
+            "予算会議",
+            "東",
+            "、",
+            "。",
+            "「",
+            "」",
+            "\u{3000}",
+            "〇",
+            "々",
+            "ー",
+            "ｶﾀｶﾅ",
+            "ＡＢ",
+            "１２",
+            "예산",
+            "회의",
+            "예",
+            "ᄀ",
+            "ㄱ",
+            "\u{D7A3}",
+            "\u{D7B0}",
+            "สวัสดี",
+            "Straße",
+            "STRASSE",
+            "ß",
+            "ẞ",
+            "Größe",
+            "É",
+            "é",
+            "µ",
+            "ÿ",
+            "Ÿ",
+            "×",
+            "÷",
+            "ª",
+            "²",
+            "¼",
+            "\u{a0}",
+            "¿",
+            "ﬁ",
+            "İ",
+            "ı",
+            "ŉ",
+            "ǰ",
+            "Σ",
+            "ς",
+            "ΣΊ",
+            "\u{345}",
+            "Привет",
+            "ПРИВЕТ",
+            "שלום",
+            "\u{5B0}",
+            "և",
+            "ǅ",
+            "\u{301}",
+            "𐐀",
+            "𠀀",
+            "abc",
+            "ABC",
+            "a1",
+            "Zz9",
+            "x",
+            "9",
+            "_",
+            "-",
+            "abcdefghijklmnopq",
+            "$12.50",
+        ];
+        let seps = [" ", "", "", "", "  ", ".", "\n", "\u{3000}", "\u{a0}"];
+        let mut next = xorshift(0x6A09_E667_F3BC_C908);
+        let mut buf = String::new();
+        for round in 0..6000 {
+            let mut t = " ".repeat(round % 19);
+            for _ in 0..next() % 40 {
+                t.push_str(pieces[(next() % pieces.len() as u64) as usize]);
+                t.push_str(seps[(next() % seps.len() as u64) as usize]);
+            }
+            let folded = unicode::casefold(&t);
+            let all = tokenize(&t);
+            for cap in [1usize, 7, TOKEN_CAP] {
+                let stop_after = (next() % 60) as usize;
+                let mut want = Vec::new();
+                let wn = for_each_token(&folded, cap, |tok| {
+                    want.push(tok.to_string());
+                    want.len() <= stop_after || round % 2 == 0
+                });
+                let mut got = Vec::new();
+                let gn = for_each_folded_token(&t, &mut buf, cap, |tok| {
+                    got.push(tok.to_string());
+                    got.len() <= stop_after || round % 2 == 0
+                });
+                assert_eq!((gn, &got), (wn, &want), "{t:?} cap {cap}");
+                // Queries drawn from the tokens (non-ASCII ones included).
+                let mut q: Vec<&str> = (0..1 + next() % 4)
+                    .filter_map(|_| all.get((next() % (all.len() as u64 + 1)) as usize))
+                    .map(String::as_str)
+                    .collect();
+                q.sort_unstable();
+                q.dedup();
+                let mut want = Matcher::new(&q, 12);
+                let wn = for_each_token(&folded, cap, |tok| want.feed(tok));
+                let mut got = Matcher::new(&q, 12);
+                let gn = match_folded_tokens(&t, &mut buf, cap, &mut got);
+                assert_eq!((gn, &got.matched, got.seen), (wn, &want.matched, want.seen), "{t:?} {q:?} cap {cap}");
+            }
+        }
+    }
+
+    /// [`class_at`] of every char against its definition: a separator, a
+    /// word char or an unsegmented one is its own casefold; [`SHARP_S`]'s
+    /// casefold is as long and folds with [`lowered`].
+    #[test]
+    fn class_at_is_its_definition() {
+        let mut buf = String::new();
+        for c in (0x80..=0x10_FFFFu32).filter_map(char::from_u32) {
+            let t = c.to_string();
+            let (class, l) = class_at(&t, 0);
+            assert_eq!(l, t.len(), "U+{:04X}", c as u32);
+            let same = unicode::casefold(&t) == t;
+            let want = match class {
+                CLASS_SEP => same && !is_alnum(c),
+                unicode::CLASS_WORD => same && is_alnum(c) && !is_unsegmented(c),
+                CLASS_UNSEGMENTED => same && is_alnum(c) && is_unsegmented(c),
+                SHARP_S => lowered(&t, class, &mut buf) == unicode::casefold(&t) && is_alnum(c),
+                _ => class == CLASS_FOLDS,
+            };
+            assert!(want, "U+{:04X} class {class}", c as u32);
         }
     }
 
