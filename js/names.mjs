@@ -37,11 +37,13 @@ export const INTERNAL_NAMES = [
   "replayScoringLine",
   "setHostSha256",
   "__lians_utf16",
+  "__lians_score_memory",
 ];
 
 // Internal exports the lean browser wasm (cargo feature lean) and dist/verify leave out: the
-// Node entry's string staging (js/node.cjs; issue #32 round 10).
-export const FULL_ONLY_NAMES = ["__lians_utf16"];
+// Node entry's string staging (js/node.cjs; issue #32 round 10) and its scoreMemory result
+// left in wasm memory as numbers (round 12).
+export const FULL_ONLY_NAMES = ["__lians_utf16", "__lians_score_memory"];
 
 // The internal exports of the npm CLI and the conformance replays: only in the
 // wasm built with the cargo feature js-cli (dist/cli: js/cli.mjs; dist/verify),

@@ -25,6 +25,9 @@ const staged = writer !== undefined;
 const stage = () => staged && glue.__lians_utf16(writer);
 stage();
 
+// scoreMemory's result built here from the numbers the wasm leaves in its memory (glue.__lians_score_memory).
+const scoreMemory = packedScoreMemory(glue) ?? glue.scoreMemory;
+
 let limits = { maxBodyBytes: MAX_BODY_BYTES, resetMemoryBytes: NODE_RESET_MEMORY_BYTES };
 /** Instances dropped so far (memoryStats().resets). */
 let resets = 0;
@@ -33,7 +36,7 @@ let depth = 0;
 
 /** The glue's function `name`: coded errors adopted, the body cap checked, the instance reset when grown. */
 function guarded(name) {
-  const fn = adopting(glue[name]);
+  const fn = adopting(name === "scoreMemory" ? scoreMemory : glue[name]);
   const body = BODY_NAMES.includes(name);
   return {
     [name](...args) {
@@ -53,6 +56,93 @@ function guarded(name) {
       }
     },
   }[name];
+}
+
+/**
+ * scoreMemory through `__lians_score_memory` (issue #32 round 12): the wasm scores as its scoreMemory
+ * does and leaves the breakdown in its memory as numbers (crates/wasm/src/interop.rs `packed`: the
+ * scores, the gates, and the strings as addresses and lengths of their UTF-8); the object is built
+ * here as one literal of fixed shape instead of the wasm printing JSON text and `JSON.parse` reading
+ * it (~9 % of a call). Strings the wasm marks static (fixed reasons) are decoded once (static
+ * addresses are the module's: the same in every instance). The policy version, the limits and a
+ * weight table's weights are the same in every result with that table: they are copied from the
+ * glue's own object for purposes "recall" and "admission", which select the scorer's two tables, on
+ * the first call, which also checks that both ways give the same objects (keys, order, values): any
+ * difference, or a glue without the export (other builds), keeps the glue's scoreMemory.
+ */
+function packedScoreMemory(glue) {
+  const score = glue.__lians_score_memory;
+  const NodeBuffer = globalThis.Buffer;
+  if (typeof score !== "function" || typeof NodeBuffer?.prototype.utf8Slice !== "function") return undefined;
+  const texts = new Map();
+  const tables = new Map();
+  let buffer, f64, bytes;
+  const text = (at, length) => bytes.utf8Slice(at, at + length);
+  const reason = (i) => {
+    if (f64[i + 2] !== 1) return text(f64[i], f64[i + 1]);
+    let s = texts.get(f64[i]);
+    if (s === undefined) texts.set(f64[i], (s = text(f64[i], f64[i + 1])));
+    return s;
+  };
+  /** The index of the numbers at `at` in a view of the current memory. */
+  const view = (at) => {
+    const current = glue.__lians_memory().buffer;
+    if (current !== buffer) {
+      buffer = current;
+      f64 = new Float64Array(buffer);
+      bytes = NodeBuffer.from(buffer);
+    }
+    return at / 8;
+  };
+  function packed(input) {
+    const at = score(input);
+    if (typeof at !== "number") return at; // a purpose that is not a well-formed string: the glue's object
+    const i = view(at);
+    const table = tables.get(f64[i + 34]);
+    if (table === undefined) return glue.scoreMemory(input); // (a table not learned below: none)
+    const gates = f64[i + 8];
+    const safety = (gates & 1) === 1;
+    const temporal = (gates & 2) === 2;
+    return {
+      importance_score: f64[i],
+      confidence_score: f64[i + 1],
+      trust_score: f64[i + 2],
+      freshness_score: f64[i + 3],
+      relevance_score: f64[i + 4],
+      stability_score: f64[i + 5],
+      safety_score: f64[i + 6],
+      final_score: f64[i + 7],
+      eligible: safety && temporal,
+      safety_eligible: safety,
+      temporal_eligible: temporal,
+      purpose: text(f64[i + 9], f64[i + 10]),
+      scoring_policy_version: table.version,
+      reference_time: text(f64[i + 11], f64[i + 12]),
+      scoring_limits: { ...table.limits },
+      weights: { ...table.weights },
+      reasons: [reason(i + 13), reason(i + 16), reason(i + 19), reason(i + 22), reason(i + 25), reason(i + 28), reason(i + 31)],
+    };
+  }
+  /** Learn the two tables from the glue's objects, and check the objects built here against them. */
+  const learned = () => {
+    try {
+      for (const purpose of ["recall", "admission"]) {
+        const probe = { content: "probe 1", reference_time: "2026-01-01T00:00:00+00:00", query: "probe", source: "chat", purpose };
+        const o = glue.scoreMemory(probe);
+        const i = view(score(probe));
+        tables.set(f64[i + 34], { version: o.scoring_policy_version, limits: { ...o.scoring_limits }, weights: { ...o.weights } });
+        if (JSON.stringify(packed(probe)) !== JSON.stringify(o)) return false;
+      }
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  let use;
+  return function scoreMemory(input) {
+    use ??= learned() ? packed : glue.scoreMemory;
+    return use(input);
+  };
 }
 
 module.exports = {

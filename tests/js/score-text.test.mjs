@@ -49,3 +49,48 @@ test("scoreMemory's object is the printed breakdown parsed (every vector, text a
   }
   assert.ok(compared > 10000, `only ${compared} compared`);
 });
+
+// The Node entry (js/node.cjs) builds scoreMemory's object in JS from the numbers the wasm leaves in its
+// memory (`__lians_score_memory`, issue #32 round 12): it must be the glue's object, key for key, for
+// every purpose (strings, lone surrogates, other JSON types), static and built reasons, naive and offset
+// reference times; after an instance reset; after the memory grew; and a caller changing a returned
+// object (its limits, weights, reasons) must not change the next one.
+test("the Node entry's scoreMemory object equals the glue's (resets, memory growth, mutation)", () => {
+  const nodeGlue = require(path.join(ROOT, "dist/node/lians_score.js"));
+  const entry = require(path.join(ROOT, "js/node.cjs"));
+  assert.equal(typeof nodeGlue.__lians_score_memory, "function");
+  const purposes = [undefined, "recall", "admission", "", "\ud800", "x\udc00y", "😀 é", "Admission", null, 0, -0, 2.5, true, [], { a: "\ud800" }];
+  const sources = [undefined, "user_provided", "chat", "Straße", "\ud800x", "system_verified", "operator", null, 3];
+  const base = { content: "Budget 東京 approved on 2024-05-01: $1200 Straße", reference_time: "2026-11-30T00:00:00+00:00", query: "budget 東京 zzz" };
+  const inputs = [];
+  for (const purpose of purposes) for (const source of sources) inputs.push({ ...base, purpose, source });
+  for (const reference_time of ["2026-11-30T00:00:00", "2026-11-30T00:00:00+05:30", "2026-11-30"]) inputs.push({ ...base, reference_time });
+  inputs.push({ ...base, verified_trust_level: "trusted_source" }, { ...base, safety_status: "rejected" }, { ...base, superseded: true });
+  inputs.push({ ...base, importance: NaN }, { ...base, base_relevance: Infinity }, { ...base, metadata: { trust_level: "high", tags: ["x"] } });
+  let compared = 0;
+  const compare = (input) => {
+    const got = (() => { try { return show(entry.scoreMemory(input)); } catch (e) { return `${e.code} ${e.path} ${e.message}`; } })();
+    const want = (() => { try { return show(nodeGlue.scoreMemory(input)); } catch (e) { return `${e.code} ${e.path} ${e.message}`; } })();
+    assert.equal(got, want, show(input).slice(0, 300));
+    compared++;
+  };
+  for (const input of inputs) compare(input), compare(JSON.stringify(input));
+  // A caller's changes to a result stay in that result.
+  const first = entry.scoreMemory(base);
+  first.weights.relevance_score = 9;
+  first.scoring_limits.token_cap = 9;
+  first.reasons[0] = "changed";
+  compare(base);
+  // Memory growth (a large content), then resets after every call.
+  compare({ ...base, content: "é".repeat(3_000_000) });
+  for (const input of inputs.slice(0, 20)) compare(input);
+  const before = entry.memoryStats();
+  entry.configureLimits({ resetMemoryBytes: 0 });
+  try {
+    for (const input of inputs.slice(0, 30)) compare(input);
+    assert.ok(entry.memoryStats().resets >= before.resets + 30, "the instance was reset after each call");
+  } finally {
+    entry.configureLimits({ resetMemoryBytes: before.resetMemoryBytes });
+  }
+  assert.ok(compared > 300, `only ${compared} compared`);
+});

@@ -835,3 +835,55 @@ fn staged_json_text(v: &JsValue, units: usize) -> Option<String> {
         None
     }
 }
+
+/// `scoreMemory`'s result for the Node entry (js/node.cjs, issue #32 round 12): the breakdown as
+/// numbers in wasm memory, from which the JS builds the object with a literal of fixed shape
+/// (no JSON text printed and parsed: `JSON.parse` of the 17-key object was ~9 % of a call).
+/// The full build only (the other builds keep [`scored_to_js`]).
+#[cfg(not(any(feature = "lean", feature = "verify-only")))]
+pub mod packed {
+    use super::*;
+    use lians_score::scoring::Scored;
+    use std::borrow::Cow;
+    use std::cell::Cell;
+
+    /// How many numbers [`scored`] writes.
+    const N: usize = 35;
+    struct Slot(Cell<Option<Scored>>, Cell<[f64; N]>);
+    // SAFETY: the module is single-threaded (no `atomics`).
+    unsafe impl Sync for Slot {}
+    /// The last result and its numbers, kept until the next call: the JS reads them after the export returns.
+    static LAST: Slot = Slot(Cell::new(None), Cell::new([0.0; N]));
+
+    /// The address of `scored`'s numbers (a number), or the object [`scored_to_js`] builds when
+    /// the echoed purpose is not a well-formed string. Every value is an `f64` (addresses and
+    /// lengths exactly): the seven rounded components and the final score; the gates
+    /// (`safety_eligible | temporal_eligible << 1`); `purpose` and `reference_time` as
+    /// (address, length) of their UTF-8; the seven reasons as (address, length, static: a static
+    /// reason's address names the same text for the life of the instance); the weight table's
+    /// address (the same for the same table: the policy version, the limits and the table's weights
+    /// are the same in every result with it, and the JS copies them from an object it had before).
+    pub fn scored(scored: Scored) -> JsValue {
+        let Some(purpose) = scored.purpose.as_str() else {
+            return scored_to_js(&scored);
+        };
+        let mut w = [0.0; N];
+        let text = |w: &mut [f64; N], at: usize, s: &str| {
+            w[at] = s.as_ptr() as usize as f64;
+            w[at + 1] = s.len() as f64;
+        };
+        text(&mut w, 9, purpose);
+        text(&mut w, 11, &scored.reference_time);
+        for (i, r) in scored.reasons.iter().enumerate() {
+            text(&mut w, 13 + 3 * i, r);
+            w[15 + 3 * i] = matches!(r, Cow::Borrowed(_)) as u8 as f64;
+        }
+        w[..7].copy_from_slice(&scored.components.map(lians_score::py::float::round6));
+        w[7] = scored.final_score;
+        w[8] = (scored.safety_eligible as u8 | (scored.temporal_eligible as u8) << 1) as f64;
+        w[34] = scored.weights().as_ptr() as usize as f64;
+        LAST.1.set(w);
+        LAST.0.set(Some(scored));
+        JsValue::from_f64(LAST.1.as_ptr() as usize as f64)
+    }
+}

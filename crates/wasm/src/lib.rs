@@ -79,7 +79,23 @@ use {interop::to_js, lians_score::scoring::batch, lians_score::Error};
 #[wasm_bindgen(js_name = scoreMemory, skip_typescript)]
 pub fn score_memory(input: JsValue) -> JsResult {
     // The breakdown printed straight to JSON text (no `Value`), one JSON.parse.
-    Ok(interop::scored_to_js(&api::score_memory_scored(&input_value(&input)?)?))
+    Ok(interop::scored_to_js(&scored(&input)?))
+}
+
+/// [`api::score_memory_scored`] of a `scoreMemory` argument (shared by both exports).
+#[cfg(not(feature = "verify-only"))]
+#[inline(never)]
+fn scored(input: &JsValue) -> Result<lians_score::scoring::Scored, Error> {
+    api::score_memory_scored(&input_value(input)?)
+}
+
+/// Internal (js/node.cjs, issue #32 round 12): [`score_memory`] with the breakdown left in wasm
+/// memory as numbers ([`interop::packed`]), which the Node entry builds into the same object. Not
+/// in the lean and verify-only builds.
+#[cfg(not(any(feature = "verify-only", feature = "lean")))]
+#[wasm_bindgen(js_name = __lians_score_memory, skip_typescript)]
+pub fn score_memory_packed(input: JsValue) -> JsResult {
+    Ok(interop::packed::scored(scored(&input)?))
 }
 
 /// Batch `score_memory` ([`lians_score::scoring::batch`]): `shared` (object, JSON text or
