@@ -80,8 +80,9 @@ function packedScoreMemory(glue) {
   const text = (at, length) => bytes.utf8Slice(at, at + length);
   const reason = (i) => {
     if (f64[i + 2] !== 1) return text(f64[i], f64[i + 1]);
-    let s = texts.get(f64[i]);
-    if (s === undefined) texts.set(f64[i], (s = text(f64[i], f64[i + 1])));
+    const key = f64[i] + f64[i + 1] * 2 ** 32; // address and length (a static text may start another)
+    let s = texts.get(key);
+    if (s === undefined) texts.set(key, (s = text(f64[i], f64[i + 1])));
     return s;
   };
   /** The index of the numbers at `at` in a view of the current memory. */
@@ -123,25 +124,24 @@ function packedScoreMemory(glue) {
       reasons: [reason(i + 13), reason(i + 16), reason(i + 19), reason(i + 22), reason(i + 25), reason(i + 28), reason(i + 31)],
     };
   }
-  /** Learn the two tables from the glue's objects, and check the objects built here against them. */
+  /** Learn the two tables from the glue's objects, then check the objects built here against the glue's. */
   const learned = () => {
     try {
-      for (const purpose of ["recall", "admission"]) {
-        const probe = { content: "probe 1", reference_time: "2026-01-01T00:00:00+00:00", query: "probe", source: "chat", purpose };
+      const probes = ["recall", "admission"].map((purpose) => ({ content: "probe 1", reference_time: "2026-01-01T00:00:00+00:00", query: "probe", source: "chat", purpose }));
+      for (const probe of probes) {
         const o = glue.scoreMemory(probe);
         const i = view(score(probe));
         tables.set(f64[i + 34], { version: o.scoring_policy_version, limits: { ...o.scoring_limits }, weights: { ...o.weights } });
-        if (JSON.stringify(packed(probe)) !== JSON.stringify(o)) return false;
       }
-      return true;
+      return tables.size === 2 && probes.every((probe) => JSON.stringify(packed(probe)) === JSON.stringify(glue.scoreMemory(probe)));
     } catch {
       return false;
     }
   };
-  let use;
+  let fast;
   return function scoreMemory(input) {
-    use ??= learned() ? packed : glue.scoreMemory;
-    return use(input);
+    fast ??= learned();
+    return fast ? packed(input) : glue.scoreMemory(input);
   };
 }
 

@@ -93,4 +93,14 @@ test("the Node entry's scoreMemory object equals the glue's (resets, memory grow
     entry.configureLimits({ resetMemoryBytes: before.resetMemoryBytes });
   }
   assert.ok(compared > 300, `only ${compared} compared`);
+  // The objects were built by the entry, not taken from the glue's scoreMemory (the first call checked them).
+  const glueScore = nodeGlue.scoreMemory;
+  let glueCalls = 0;
+  nodeGlue.scoreMemory = (...args) => (glueCalls++, glueScore(...args));
+  try {
+    for (const input of inputs.slice(0, 40)) entry.scoreMemory({ ...input, purpose: "recall" });
+  } finally {
+    nodeGlue.scoreMemory = glueScore;
+  }
+  assert.equal(glueCalls, 0, "the glue's scoreMemory was called");
 });
