@@ -143,6 +143,9 @@ struct Scorer {
     shared: Shared,
     cache: QueryCache,
     scratch: Scratch,
+    /// The last `reference_time` text read in place and its value (a batch's
+    /// candidates mostly share one: parsed once).
+    reference_time: Option<(String, PyDateTime)>,
 }
 
 impl Scorer {
@@ -152,6 +155,7 @@ impl Scorer {
             shared: Shared::read(shared, caps)?,
             cache: QueryCache::default(),
             scratch: Scratch::default(),
+            reference_time: None,
         })
     }
 
@@ -193,7 +197,14 @@ impl Scorer {
             Some(Member::Value(v)) if !v.is_null() => scoring::datetime(v, "/reference_time")?,
             Some(Member::Doc(v)) if !v.is_null() => match v.as_text().and_then(json::Text::as_str) {
                 // Read in place (as `datetime` reads a string without lone surrogates).
-                Some(s) => PyDateTime::parse(s).map_err(|e| e.under("/reference_time"))?,
+                Some(s) => match &self.reference_time {
+                    Some((last, t)) if last == s => *t,
+                    _ => {
+                        let t = PyDateTime::parse(s).map_err(|e| e.under("/reference_time"))?;
+                        self.reference_time = Some((s.to_string(), t));
+                        t
+                    }
+                },
                 None => scoring::datetime(&v.to_value(), "/reference_time")?,
             },
             _ => return Err(Error::new(ErrorCode::MissingField, "/reference_time", "`reference_time` is required")),

@@ -418,10 +418,38 @@ const ARGS: [(Arg, &str, &str); 16] = [
 /// key is compared with at most one name (a `match` on the strings compared
 /// it with each name in turn, ~60 string compares per candidate in the wasm build).
 pub(crate) fn arg(key: &str) -> Option<Arg> {
-    let first = *key.as_bytes().first()?;
+    let k = key.as_bytes();
+    let first = *k.first()?;
+    // The one name of this length and first byte (no two share both),
+    // compared a word at a time (wasm's `memcmp` compares byte by byte,
+    // behind a call).
     ARGS.iter()
-        .find(|(_, name, _)| name.len() == key.len() && name.as_bytes()[0] == first && *name == key)
+        .find(|(_, name, _)| name.len() == k.len() && name.as_bytes()[0] == first)
+        .filter(|(_, name, _)| same_bytes(name.as_bytes(), k))
         .map(|&(arg, _, _)| arg)
+}
+
+/// `a == b` for two slices of the same length of at least 4 bytes (any
+/// other pair: `==`), by overlapping 8- or 4-byte words.
+#[inline]
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() || n < 4 {
+        return a == b;
+    }
+    let w4 = |s: &[u8], i: usize| s.get(i..i + 4).map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
+    if n < 8 {
+        return w4(a, 0) == w4(b, 0) && w4(a, n - 4) == w4(b, n - 4);
+    }
+    let w8 = |s: &[u8], i: usize| s.get(i..i + 8).map(|w| u64::from_le_bytes(w.try_into().unwrap_or([0; 8])));
+    let mut i = 0;
+    while i + 8 < n {
+        if w8(a, i) != w8(b, i) {
+            return false;
+        }
+        i += 8;
+    }
+    w8(a, n - 8) == w8(b, n - 8)
 }
 
 pub(crate) fn datetime(v: &Value, path: &str) -> Result<PyDateTime> {
@@ -535,5 +563,51 @@ impl TryFrom<Value> for ScoreInput {
 impl From<ScoreInput> for Value {
     fn from(input: ScoreInput) -> Value {
         input.to_json()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `arg` is the plain lookup of its definition (a key equal to one of
+    /// the names): every name, every name with any one byte changed (at
+    /// every position, to bytes that differ in one bit or are other names'
+    /// bytes), cut or extended by one byte, and `same_bytes` against `==`.
+    #[test]
+    fn arg_is_the_name_lookup() {
+        let plain = |k: &[u8]| ARGS.iter().find(|(_, name, _)| name.as_bytes() == k).map(|&(a, _, _)| a);
+        let mut keys: Vec<Vec<u8>> = vec![Vec::new(), b"q".to_vec(), b"quer".to_vec()];
+        for (_, name, _) in ARGS {
+            let n = name.as_bytes();
+            keys.push(n.to_vec());
+            keys.push(n[..n.len() - 1].to_vec());
+            keys.push([n, b"s"].concat());
+            for i in 0..n.len() {
+                for bit in 0..8 {
+                    let mut k = n.to_vec();
+                    k[i] ^= 1 << bit;
+                    keys.push(k);
+                }
+                for (_, other, _) in ARGS {
+                    if let Some(&c) = other.as_bytes().get(i) {
+                        let mut k = n.to_vec();
+                        k[i] = c;
+                        keys.push(k);
+                    }
+                }
+            }
+        }
+        for k in &keys {
+            if let Ok(s) = std::str::from_utf8(k) {
+                assert_eq!(arg(s), plain(k), "{s:?}");
+            }
+            for (_, name, _) in ARGS {
+                assert_eq!(same_bytes(name.as_bytes(), k), name.as_bytes() == &k[..], "{k:?}");
+            }
+        }
+        for (a, name, _) in ARGS {
+            assert_eq!(arg(name), Some(a));
+        }
     }
 }

@@ -528,8 +528,10 @@ impl<'a> Doc<'a> {
         self.root = root;
         self.open_items.clear();
         self.open_members.clear();
-        self.open_arrays = Vec::new();
-        self.open_objects = Vec::new();
+        // Kept (at most `MAX_DEPTH` entries each): the next record of a
+        // batch reuses them.
+        self.open_arrays.clear();
+        self.open_objects.clear();
     }
 
     /// Empty the document for the next parse, keeping its arrays.

@@ -609,6 +609,20 @@ impl<'a> Parser<'a> {
 
     /// A member name (at `"`), the `:` after it, and the whitespace after that.
     fn key_and_colon(&mut self) -> Result<Token<'a>> {
+        // A key is short and nearly always plain and followed by its `:`:
+        // one 16-byte block test finds its end (the string scan costs more
+        // to set up than such a key has bytes); anything else (an escape, a
+        // control char, a longer key, space before the colon, the input's
+        // last bytes) takes the general path from the key's start.
+        let (b, open) = (self.b, self.pos);
+        if let Some(t) = first_special16(b, open + 1) {
+            let end = open + 1 + t;
+            if b.get(end) == Some(&b'"') && b.get(end + 1) == Some(&b':') {
+                self.pos = end + 2;
+                self.skip_ws();
+                return Ok(Token::Wire(ascii_cut(self.text, open + 1, end)));
+            }
+        }
         let key = self.string()?;
         self.skip_ws();
         if self.peek() != Some(b':') {
@@ -857,6 +871,37 @@ pub(crate) fn skip_plain(b: &[u8], mut i: usize) -> usize {
     i
 }
 
+/// The offset of the first `"`, `\\` or control char in `b[i..i + 16]`,
+/// when those bytes are in bounds and hold one (what [`skip_plain`] finds
+/// from `i`, when it is in that block).
+#[inline(always)]
+fn first_special16(b: &[u8], i: usize) -> Option<usize> {
+    let block = b.get(i..i + 16)?;
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    {
+        use core::arch::wasm32::*;
+        // SAFETY: `block` is 16 bytes; v128_load reads unaligned.
+        let v = unsafe { v128_load(block.as_ptr().cast::<v128>()) };
+        // The lane test of `skip_plain`.
+        let special =
+            v128_or(u8x16_le(v128_xor(v, u8x16_splat(2)), u8x16_splat(0x20)), u8x16_eq(v, u8x16_splat(b'\\')));
+        let bits = u8x16_bitmask(special);
+        (bits != 0).then(|| bits.trailing_zeros() as usize)
+    }
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    {
+        const LO: u64 = 0x0101_0101_0101_0101;
+        const HI: u64 = 0x8080_8080_8080_8080;
+        let word = |w: &[u8]| {
+            let w = u64::from_le_bytes(<[u8; 8]>::try_from(w).unwrap_or([0; 8]));
+            let zero = |x: u64| x.wrapping_sub(LO) & !x;
+            (zero(w ^ (LO * b'"' as u64)) | zero(w ^ (LO * b'\\' as u64)) | (w.wrapping_sub(LO * 0x20) & !w)) & HI
+        };
+        let bits = word(&block[..8]) as u128 | (word(&block[8..]) as u128) << 64;
+        (bits != 0).then(|| (bits.trailing_zeros() / 8) as usize)
+    }
+}
+
 /// Does the block hold a `"`, a `\\` or a control char? Written as a
 /// reduction over a fixed-size array so that it compiles to vector compares.
 #[inline(always)]
@@ -1051,6 +1096,68 @@ mod tests {
                 assert_eq!(parse_record(text, at - taken).map(|(_, n)| n), Some(at));
             }
             assert_eq!(docs, want, "{text:?}");
+        }
+    }
+
+    /// Keys (read by `key_and_colon`'s one-block fast path when plain, short,
+    /// followed by `:` and 16 bytes from the end, else by the string scan):
+    /// every mix of plain ASCII and non-ASCII chars, escapes, lone
+    /// surrogates, 0-30 pieces, with or without space before the colon, at
+    /// every distance from the end of the input, in all three readers; raw
+    /// control chars and unterminated keys give their errors at their chars.
+    #[test]
+    fn keys_read_as_the_string_scan_reads_them() {
+        let pieces: [(&str, &[u8]); 10] = [
+            ("a", b"a"),
+            ("Z", b"Z"),
+            ("é", "é".as_bytes()),
+            ("東", "東".as_bytes()),
+            ("\\\"", b"\""),
+            ("\\\\", b"\\"),
+            ("\\u0041", b"A"),
+            ("\\ud800", &[0xED, 0xA0, 0x80]),
+            (" ", b" "),
+            ("_", b"_"),
+        ];
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for case in 0..6000 {
+            let (mut wire, mut want) = (String::new(), Vec::new());
+            let plain = case % 2 == 0;
+            for _ in 0..next(31) {
+                let (w, d) = pieces[if plain { [0, 1, 2, 3, 8, 9][next(6)] } else { next(10) }];
+                wire.push_str(w);
+                want.extend_from_slice(d);
+            }
+            let sep = ["", " ", "\n\t"][next(3)];
+            let tail = " ".repeat(next(20));
+            let text = format!("{{\"{wire}\"{sep}:1,\"k\":2}}{tail}");
+            let v = parse(&text).unwrap_or_else(|e| panic!("{text:?}: {e:?}"));
+            let o = v.as_object().unwrap();
+            assert_eq!(o.members()[0].0.as_bytes(), &want[..], "{text:?}");
+            assert_eq!(o.len(), if want == b"k" { 1 } else { 2 }, "{text:?}");
+            assert_eq!(parse_doc(&text).unwrap().root().to_value(), v, "{text:?}");
+            if !sep.contains('\n') {
+                assert_eq!(parse_record(&text, 0).unwrap().0.unwrap(), v, "{text:?}");
+            }
+            // A raw control char inside the key, and the key left open at the end.
+            let at = text[..text.len() - tail.len()].find(":1").unwrap() - sep.len() - 1;
+            let cut = &text[..at];
+            let bad = format!("{cut}\u{1}\"{sep}:1}}{tail}");
+            let chars = cut.chars().count();
+            let want_err = format!("Invalid control character at: line 1 column {} (char {chars})", chars + 1);
+            assert_eq!(parse(&bad).unwrap_err().message, want_err, "{bad:?}");
+            if !cut.ends_with('\\') {
+                assert_eq!(
+                    parse(cut).unwrap_err().message,
+                    "Unterminated string starting at: line 1 column 2 (char 1)"
+                );
+            }
         }
     }
 
