@@ -235,9 +235,9 @@ pub(super) fn py_eq(a: Option<Ref<'_>>, b: Option<Ref<'_>>) -> bool {
                 // Same position first (the usual case: the same order).
                 // (Keys as bytes: no `Text`, whose slice of the input checks UTF-8 boundaries.)
                 return (0..x.len()).all(|i| {
-                    let k = x.key_bytes_at(i);
-                    let w = if same_bytes(y.key_bytes_at(i), k) { Some(y.value_at(i)) } else { y.get_bytes(k) };
-                    w.is_some_and(|w| py_eq(Some(x.value_at(i)), Some(w)))
+                    let ((k, v), (yk, yv)) = (x.entry_at(i), y.entry_at(i));
+                    let w = if same_bytes(yk, k) { Some(yv) } else { y.get_bytes(k) };
+                    w.is_some_and(|w| py_eq(Some(v), Some(w)))
                 });
             }
             let index: HashMap<&[u8], Ref<'_>> = y.iter().map(|(k, v)| (k.as_bytes(), v)).collect();

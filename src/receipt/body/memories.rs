@@ -175,7 +175,7 @@ impl<'d> Binder<'_, 'd> {
         let mut any = false;
         for at in 0..m.len() {
             // (Key bytes: no `Text`, whose slice of the input checks UTF-8 boundaries.)
-            let k = m.key_bytes_at(at);
+            let (k, v) = m.entry_at(at);
             if k.len() <= PREFIX.len() || !same_bytes(&k[..PREFIX.len()], PREFIX) {
                 continue;
             }
@@ -192,7 +192,7 @@ impl<'d> Binder<'_, 'd> {
                     j += 1;
                     continue;
                 };
-                found[j][p] = Some(m.value_at(at));
+                found[j][p] = Some(v);
                 any = true;
                 break;
             }

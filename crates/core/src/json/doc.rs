@@ -1004,6 +1004,12 @@ impl<'d> Members<'d> {
         let doc = self.doc;
         key_bytes(doc.src, &doc.keys, &doc.text, &doc.wtf8, self.words(i).0)
     }
+    /// The `i`th member's key bytes and value, from one read of its words.
+    #[inline]
+    pub fn entry_at(self, i: usize) -> (&'d [u8], Ref<'d>) {
+        let (doc, (k, id)) = (self.doc, self.words(i));
+        (key_bytes(doc.src, &doc.keys, &doc.text, &doc.wtf8, k), Ref { doc, id })
+    }
     /// The `i`th member's value.
     #[inline]
     pub fn value_at(self, i: usize) -> Ref<'d> {
