@@ -157,6 +157,14 @@ fn long_eq(a: &[u8], b: &[u8]) -> bool {
             }
             i += 16;
         }
+        if n >= 16 && i < n {
+            // The tail as the last sixteen bytes (overlapping the loop's: no byte-loop call).
+            // SAFETY: n >= 16, so a[n - 16..n] and b[n - 16..n] are in bounds.
+            let (x, y) = unsafe {
+                (v128_load(a.as_ptr().add(n - 16).cast::<v128>()), v128_load(b.as_ptr().add(n - 16).cast::<v128>()))
+            };
+            return a.len() == b.len() && u8x16_all_true(u8x16_eq(x, y));
+        }
     }
     json::bytes_eq(&a[i.min(a.len())..], &b[i.min(b.len())..])
 }
@@ -225,14 +233,10 @@ pub(super) fn py_eq(a: Option<Ref<'_>>, b: Option<Ref<'_>>) -> bool {
             // index, so a hostile body cannot make the comparison quadratic.
             if x.len() <= 32 {
                 // Same position first (the usual case: the same order).
+                // (Keys as bytes: no `Text`, whose slice of the input checks UTF-8 boundaries.)
                 return (0..x.len()).all(|i| {
-                    let (k, v) = x.at(i);
-                    let same = y.at(i);
-                    let w = if same_bytes(same.0.as_bytes(), k.as_bytes()) {
-                        Some(same.1)
-                    } else {
-                        y.get_bytes(k.as_bytes())
-                    };
+                    let ((k, v), (yk, yv)) = (x.entry_at(i), y.entry_at(i));
+                    let w = if same_bytes(yk, k) { Some(yv) } else { y.get_bytes(k) };
                     w.is_some_and(|w| py_eq(Some(v), Some(w)))
                 });
             }

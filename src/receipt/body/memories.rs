@@ -173,8 +173,9 @@ impl<'d> Binder<'_, 'd> {
         // lookups): [text, id, metadata] by position, as NEIGHBOURS lists them.
         let mut found = [[None; 3]; NEIGHBOURS.len()];
         let mut any = false;
-        for (k, v) in m.iter() {
-            let k = k.as_bytes();
+        for at in 0..m.len() {
+            // (Key bytes: no `Text`, whose slice of the input checks UTF-8 boundaries.)
+            let (k, v) = m.entry_at(at);
             if k.len() <= PREFIX.len() || !same_bytes(&k[..PREFIX.len()], PREFIX) {
                 continue;
             }

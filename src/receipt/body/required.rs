@@ -61,7 +61,7 @@ impl<'d> Binder<'_, 'd> {
         // body, whatever extra keys sit in between).
         let mut k = 0;
         for f in spec.always_sent() {
-            let found = (k..n).chain(0..k.min(n)).find(|&i| same_bytes(o.at(i).0.as_bytes(), f.name.as_bytes()));
+            let found = (k..n).chain(0..k.min(n)).find(|&i| same_bytes(o.key_bytes_at(i), f.name.as_bytes()));
             if let Some(i) = found {
                 k = i + 1;
                 continue;

@@ -17,7 +17,7 @@ use super::{nested, BodyKind};
 #[cfg(doc)]
 use crate::contract::{Bind, ObjectKind};
 use crate::contract::{Contract, ObjectSpec};
-use crate::json::{Members, Ref, Text};
+use crate::json::{Members, Ref};
 
 /// At most this many patterns are listed in `unbound_fields` (a real body
 /// has a few dozen), each of a key of at most [`MAX_UNBOUND_KEY_BYTES`]: a
@@ -104,13 +104,15 @@ impl<'d> Walk<'_, 'd, '_> {
         // found (as `ObjectSpec::lookup`: a server's body lists its members in
         // the contract's order), by bytes (field names are ASCII).
         let (fields, mut next) = (spec.fields, 0);
-        for (k, _) in o.iter() {
-            if is_proto(k) {
+        for m in 0..o.len() {
+            // (Key bytes: no `Text`, whose slice of the input checks UTF-8 boundaries.)
+            let k = o.key_bytes_at(m);
+            if k == b"__proto__" {
                 self.protos.push(pointer(&at, "__proto__"));
                 continue;
             }
             let n = fields.len();
-            let row = (0..n).map(|j| (next + j) % n).find(|&i| same_bytes(fields[i].name.as_bytes(), k.as_bytes()));
+            let row = (0..n).map(|j| (next + j) % n).find(|&i| same_bytes(fields[i].name.as_bytes(), k));
             match row {
                 Some(i) => {
                     next = i + 1;
@@ -120,7 +122,7 @@ impl<'d> Walk<'_, 'd, '_> {
                 }
                 None => {
                     if !spec.rest.is_bound() {
-                        self.add(base, k.to_str_lossy());
+                        self.add(base, o.at(m).0.to_str_lossy());
                     }
                 }
             }
@@ -147,8 +149,4 @@ impl<'d> Walk<'_, 'd, '_> {
             }
         }
     }
-}
-
-fn is_proto(k: Text<'_>) -> bool {
-    k.as_bytes() == b"__proto__"
 }

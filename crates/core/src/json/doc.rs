@@ -1002,13 +1002,19 @@ impl<'d> Members<'d> {
     /// The `i`th member's key as WTF-8 bytes (the printer's view: no
     /// [`Text`], so no UTF-8 boundary checks on the input slice).
     #[inline]
-    pub(crate) fn key_bytes_at(self, i: usize) -> &'d [u8] {
+    pub fn key_bytes_at(self, i: usize) -> &'d [u8] {
         let doc = self.doc;
         key_bytes(doc.src, &doc.keys, &doc.text, &doc.wtf8, self.words(i).0)
     }
+    /// The `i`th member's key bytes and value, from one read of its words.
+    #[inline]
+    pub fn entry_at(self, i: usize) -> (&'d [u8], Ref<'d>) {
+        let (doc, (k, id)) = (self.doc, self.words(i));
+        (key_bytes(doc.src, &doc.keys, &doc.text, &doc.wtf8, k), Ref { doc, id })
+    }
     /// The `i`th member's value.
     #[inline]
-    pub(crate) fn value_at(self, i: usize) -> Ref<'d> {
+    pub fn value_at(self, i: usize) -> Ref<'d> {
         Ref { doc: self.doc, id: self.words(i).1 }
     }
     /// The members in order.

@@ -660,7 +660,7 @@ fn skip_plain_words(b: &[u8], mut i: usize, ensure_ascii: bool) -> usize {
     const LO: u64 = 0x0101_0101_0101_0101;
     const HI: u64 = 0x8080_8080_8080_8080;
     let zero = |x: u64| x.wrapping_sub(LO) & !x;
-    while let Some(chunk) = b.get(i..i + 8) {
+    let plain = |chunk: &[u8]| {
         let w = u64::from_le_bytes(<[u8; 8]>::try_from(chunk).unwrap_or([0; 8]));
         let mut special =
             zero(w ^ (LO * b'"' as u64)) | zero(w ^ (LO * b'\\' as u64)) | (w.wrapping_sub(LO * 0x20) & !w);
@@ -669,12 +669,20 @@ fn skip_plain_words(b: &[u8], mut i: usize, ensure_ascii: bool) -> usize {
         } else {
             special |= zero(w ^ (LO * 0xED));
         }
-        if special & HI != 0 {
-            break;
+        special & HI == 0
+    };
+    while let Some(chunk) = b.get(i..i + 8) {
+        if !plain(chunk) {
+            return i;
         }
         i += 8;
     }
-    i
+    // The last 1-7 bytes as the last whole word (overlapping bytes already passed): a key or
+    // a short string then needs no byte loop.
+    match b.len().checked_sub(8) {
+        Some(at) if i < b.len() && plain(&b[at..]) => b.len(),
+        _ => i,
+    }
 }
 
 fn decode_wtf8(b: &[u8], i: usize) -> (u32, usize) {
