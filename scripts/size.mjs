@@ -22,9 +22,12 @@ const LIMIT_LEAN_GZIP = 192_148;
 //   (+941 B), dense-nesting memory (+349 B) and object conversion (+119 B) took
 //   it to ~210.7 KB, once the default browser build no longer carried the audit;
 //   216 KB since round 9, for the speed work of issue #32 item 3 (each change
-//   reports its own gzip cost in BENCHMARKS.md).
+//   reports its own gzip cost in BENCHMARKS.md); 216.5 KB since round 12, whose
+//   workerd verification (+395 B: wrkd) and Node per-object result (+376 B:
+//   objc) met two of item 3's targets, partly paid for by the token pass
+//   (-546 B: npc); the lean build, the issue's row, +79 B (9.6 KB left).
 //   One constant, to raise on purpose only.
-const LIMIT_FULL_GZIP = 216 * 1024;
+const LIMIT_FULL_GZIP = 216.5 * 1024;
 const TARGET_GZIP = 150 * 1024; // goal
 const BEGIN = "<!-- sizes: BEGIN, written by scripts/size.mjs on every build; do not edit -->";
 const END = "<!-- sizes: END -->";
