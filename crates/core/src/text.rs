@@ -1395,6 +1395,23 @@ mod tests {
         }
     }
 
+    /// [`for_each_folded_token`] of `t` against the general tokenizer on its
+    /// whole fold `folded`: the same tokens and count, under the cap `cap`
+    /// and a sink that stops after `stop_after` tokens unless `go_on`.
+    fn assert_same_tokens(t: &str, folded: &str, buf: &mut String, cap: usize, stop_after: usize, go_on: bool) {
+        let mut want = Vec::new();
+        let wn = for_each_token(folded, cap, |tok| {
+            want.push(tok.to_string());
+            want.len() <= stop_after || go_on
+        });
+        let mut got = Vec::new();
+        let gn = for_each_folded_token(t, buf, cap, |tok| {
+            got.push(tok.to_string());
+            got.len() <= stop_after || go_on
+        });
+        assert_eq!((gn, &got), (wn, &want), "{t:?} cap {cap}");
+    }
+
     /// The lazily folded token stream equals the tokens of the whole folded
     /// sample: every cap, early stops, pieces ending inside words, long
     /// unseparated CJK runs, chars whose fold changes length.
@@ -1441,17 +1458,7 @@ mod tests {
             let folded = unicode::casefold(&t);
             for cap in [0usize, 1, 12, 700, TOKEN_CAP, usize::MAX] {
                 let stop_after = (next() % 900) as usize;
-                let mut want = Vec::new();
-                let wn = for_each_token(&folded, cap, |tok| {
-                    want.push(tok.to_string());
-                    want.len() <= stop_after || round % 2 == 0
-                });
-                let mut got = Vec::new();
-                let gn = for_each_folded_token(&t, &mut buf, cap, |tok| {
-                    got.push(tok.to_string());
-                    got.len() <= stop_after || round % 2 == 0
-                });
-                assert_eq!((gn, &got), (wn, &want), "round {round} cap {cap}");
+                assert_same_tokens(&t, &folded, &mut buf, cap, stop_after, round % 2 == 0);
             }
         }
     }
@@ -1612,17 +1619,7 @@ mod tests {
             let all = tokenize(&t);
             for cap in [1usize, 7, TOKEN_CAP] {
                 let stop_after = (next() % 60) as usize;
-                let mut want = Vec::new();
-                let wn = for_each_token(&folded, cap, |tok| {
-                    want.push(tok.to_string());
-                    want.len() <= stop_after || round % 2 == 0
-                });
-                let mut got = Vec::new();
-                let gn = for_each_folded_token(&t, &mut buf, cap, |tok| {
-                    got.push(tok.to_string());
-                    got.len() <= stop_after || round % 2 == 0
-                });
-                assert_eq!((gn, &got), (wn, &want), "{t:?} cap {cap}");
+                assert_same_tokens(&t, &folded, &mut buf, cap, stop_after, round % 2 == 0);
                 // Queries drawn from the tokens (non-ASCII ones included).
                 let mut q: Vec<&str> = (0..1 + next() % 4)
                     .filter_map(|_| all.get((next() % (all.len() as u64 + 1)) as usize))
