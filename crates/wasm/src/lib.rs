@@ -57,6 +57,7 @@
 #[cfg(all(feature = "js-cli", not(feature = "verify-only")))]
 mod cli;
 mod interop;
+mod mem;
 
 /// The heap allocator of the wasm build: talc instead of Rust's default
 /// dlmalloc (2.2 KB gzip smaller when it was adopted; see the CHANGELOG).
